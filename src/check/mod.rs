@@ -1,0 +1,756 @@
+//! Ruleset text → checked, compiled [`Rules`], with every problem as a [`Diagnostic`].
+//!
+//! Checking goes on after a problem wherever it can, so that one run reports every mistake
+//! in the file. Warnings flag what is legal but suspicious.
+
+pub mod typing;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::de::DeserializeOwned;
+
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::expr;
+use crate::rules::*;
+use crate::ruleset::{
+    self, Capture, End, Ending, Expr, Moment, RelayFrom, RulesetFile, Seeds, Setting, Stores,
+    Verdict,
+};
+use typing::{OptionScope, Scope, facts};
+
+/// The most holes in one row.
+pub const MAX_HOLES_PER_ROW: u32 = 30;
+
+/// A loaded ruleset and the warnings found while checking it.
+pub struct Loaded {
+    pub rules: Rules,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Checks and compiles a ruleset. `overrides` set options (name, value), as `--option` does.
+/// On failure, every problem found is returned, warnings included.
+pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<Diagnostic>> {
+    let file: RulesetFile = match toml::from_str(source) {
+        Ok(f) => f,
+        Err(e) => return Err(vec![toml_error(&e)]),
+    };
+    let mut checker = Checker {
+        source,
+        diags: Vec::new(),
+        options: BTreeMap::new(),
+        used: RefCell::new(BTreeSet::new()),
+        clauses: Vec::new(),
+        reads_first_move: false,
+    };
+    let rules = checker.ruleset(&file, overrides);
+    let Checker { diags, .. } = checker;
+    match rules {
+        Some(rules) if !diags.iter().any(Diagnostic::is_error) => Ok(Loaded {
+            rules,
+            warnings: diags,
+        }),
+        _ => Err(diags),
+    }
+}
+
+/// A TOML or serde error, with a "did you mean" for unknown keys and values.
+fn toml_error(e: &toml::de::Error) -> Diagnostic {
+    let message = e.message().trim().to_string();
+    let mut d = Diagnostic::error(sentence(&message));
+    if let Some(span) = e.span() {
+        d = d.at(span);
+    }
+    // serde says: unknown field `x`, expected one of `a`, `b`  (or: unknown variant `x`, ...)
+    if let Some(rest) = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))
+    {
+        if let Some((word, expected)) = rest.split_once('`') {
+            let candidates: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+            if let Some(s) = did_you_mean(word, candidates.iter().copied()) {
+                d = d.hint(format!("did you mean `{s}`?"));
+            }
+        }
+    }
+    d
+}
+
+fn sentence(message: &str) -> String {
+    let mut s = message.to_string();
+    if let Some(first) = s.get(0..1) {
+        let upper = first.to_uppercase();
+        s.replace_range(0..1, &upper);
+    }
+    s
+}
+
+struct Checker<'a> {
+    source: &'a str,
+    diags: Vec<Diagnostic>,
+    /// Option name → (value in force, allowed values).
+    options: BTreeMap<String, (String, Vec<String>)>,
+    used: RefCell<BTreeSet<String>>,
+    clauses: Vec<ClauseInfo>,
+    reads_first_move: bool,
+}
+
+impl Checker<'_> {
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn clause(&mut self, name: &str, cites: &Option<String>) -> ClauseId {
+        self.clauses.push(ClauseInfo {
+            name: name.to_string(),
+            cites: cites.clone(),
+        });
+        (self.clauses.len() - 1) as ClauseId
+    }
+
+    fn ruleset(&mut self, f: &RulesetFile, overrides: &[(String, String)]) -> Option<Rules> {
+        if *f.format.get_ref() != 1 {
+            self.error(
+                Diagnostic::error(format!(
+                    "format {} is not known to this version of sow",
+                    f.format.get_ref()
+                ))
+                .at(f.format.span())
+                .hint("write `format = 1`"),
+            );
+        }
+        let options = self.options(f, overrides);
+        let geometry = self.geometry(&f.board);
+        let initial = geometry.as_ref().and_then(|g| self.initial(&f.board, g));
+        let first = self.setting(&f.start.first, "start.first");
+        let start_id = self.clause("start", &f.start.cites);
+        let _ = start_id;
+        let direction = self.setting(&f.sowing.direction, "sowing.direction");
+        let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
+        let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
+        let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
+
+        let relay = f.sowing.relay.as_ref().map(|r| {
+            let id = self.clause("relay", &r.cites);
+            let default = match r.from {
+                RelayFrom::Landing => "seeds(last) > 1",
+                RelayFrom::Next => "seeds(next(last)) > 0",
+            };
+            let when = match &r.when {
+                Some(e) => self.condition(e, LAP_END, "in a relay condition", "relay"),
+                None => expr::parse(default)
+                    .ok()
+                    .and_then(|n| self.compile_node_bool(&n, LAP_END, "in a relay condition", 0)),
+            };
+            (id, r.from, when)
+        });
+
+        let mut drop_captures = Vec::new();
+        let mut lap_captures = Vec::new();
+        let mut move_captures = Vec::new();
+        let mut names = BTreeSet::new();
+        for c in &f.capture {
+            if !names.insert(c.name.clone()) {
+                self.error(Diagnostic::error(format!(
+                    "two capture clauses are named \"{}\"",
+                    c.name
+                )).hint("give each clause its own name: traces name the clause that fired"));
+            }
+            if let Some(rule) = self.capture(c) {
+                match c.at {
+                    Moment::Drop => drop_captures.push(rule),
+                    Moment::LapEnd => lap_captures.push(rule),
+                    Moment::MoveEnd => move_captures.push(rule),
+                }
+            }
+        }
+        let legal = f
+            .legal
+            .iter()
+            .filter_map(|l| {
+                let id = self.clause(&l.name, &l.cites);
+                let when = match &l.when {
+                    Some(e) => self.condition(e, LEGAL, "in a legality clause", &l.name)?,
+                    None => BoolX::Const(true),
+                };
+                let require = match &l.require {
+                    Some(e) => self.condition(e, LEGAL, "in a legality clause", &l.name)?,
+                    None => BoolX::Const(true),
+                };
+                let require_after = match &l.require_after {
+                    Some(e) => Some(self.condition(e, AFTER, "in `require_after`", &l.name)?),
+                    None => None,
+                };
+                if l.require.is_none() && l.require_after.is_none() {
+                    self.error(Diagnostic::error(format!(
+                        "legality clause \"{}\" has neither `require` nor `require_after`",
+                        l.name
+                    )));
+                }
+                Some(LegalRule {
+                    id,
+                    when,
+                    require,
+                    require_after,
+                })
+            })
+            .collect::<Vec<_>>();
+        let extra_turns = f
+            .extra_turn
+            .iter()
+            .filter_map(|x| {
+                let id = self.clause(&x.name, &x.cites);
+                let when = self.condition(&x.when, MOVE_END, "in an extra-turn clause", &x.name)?;
+                Some(ExtraRule { id, when })
+            })
+            .collect();
+        let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
+        if relay.is_some() && f.end.endless_move.is_none() {
+            self.diags.push(Diagnostic::warning(
+                "relay sowing can go on forever, but [end] names no `endless_move` outcome; \
+                 the default (each player takes their own row, most seeds wins) applies",
+            ).hint("add `endless_move = { remaining = ..., result = ... }` under [end]"));
+        }
+        let rounds = f.rounds.as_ref().and_then(|r| {
+            let id = self.clause("rounds", &r.cites);
+            let refill = *r.refill.get_ref();
+            if refill == 0 || refill > MAX_SEEDS {
+                self.error(Diagnostic::error(format!(
+                    "`refill` must be from 1 to {MAX_SEEDS}, found {refill}"
+                )).at(r.refill.span()));
+            }
+            Some(RoundsRule {
+                id,
+                refill: u16::try_from(refill).unwrap_or(u16::MAX),
+                from: self.setting(&r.refill_from, "rounds.refill_from")?,
+                next_starter: self.setting(&r.next_starter, "rounds.next_starter")?,
+            })
+        });
+
+        // Options declared but read nowhere are likely a mistake.
+        for (name, _) in &f.options {
+            if !self.used.borrow().contains(name.get_ref()) {
+                self.diags.push(
+                    Diagnostic::warning(format!("option `{}` is never used", name.get_ref()))
+                        .at(name.span())
+                        .hint("read it in an expression as `option.NAME` or in a setting as `{ option = \"NAME\" }`"),
+                );
+            }
+        }
+
+        let relay = match relay {
+            Some((id, from, Some(when))) => Some(RelayRule { id, from, when }),
+            Some((_, _, None)) => return None,
+            None => None,
+        };
+        let reads_first_move = self.reads_first_move;
+        let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
+        let geometry = geometry?;
+        Some(Rules {
+            name: f.name.clone(),
+            region: f.region.clone(),
+            sources: f.sources.clone(),
+            about: f.about.clone(),
+            initial: initial?,
+            geometry,
+            first: match first? {
+                ruleset::Side::South => 0,
+                ruleset::Side::North => 1,
+            },
+            direction: direction?,
+            first_seed: first_seed?,
+            skip_origin: skip_origin?,
+            closed_holes: closed_holes?,
+            relay,
+            drop_captures,
+            lap_captures,
+            move_captures,
+            legal,
+            extra_turns,
+            no_move,
+            endless_move,
+            cycle,
+            end_when,
+            rounds,
+            options,
+            clauses: std::mem::take(&mut self.clauses),
+            looks_ahead,
+            reads_first_move,
+        })
+    }
+}
+
+/// The facts each kind of expression may read.
+const LEGAL: u32 = facts::ORIGIN;
+const AFTER: u32 = facts::ORIGIN | facts::LAST | facts::HERE | facts::MOVE;
+const DROP: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::DROP | facts::MOVE;
+const LAP_END: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::LAST | facts::MOVE;
+const MOVE_END: u32 = LAP_END;
+const AFTER_PLY: u32 = 0;
+
+/// Where an expression's text starts inside its TOML string: past the quotes, and past the
+/// newline that TOML drops right after an opening triple quote.
+fn content_offset(source: &str, span: &std::ops::Range<usize>) -> usize {
+    let raw = source.get(span.start..span.end).unwrap_or("");
+    let quote = if raw.starts_with("'''") || raw.starts_with("\"\"\"") {
+        3
+    } else if raw.starts_with('\'') || raw.starts_with('"') {
+        1
+    } else {
+        0
+    };
+    let rest = &raw[quote.min(raw.len())..];
+    let newline = if quote == 3 {
+        if rest.starts_with("\r\n") {
+            2
+        } else if rest.starts_with('\n') {
+            1
+        } else {
+            0
+        }
+    } else {
+        0
+    };
+    span.start + quote + newline
+}
+
+impl Checker<'_> {
+    fn options(&mut self, f: &RulesetFile, overrides: &[(String, String)]) -> Vec<OptionValue> {
+        let mut out = Vec::new();
+        for (name, decl) in &f.options {
+            let values: Vec<String> = decl.values.iter().map(|v| v.get_ref().clone()).collect();
+            let mut seen = BTreeSet::new();
+            for v in &decl.values {
+                if !seen.insert(v.get_ref().as_str()) {
+                    self.error(
+                        Diagnostic::error(format!(
+                            "option `{}` lists the value \"{}\" twice",
+                            name.get_ref(),
+                            v.get_ref()
+                        ))
+                        .at(v.span()),
+                    );
+                }
+            }
+            if values.is_empty() {
+                self.error(
+                    Diagnostic::error(format!("option `{}` has no values", name.get_ref()))
+                        .at(name.span()),
+                );
+            }
+            if !values.contains(decl.default.get_ref()) {
+                self.error(
+                    Diagnostic::error(format!(
+                        "the default \"{}\" of option `{}` is not one of its values {}",
+                        decl.default.get_ref(),
+                        name.get_ref(),
+                        typing::quoted(&values)
+                    ))
+                    .at(decl.default.span()),
+                );
+            }
+            self.options.insert(
+                name.get_ref().clone(),
+                (decl.default.get_ref().clone(), values.clone()),
+            );
+            out.push(OptionValue {
+                name: name.get_ref().clone(),
+                value: decl.default.get_ref().clone(),
+                default: decl.default.get_ref().clone(),
+                values,
+                question: decl.question.clone(),
+                why: decl.why.clone(),
+                cites: decl.cites.clone(),
+            });
+        }
+        for (name, value) in overrides {
+            let Some((current, values)) = self.options.get_mut(name) else {
+                let known: Vec<&str> = f.options.keys().map(|k| k.get_ref().as_str()).collect();
+                let d = Diagnostic::error(format!("this ruleset has no option `{name}`"));
+                let d = match did_you_mean(name, known.iter().copied()) {
+                    Some(s) => d.hint(format!("did you mean `{s}`?")),
+                    None if known.is_empty() => d.hint("this ruleset declares no options"),
+                    None => d.hint(format!("its options are: {}", known.join(", "))),
+                };
+                self.error(d);
+                continue;
+            };
+            if !values.contains(value) {
+                let d = Diagnostic::error(format!(
+                    "option `{name}` cannot be \"{value}\"; its values are {}",
+                    typing::quoted(values)
+                ));
+                let d = match did_you_mean(value, values.iter().map(String::as_str)) {
+                    Some(s) => d.hint(format!("did you mean \"{s}\"?")),
+                    None => d,
+                };
+                self.error(d);
+                continue;
+            }
+            *current = value.clone();
+            if let Some(o) = out.iter_mut().find(|o| &o.name == name) {
+                o.value = value.clone();
+            }
+        }
+        out
+    }
+
+    /// Resolves a setting: its own value, or the value of the option it names (every value of
+    /// the option is checked, not only the one in force).
+    fn setting<T: DeserializeOwned + Clone>(&mut self, s: &Setting<T>, key: &str) -> Option<T> {
+        let r = match s {
+            Setting::Fixed(v) => return Some(v.clone()),
+            Setting::FromOption(r) => r,
+        };
+        let name = r.option.get_ref();
+        let Some((value, values)) = self.options.get(name).cloned() else {
+            let d = Diagnostic::error(format!("`{key}` names an unknown option `{name}`"))
+                .at(r.option.span());
+            let d = match did_you_mean(name, self.options.keys().map(String::as_str)) {
+                Some(s) => d.hint(format!("did you mean `{s}`?")),
+                None => d.hint("declare it under [options]"),
+            };
+            self.error(d);
+            return None;
+        };
+        self.used.borrow_mut().insert(name.clone());
+        let mut chosen = None;
+        for v in &values {
+            let resolved = if r.map.is_empty() {
+                T::deserialize(toml::Value::String(v.clone())).map_err(|e| {
+                    format!(
+                        "option `{name}`'s value \"{v}\" is not a valid `{key}`: {}",
+                        e.to_string().trim()
+                    )
+                })
+            } else {
+                r.map.get(v).cloned().ok_or_else(|| {
+                    format!("the map of `{key}` has no entry for option `{name}`'s value \"{v}\"")
+                })
+            };
+            match resolved {
+                Ok(t) if *v == value => chosen = Some(t),
+                Ok(_) => {}
+                Err(message) => {
+                    self.error(Diagnostic::error(message).at(r.option.span()).hint(
+                        "give the option values that are valid here, or add `map = { value = setting, ... }`",
+                    ));
+                    return None;
+                }
+            }
+        }
+        for k in r.map.keys() {
+            if !values.contains(k) {
+                self.error(
+                    Diagnostic::error(format!(
+                        "the map of `{key}` names \"{k}\", which is not a value of option `{name}`"
+                    ))
+                    .at(r.option.span()),
+                );
+            }
+        }
+        chosen
+    }
+
+    fn geometry(&mut self, b: &ruleset::Board) -> Option<Geometry> {
+        let rows = *b.rows.get_ref();
+        let holes = *b.holes.get_ref();
+        let mut ok = true;
+        if rows != 2 && rows != 4 {
+            self.error(
+                Diagnostic::error(format!("a board has 2 or 4 rows, not {rows}")).at(b.rows.span()),
+            );
+            ok = false;
+        }
+        if holes == 0 || holes > MAX_HOLES_PER_ROW || rows.saturating_mul(holes) > MAX_HOLES as u32
+        {
+            self.error(
+                Diagnostic::error(format!(
+                    "a row holds from 1 to {MAX_HOLES_PER_ROW} holes and a board at most {MAX_HOLES}; \
+                     found {holes} holes in each of {rows} rows"
+                ))
+                .at(b.holes.span()),
+            );
+            ok = false;
+        }
+        if rows == 4 && b.stores == Stores::Track {
+            self.error(
+                Diagnostic::error("stores on the track need a two-row board")
+                    .at(b.rows.span())
+                    .hint("use `stores = \"reserve\"` on four rows"),
+            );
+            ok = false;
+        }
+        ok.then(|| Geometry::build(rows as u8, holes as u8, b.stores, b.store_side))
+    }
+
+    fn initial(&mut self, b: &ruleset::Board, g: &Geometry) -> Option<[u16; MAX_POSITIONS]> {
+        let per = g.holes_per_player as usize;
+        let (south, north): (Vec<u32>, Vec<u32>) = match b.seeds.get_ref() {
+            Seeds::Uniform(n) => (vec![*n; per], vec![*n; per]),
+            Seeds::Layout(l) => {
+                for (who, v) in [("south", &l.south), ("north", &l.north)] {
+                    if v.len() != per {
+                        self.error(
+                            Diagnostic::error(format!(
+                                "the layout gives {} holes for {who}, but each player has {per}",
+                                v.len()
+                            ))
+                            .at(b.seeds.span()),
+                        );
+                        return None;
+                    }
+                }
+                (l.south.clone(), l.north.clone())
+            }
+        };
+        let total: u64 = south.iter().chain(&north).map(|&s| u64::from(s)).sum();
+        if total == 0 || total > u64::from(MAX_SEEDS) {
+            self.error(
+                Diagnostic::error(format!(
+                    "the board starts with {total} seeds; it must hold from 1 to {MAX_SEEDS}"
+                ))
+                .at(b.seeds.span()),
+            );
+            return None;
+        }
+        let mut board = [0u16; MAX_POSITIONS];
+        for (player, counts) in [(0usize, &south), (1, &north)] {
+            for (i, &c) in counts.iter().enumerate() {
+                // total <= MAX_SEEDS, so every count fits.
+                board[g.hole_of[player][i] as usize] = c as u16;
+            }
+        }
+        Some(board)
+    }
+
+    fn scope_options(&self) -> BTreeMap<String, (String, Vec<String>)> {
+        self.options.clone()
+    }
+
+    /// Parses and compiles a condition written in the file.
+    fn condition(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<BoolX> {
+        let offset = content_offset(self.source, &e.span());
+        let node = match expr::parse(e.get_ref()) {
+            Ok(n) => n,
+            Err(err) => {
+                self.error(
+                    Diagnostic::error(format!("syntax error in \"{clause}\": {}", err.message))
+                        .at(offset + err.span.start..offset + err.span.end),
+                );
+                return None;
+            }
+        };
+        let compiled = self.compile_node_bool(&node, facts, place, offset)?;
+        if compiled == BoolX::Const(false) && self.never_fires(&node, facts, place) {
+            self.diags.push(
+                Diagnostic::warning(format!(
+                    "the condition of \"{clause}\" is false whatever the options: it can never hold"
+                ))
+                .at(e.span()),
+            );
+        }
+        Some(compiled)
+    }
+
+    /// Whether a condition folds to false under every combination of the options it reads.
+    fn never_fires(&self, node: &expr::Node, facts: u32, place: &str) -> bool {
+        let names: Vec<(String, Vec<String>)> = {
+            let used = RefCell::new(BTreeSet::new());
+            let opts = self.scope_options();
+            let scoped: BTreeMap<String, OptionScope<'_>> = opts
+                .iter()
+                .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+                .collect();
+            let scope = Scope { facts, place, options: &scoped, used: &used };
+            let _ = typing::compile_bool(node, &scope);
+            used.into_inner()
+                .into_iter()
+                .filter_map(|n| self.options.get(&n).map(|(_, vs)| (n, vs.clone())))
+                .collect()
+        };
+        let combos: usize = names.iter().map(|(_, vs)| vs.len().max(1)).product();
+        if combos > 256 {
+            return false;
+        }
+        for k in 0..combos {
+            let mut opts = self.scope_options();
+            let mut rest = k;
+            for (n, vs) in &names {
+                if let (Some(o), Some(v)) = (opts.get_mut(n), vs.get(rest % vs.len().max(1))) {
+                    o.0 = v.clone();
+                }
+                rest /= vs.len().max(1);
+            }
+            let scoped: BTreeMap<String, OptionScope<'_>> = opts
+                .iter()
+                .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+                .collect();
+            let used = RefCell::new(BTreeSet::new());
+            let scope = Scope { facts, place, options: &scoped, used: &used };
+            if typing::compile_bool(node, &scope) != Ok(BoolX::Const(false)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn compile_node_bool(&mut self, node: &expr::Node, facts: u32, place: &str, offset: usize) -> Option<BoolX> {
+        let opts = self.scope_options();
+        let scoped: BTreeMap<String, OptionScope<'_>> = opts
+            .iter()
+            .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+            .collect();
+        let scope = Scope { facts, place, options: &scoped, used: &self.used };
+        let result = typing::compile_bool(node, &scope);
+        match result {
+            Ok(b) => {
+                self.reads_first_move |= mentions(&b);
+                Some(b)
+            }
+            Err(mut d) => {
+                d.span = d.span.map(|s| offset + s.start..offset + s.end);
+                self.error(d);
+                None
+            }
+        }
+    }
+
+    fn hole(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<HoleX> {
+        let offset = content_offset(self.source, &e.span());
+        let node = match expr::parse(e.get_ref()) {
+            Ok(n) => n,
+            Err(err) => {
+                self.error(
+                    Diagnostic::error(format!("syntax error in \"{clause}\": {}", err.message))
+                        .at(offset + err.span.start..offset + err.span.end),
+                );
+                return None;
+            }
+        };
+        let opts = self.scope_options();
+        let scoped: BTreeMap<String, OptionScope<'_>> = opts
+            .iter()
+            .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+            .collect();
+        let scope = Scope { facts, place, options: &scoped, used: &self.used };
+        match typing::compile_hole(&node, &scope) {
+            Ok(h) => Some(h),
+            Err(mut d) => {
+                d.span = d.span.map(|s| offset + s.start..offset + s.end);
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    fn capture(&mut self, c: &Capture) -> Option<CaptureRule> {
+        let id = self.clause(&c.name, &c.cites);
+        let facts = match c.at {
+            Moment::Drop => DROP,
+            Moment::LapEnd => LAP_END,
+            Moment::MoveEnd => MOVE_END,
+        };
+        let place = "in a capture clause";
+        let when = self.condition(&c.when, facts, place, &c.name);
+        let take: Vec<Option<HoleX>> = c.take.iter().map(|t| self.hole(t, facts, place, &c.name)).collect();
+        if c.take.is_empty() {
+            self.error(Diagnostic::error(format!(
+                "capture clause \"{}\" takes no hole: `take` is empty",
+                c.name
+            )));
+        }
+        let chain = c.chain.as_ref().map(|ch| {
+            let w = self.condition(&ch.while_, facts | facts::BOUND, "in a chain", &c.name);
+            let s = self.hole(&ch.step, facts | facts::BOUND, "in a chain", &c.name);
+            (w, s)
+        });
+        let cancel_if = c
+            .cancel_if
+            .as_ref()
+            .map(|e| self.condition(e, facts, place, &c.name));
+        let to = self.setting(&c.to, "to");
+        if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
+            self.error(Diagnostic::error(format!(
+                "capture clause \"{}\": `then` applies only to `at = \"lap_end\"` clauses",
+                c.name
+            )));
+        }
+        let take: Option<Vec<HoleX>> = take.into_iter().collect();
+        let chain = match chain {
+            Some((Some(w), Some(s))) => Some((w, s)),
+            Some(_) => return None,
+            None => None,
+        };
+        let cancel_if = match cancel_if {
+            Some(Some(x)) => Some(x),
+            Some(None) => return None,
+            None => None,
+        };
+        Some(CaptureRule {
+            id,
+            when: when?,
+            take: take?,
+            to: to?,
+            chain,
+            cancel_if,
+            then: c.then,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn end(&mut self, e: &End) -> Option<(EndingRule, EndingRule, EndingRule, Vec<(BoolX, EndingRule)>)> {
+        let default = Ending {
+            remaining: Setting::Fixed(ruleset::Remaining::Owners),
+            result: Setting::Fixed(Verdict::MostSeeds),
+            cites: None,
+        };
+        let no_move = self.ending("no move", &e.no_move);
+        let endless = self.ending("endless move", e.endless_move.as_ref().unwrap_or(&default));
+        let cycle = self.ending("cycle", e.cycle.as_ref().unwrap_or(&default));
+        let mut when = Vec::new();
+        for w in &e.when {
+            let ending = Ending {
+                remaining: w.remaining.clone(),
+                result: w.result.clone(),
+                cites: w.cites.clone(),
+            };
+            let rule = self.ending(&w.name, &ending);
+            let cond = self.condition(&w.when, AFTER_PLY, "in an ending condition", &w.name);
+            if let (Some(c), Some(r)) = (cond, rule) {
+                when.push((c, r));
+            }
+        }
+        Some((no_move?, endless?, cycle?, when))
+    }
+
+    fn ending(&mut self, name: &str, e: &Ending) -> Option<EndingRule> {
+        let id = self.clause(name, &e.cites);
+        let remaining = self.setting(&e.remaining, "remaining");
+        let result = self.setting(&e.result, "result");
+        Some(EndingRule {
+            id,
+            remaining: remaining?,
+            result: result?,
+        })
+    }
+}
+
+/// Whether a condition reads `first_move`.
+fn mentions(b: &BoolX) -> bool {
+    match b {
+        BoolX::FirstMove => true,
+        BoolX::Not(x) => mentions(x),
+        BoolX::And(x, y) | BoolX::Or(x, y) => mentions(x) || mentions(y),
+        BoolX::Const(_)
+        | BoolX::Int(..)
+        | BoolX::Player(..)
+        | BoolX::Hole(..)
+        | BoolX::In(..)
+        | BoolX::Own(_)
+        | BoolX::IsStore(_)
+        | BoolX::IsClosed(_)
+        | BoolX::LastSeed
+        | BoolX::ReachedOpponent => false,
+    }
+}

@@ -1,0 +1,462 @@
+//! Type-checks an expression's syntax tree and compiles it into typed nodes.
+//!
+//! Every name of the language is declared once, in [`NAMES`] and [`FUNCTIONS`], with its type,
+//! the moments where it has a meaning, and a sentence of documentation (shown by `sow explain`
+//! and the README). Option comparisons fold to constants here, so the engine never sees them.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::expr::{BinaryOp, Node, NodeKind, Span, UnaryOp};
+use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, PlayerX};
+
+/// The facts an expression can read depend on when it is evaluated.
+pub mod facts {
+    /// `here`: the hole just sown (at a drop) or the last hole of the lap.
+    pub const HERE: u32 = 1;
+    /// `last`: the hole the lap's last seed fell into.
+    pub const LAST: u32 = 2;
+    /// `origin`: the hole the move starts from (the hole tried, in legality clauses).
+    pub const ORIGIN: u32 = 4;
+    /// `lap_origin`: the hole the current lap was lifted from.
+    pub const LAP: u32 = 8;
+    /// `hole`: the hole a chain is at.
+    pub const BOUND: u32 = 16;
+    /// `last_seed`: whether this drop is the lap's last.
+    pub const DROP: u32 = 32;
+    /// `move_captures`, `reached_opponent`: what the move has done so far.
+    pub const MOVE: u32 = 64;
+}
+
+/// A type of the language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    Bool,
+    Number,
+    Hole,
+    Player,
+    Text,
+    Option,
+}
+
+impl Type {
+    pub fn word(self) -> &'static str {
+        match self {
+            Type::Bool => "a condition (true or false)",
+            Type::Number => "a number",
+            Type::Hole => "a hole",
+            Type::Player => "a player",
+            Type::Text => "a string",
+            Type::Option => "an option's value",
+        }
+    }
+}
+
+/// A name of the language without arguments.
+pub struct NameDoc {
+    pub name: &'static str,
+    pub ty: Type,
+    pub needs: u32,
+    pub doc: &'static str,
+}
+
+/// A function of the language.
+pub struct FunctionDoc {
+    pub name: &'static str,
+    pub args: &'static [Type],
+    pub ty: Type,
+    pub doc: &'static str,
+}
+
+pub const NAMES: &[NameDoc] = &[
+    NameDoc { name: "here", ty: Type::Hole, needs: facts::HERE, doc: "the hole just sown (at a drop), or the last hole of the lap" },
+    NameDoc { name: "last", ty: Type::Hole, needs: facts::LAST, doc: "the hole the last seed of the lap fell into" },
+    NameDoc { name: "origin", ty: Type::Hole, needs: facts::ORIGIN, doc: "the hole the move starts from (in legality clauses: the hole tried)" },
+    NameDoc { name: "lap_origin", ty: Type::Hole, needs: facts::LAP, doc: "the hole the current lap was lifted from" },
+    NameDoc { name: "hole", ty: Type::Hole, needs: facts::BOUND, doc: "in a chain: the hole just taken" },
+    NameDoc { name: "mover", ty: Type::Player, needs: 0, doc: "the player making the move (in endings: see the ending)" },
+    NameDoc { name: "opponent", ty: Type::Player, needs: 0, doc: "the other player" },
+    NameDoc { name: "starter", ty: Type::Player, needs: 0, doc: "the player who made the first move of the game or round" },
+    NameDoc { name: "south", ty: Type::Player, needs: 0, doc: "South, holes s1..sN" },
+    NameDoc { name: "north", ty: Type::Player, needs: 0, doc: "North, holes n1..nN" },
+    NameDoc { name: "holes", ty: Type::Number, needs: 0, doc: "holes in a row" },
+    NameDoc { name: "board_seeds", ty: Type::Number, needs: 0, doc: "seeds in all holes (stores excluded)" },
+    NameDoc { name: "move_captures", ty: Type::Number, needs: facts::MOVE, doc: "seeds the mover has captured during this move" },
+    NameDoc { name: "turn_sowings", ty: Type::Number, needs: 0, doc: "sowings the mover has made this turn, this one included once it has started" },
+    NameDoc { name: "last_seed", ty: Type::Bool, needs: facts::DROP, doc: "at a drop: whether it is the lap's last seed" },
+    NameDoc { name: "first_move", ty: Type::Bool, needs: 0, doc: "whether the mover has not yet moved in this game or round" },
+    NameDoc { name: "reached_opponent", ty: Type::Bool, needs: facts::MOVE, doc: "whether the move has dropped a seed into an opponent's hole" },
+];
+
+pub const FUNCTIONS: &[FunctionDoc] = &[
+    FunctionDoc { name: "seeds", args: &[Type::Hole], ty: Type::Number, doc: "seeds in a hole or store (0 for no hole)" },
+    FunctionDoc { name: "number", args: &[Type::Hole], ty: Type::Number, doc: "a hole's number counted from its owner's left (1..)" },
+    FunctionDoc { name: "next", args: &[Type::Hole], ty: Type::Hole, doc: "the following hole in the mover's sowing direction" },
+    FunctionDoc { name: "prev", args: &[Type::Hole], ty: Type::Hole, doc: "the preceding hole in the mover's sowing direction" },
+    FunctionDoc { name: "opposite", args: &[Type::Hole], ty: Type::Hole, doc: "the hole facing it across the board" },
+    FunctionDoc { name: "behind", args: &[Type::Hole], ty: Type::Hole, doc: "four rows: the same player's hole in the other row of the same column" },
+    FunctionDoc { name: "hole", args: &[Type::Player, Type::Number], ty: Type::Hole, doc: "a player's hole by number, e.g. hole(mover, holes) is the mover's rightmost" },
+    FunctionDoc { name: "owner", args: &[Type::Hole], ty: Type::Player, doc: "the player owning a hole or store" },
+    FunctionDoc { name: "own", args: &[Type::Hole], ty: Type::Bool, doc: "whether the mover owns the hole" },
+    FunctionDoc { name: "is_store", args: &[Type::Hole], ty: Type::Bool, doc: "whether the position is a store" },
+    FunctionDoc { name: "closed", args: &[Type::Hole], ty: Type::Bool, doc: "whether the hole is closed" },
+    FunctionDoc { name: "store", args: &[Type::Player], ty: Type::Number, doc: "seeds a player holds in their store or reserve" },
+    FunctionDoc { name: "row_seeds", args: &[Type::Player], ty: Type::Number, doc: "seeds in a player's holes" },
+];
+
+/// An option as seen by expressions: its value in force and its allowed values.
+pub struct OptionScope<'a> {
+    pub value: &'a str,
+    pub values: &'a [String],
+}
+
+/// What an expression may refer to.
+pub struct Scope<'a> {
+    pub facts: u32,
+    /// Where the expression is, for messages ("in a legality clause").
+    pub place: &'a str,
+    pub options: &'a BTreeMap<String, OptionScope<'a>>,
+    /// Options read by this expression, for the "option never used" warning.
+    pub used: &'a std::cell::RefCell<std::collections::BTreeSet<String>>,
+}
+
+/// A typed, compiled node.
+enum Typed {
+    Bool(BoolX),
+    Number(IntX),
+    Hole(HoleX),
+    Player(PlayerX),
+    Text(String),
+    Option(String),
+}
+
+impl Typed {
+    fn ty(&self) -> Type {
+        match self {
+            Typed::Bool(_) => Type::Bool,
+            Typed::Number(_) => Type::Number,
+            Typed::Hole(_) => Type::Hole,
+            Typed::Player(_) => Type::Player,
+            Typed::Text(_) => Type::Text,
+            Typed::Option(_) => Type::Option,
+        }
+    }
+}
+
+/// Compiles a condition. Spans in errors are relative to the expression text.
+pub fn compile_bool(node: &Node, scope: &Scope<'_>) -> Result<BoolX, Diagnostic> {
+    match compile(node, scope)? {
+        Typed::Bool(b) => Ok(b),
+        other => Err(mismatch(Type::Bool, other.ty(), &node.span)),
+    }
+}
+
+/// Compiles a hole expression.
+pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Result<HoleX, Diagnostic> {
+    match compile(node, scope)? {
+        Typed::Hole(h) => Ok(h),
+        other => Err(mismatch(Type::Hole, other.ty(), &node.span)),
+    }
+}
+
+fn mismatch(want: Type, got: Type, span: &Span) -> Diagnostic {
+    Diagnostic::error(format!("expected {}, found {}", want.word(), got.word())).at(span.clone())
+}
+
+fn compile(node: &Node, scope: &Scope<'_>) -> Result<Typed, Diagnostic> {
+    let span = &node.span;
+    Ok(match &node.kind {
+        NodeKind::Number(v) => Typed::Number(IntX::Const(*v)),
+        NodeKind::Bool(b) => Typed::Bool(BoolX::Const(*b)),
+        NodeKind::Text(t) => Typed::Text(t.clone()),
+        NodeKind::Name(name) => name_node(name, span, scope)?,
+        NodeKind::Call(name, name_span, args) => call_node(name, name_span, args, span, scope)?,
+        NodeKind::Unary(UnaryOp::Not, x) => Typed::Bool(not(compile_bool(x, scope)?)),
+        NodeKind::Unary(UnaryOp::Neg, x) => match compile(x, scope)? {
+            Typed::Number(IntX::Const(v)) => Typed::Number(IntX::Const(v.saturating_neg())),
+            Typed::Number(n) => Typed::Number(IntX::Neg(Box::new(n))),
+            other => return Err(mismatch(Type::Number, other.ty(), &x.span)),
+        },
+        NodeKind::Binary(op, a, b) => binary(*op, a, b, span, scope)?,
+        NodeKind::In(x, items) => {
+            let value = number(x, scope)?;
+            let mut mask: u128 = 0;
+            for item in items {
+                match number(item, scope)? {
+                    IntX::Const(v) if (0..128).contains(&v) => mask |= 1u128 << v,
+                    IntX::Const(_) => {
+                        return Err(Diagnostic::error(
+                            "a list after `in` may hold only whole numbers from 0 to 127",
+                        )
+                        .at(item.span.clone()));
+                    }
+                    _ => {
+                        return Err(Diagnostic::error(
+                            "a list after `in` must hold plain numbers",
+                        )
+                        .at(item.span.clone())
+                        .hint("compare with `==` and join with `or` to test computed values"));
+                    }
+                }
+            }
+            Typed::Bool(BoolX::In(value, mask))
+        }
+    })
+}
+
+fn number(node: &Node, scope: &Scope<'_>) -> Result<IntX, Diagnostic> {
+    match compile(node, scope)? {
+        Typed::Number(n) => Ok(n),
+        other => Err(mismatch(Type::Number, other.ty(), &node.span)),
+    }
+}
+
+fn not(b: BoolX) -> BoolX {
+    match b {
+        BoolX::Const(v) => BoolX::Const(!v),
+        other => BoolX::Not(Box::new(other)),
+    }
+}
+
+fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagnostic> {
+    if let Some(option) = name.strip_prefix("option.") {
+        if scope.options.contains_key(option) {
+            scope.used.borrow_mut().insert(option.to_string());
+            return Ok(Typed::Option(option.to_string()));
+        }
+        let d = Diagnostic::error(format!("unknown option `{option}`")).at(span.clone());
+        return Err(
+            match did_you_mean(option, scope.options.keys().map(String::as_str)) {
+                Some(s) => d.hint(format!("did you mean `option.{s}`?")),
+                None => d.hint("declare it under [options]"),
+            },
+        );
+    }
+    let Some(doc) = NAMES.iter().find(|n| n.name == name) else {
+        if FUNCTIONS.iter().any(|f| f.name == name) {
+            return Err(
+                Diagnostic::error(format!("`{name}` is a function and needs arguments"))
+                    .at(span.clone())
+                    .hint(format!("write it as `{name}(...)`")),
+            );
+        }
+        let d = Diagnostic::error(format!("unknown name `{name}`")).at(span.clone());
+        let all = NAMES.iter().map(|n| n.name);
+        return Err(match did_you_mean(name, all) {
+            Some(s) => d.hint(format!("did you mean `{s}`?")),
+            None => d.hint(format!(
+                "the names are: {}",
+                NAMES.iter().map(|n| n.name).collect::<Vec<_>>().join(", ")
+            )),
+        });
+    };
+    if doc.needs & scope.facts != doc.needs {
+        return Err(Diagnostic::error(format!(
+            "`{name}` has no meaning {}: it is {}",
+            scope.place, doc.doc
+        ))
+        .at(span.clone()));
+    }
+    Ok(match name {
+        "here" => Typed::Hole(HoleX::Here),
+        "last" => Typed::Hole(HoleX::Last),
+        "origin" => Typed::Hole(HoleX::Origin),
+        "lap_origin" => Typed::Hole(HoleX::LapOrigin),
+        "hole" => Typed::Hole(HoleX::Bound),
+        "mover" => Typed::Player(PlayerX::Mover),
+        "opponent" => Typed::Player(PlayerX::Opponent),
+        "starter" => Typed::Player(PlayerX::Starter),
+        "south" => Typed::Player(PlayerX::Fixed(0)),
+        "north" => Typed::Player(PlayerX::Fixed(1)),
+        "holes" => Typed::Number(IntX::HolesPerRow),
+        "board_seeds" => Typed::Number(IntX::BoardSeeds),
+        "move_captures" => Typed::Number(IntX::MoveCaptures),
+        "turn_sowings" => Typed::Number(IntX::TurnSowings),
+        "last_seed" => Typed::Bool(BoolX::LastSeed),
+        "first_move" => Typed::Bool(BoolX::FirstMove),
+        _ => Typed::Bool(BoolX::ReachedOpponent),
+    })
+}
+
+fn call_node(
+    name: &str,
+    name_span: &Span,
+    args: &[Node],
+    span: &Span,
+    scope: &Scope<'_>,
+) -> Result<Typed, Diagnostic> {
+    let Some(doc) = FUNCTIONS.iter().find(|f| f.name == name) else {
+        let d = Diagnostic::error(format!("unknown function `{name}`")).at(name_span.clone());
+        return Err(match did_you_mean(name, FUNCTIONS.iter().map(|f| f.name)) {
+            Some(s) => d.hint(format!("did you mean `{s}`?")),
+            None => d.hint(format!(
+                "the functions are: {}",
+                FUNCTIONS.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+            )),
+        });
+    };
+    if args.len() != doc.args.len() {
+        return Err(Diagnostic::error(format!(
+            "`{name}` takes {} argument{}, found {}",
+            doc.args.len(),
+            if doc.args.len() == 1 { "" } else { "s" },
+            args.len()
+        ))
+        .at(span.clone()));
+    }
+    let mut typed = Vec::with_capacity(args.len());
+    for (arg, want) in args.iter().zip(doc.args) {
+        let t = compile(arg, scope)?;
+        if t.ty() != *want {
+            return Err(mismatch(*want, t.ty(), &arg.span)
+                .hint(format!("`{name}` takes {}", want.word())));
+        }
+        typed.push(t);
+    }
+    let mut typed = typed.into_iter();
+    let mut hole = || match typed.next() {
+        Some(Typed::Hole(h)) => h,
+        _ => HoleX::Here,
+    };
+    Ok(match name {
+        "seeds" => Typed::Number(IntX::Seeds(hole())),
+        "number" => Typed::Number(IntX::Number(hole())),
+        "next" => Typed::Hole(HoleX::Next(Box::new(hole()))),
+        "prev" => Typed::Hole(HoleX::Prev(Box::new(hole()))),
+        "opposite" => Typed::Hole(HoleX::Opposite(Box::new(hole()))),
+        "behind" => Typed::Hole(HoleX::Behind(Box::new(hole()))),
+        "owner" => Typed::Player(PlayerX::Owner(Box::new(hole()))),
+        "own" => Typed::Bool(BoolX::Own(hole())),
+        "is_store" => Typed::Bool(BoolX::IsStore(hole())),
+        "closed" => Typed::Bool(BoolX::IsClosed(hole())),
+        "store" | "row_seeds" | "hole" => {
+            let player = match typed.next() {
+                Some(Typed::Player(p)) => p,
+                _ => PlayerX::Mover,
+            };
+            match name {
+                "store" => Typed::Number(IntX::Store(player)),
+                "row_seeds" => Typed::Number(IntX::RowSeeds(player)),
+                _ => {
+                    let n = match typed.next() {
+                        Some(Typed::Number(n)) => n,
+                        _ => IntX::Const(0),
+                    };
+                    Typed::Hole(HoleX::Of(Box::new(player), Box::new(n)))
+                }
+            }
+        }
+        _ => unreachable_function(name, span)?,
+    })
+}
+
+fn unreachable_function(name: &str, span: &Span) -> Result<Typed, Diagnostic> {
+    Err(Diagnostic::error(format!("internal error: function `{name}` is declared but not compiled")).at(span.clone()))
+}
+
+fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagnostic> {
+    match op {
+        BinaryOp::And | BinaryOp::Or => {
+            let x = compile_bool(a, scope)?;
+            let y = compile_bool(b, scope)?;
+            Ok(Typed::Bool(match (op, x, y) {
+                (BinaryOp::And, BoolX::Const(false), _) | (BinaryOp::And, _, BoolX::Const(false)) => BoolX::Const(false),
+                (BinaryOp::And, BoolX::Const(true), y) => y,
+                (BinaryOp::And, x, BoolX::Const(true)) => x,
+                (BinaryOp::And, x, y) => BoolX::And(Box::new(x), Box::new(y)),
+                (_, BoolX::Const(true), _) | (_, _, BoolX::Const(true)) => BoolX::Const(true),
+                (_, BoolX::Const(false), y) => y,
+                (_, x, BoolX::Const(false)) => x,
+                (_, x, y) => BoolX::Or(Box::new(x), Box::new(y)),
+            }))
+        }
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+            let x = number(a, scope)?;
+            let y = number(b, scope)?;
+            let arith = match op {
+                BinaryOp::Add => ArithOp::Add,
+                BinaryOp::Sub => ArithOp::Sub,
+                BinaryOp::Mul => ArithOp::Mul,
+                BinaryOp::Div => ArithOp::Div,
+                _ => ArithOp::Rem,
+            };
+            Ok(Typed::Number(match (x, y) {
+                (IntX::Const(x), IntX::Const(y)) => IntX::Const(crate::engine::arith(arith, x, y)),
+                (x, y) => IntX::Arith(arith, Box::new(x), Box::new(y)),
+            }))
+        }
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            let cmp = match op {
+                BinaryOp::Eq => CmpOp::Eq,
+                BinaryOp::Ne => CmpOp::Ne,
+                BinaryOp::Lt => CmpOp::Lt,
+                BinaryOp::Le => CmpOp::Le,
+                BinaryOp::Gt => CmpOp::Gt,
+                _ => CmpOp::Ge,
+            };
+            let x = compile(a, scope)?;
+            let y = compile(b, scope)?;
+            let equality = matches!(cmp, CmpOp::Eq | CmpOp::Ne);
+            let eq = cmp == CmpOp::Eq;
+            let result = match (x, y) {
+                (Typed::Number(IntX::Const(x)), Typed::Number(IntX::Const(y))) => {
+                    BoolX::Const(crate::engine::compare(cmp, x, y))
+                }
+                (Typed::Number(x), Typed::Number(y)) => BoolX::Int(cmp, x, y),
+                (Typed::Player(x), Typed::Player(y)) if equality => BoolX::Player(eq, x, y),
+                (Typed::Hole(x), Typed::Hole(y)) if equality => BoolX::Hole(eq, x, y),
+                (Typed::Bool(x), Typed::Bool(y)) if equality => {
+                    // x == y  is  (x and y) or (not x and not y)
+                    let same = BoolX::Or(
+                        Box::new(BoolX::And(Box::new(x.clone()), Box::new(y.clone()))),
+                        Box::new(BoolX::And(Box::new(not(x)), Box::new(not(y)))),
+                    );
+                    if eq { same } else { not(same) }
+                }
+                (Typed::Option(name), Typed::Text(text)) | (Typed::Text(text), Typed::Option(name)) if equality => {
+                    option_test(&name, &text, eq, a, b, scope)?
+                }
+                (x, y) => {
+                    let what = if equality { "compared" } else { "ordered" };
+                    return Err(Diagnostic::error(format!(
+                        "{} and {} cannot be {what} with `{}`",
+                        x.ty().word(),
+                        y.ty().word(),
+                        op.symbol()
+                    ))
+                    .at(span.clone()));
+                }
+            };
+            Ok(Typed::Bool(result))
+        }
+    }
+}
+
+fn option_test(name: &str, text: &str, eq: bool, a: &Node, b: &Node, scope: &Scope<'_>) -> Result<BoolX, Diagnostic> {
+    let Some(option) = scope.options.get(name) else {
+        return Err(Diagnostic::error(format!("unknown option `{name}`")).at(a.span.clone()));
+    };
+    if !option.values.iter().any(|v| v == text) {
+        let literal = if matches!(a.kind, NodeKind::Text(_)) { a } else { b };
+        let d = Diagnostic::error(format!(
+            "option `{name}` has no value \"{text}\"; its values are {}",
+            quoted(option.values)
+        ))
+        .at(literal.span.clone());
+        return Err(match did_you_mean(text, option.values.iter().map(String::as_str)) {
+            Some(s) => d.hint(format!("did you mean \"{s}\"?")),
+            None => d,
+        });
+    }
+    Ok(BoolX::Const((option.value == text) == eq))
+}
+
+/// `"a", "b" and "c"`.
+pub fn quoted(values: &[String]) -> String {
+    let q: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => "none".into(),
+    }
+}

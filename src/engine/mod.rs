@@ -1,0 +1,690 @@
+//! The generic engine: positions, legal moves, plies, endings, rounds.
+//!
+//! A [`Game`] holds compiled [`Rules`] and a fixed-size [`Position`]; playing a move never
+//! parses, looks names up, or allocates (the cycle history reuses its buffer).
+
+mod eval;
+mod sow;
+
+use std::sync::Arc;
+
+pub use eval::{arith, compare};
+
+use crate::rules::{EndingRule, MAX_POSITIONS, NO_HOLE, NOBODY, Player, Pos, Rules};
+use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Verdict};
+use crate::trace::{EndCause, Event, Tracer};
+use eval::Cx;
+use sow::Mover;
+
+/// Everything that decides the future of a game, and nothing else (no ply counters), so that
+/// two equal positions are the same game state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Seeds in each position (holes and stores on the track).
+    pub board: [u16; MAX_POSITIONS],
+    /// Seeds each player holds off the track (reserve or off-track store).
+    pub reserve: [u32; 2],
+    /// Seeds each player's captures removed from the game.
+    pub taken: [u32; 2],
+    /// Closed holes, as a mask of positions.
+    pub closed: u64,
+    /// The player to move.
+    pub to_move: Player,
+    /// Bit p set once player p has moved in this game or round (kept only when the rules read
+    /// `first_move`).
+    pub moved: u8,
+    /// Sowings made in the current turn (kept only when the rules read `turn_sowings`).
+    pub turn_sowings: u8,
+}
+
+impl Position {
+    /// Seeds a player holds: their reserve plus their store on the track.
+    pub fn held(&self, rules: &Rules, p: Player) -> u32 {
+        let on_track = rules.geometry.store[p as usize].map_or(0, |s| u32::from(self.board[s as usize]));
+        self.reserve[p as usize] + on_track
+    }
+
+    /// Seeds in a player's holes.
+    pub fn row_seeds(&self, rules: &Rules, p: Player) -> u32 {
+        rules.geometry.holes_of(p).map(|h| u32::from(self.board[h as usize])).sum()
+    }
+
+    /// Gives seeds to a player: into their store on the track, or their reserve.
+    pub fn credit(&mut self, rules: &Rules, p: Player, seeds: u32) {
+        match rules.geometry.store[p as usize] {
+            // Board totals never exceed MAX_SEEDS, which fits u16.
+            Some(s) => self.board[s as usize] = self.board[s as usize].saturating_add(seeds as u16),
+            None => self.reserve[p as usize] += seeds,
+        }
+    }
+
+    /// Seeds on the board, in reserves and removed: constant through a game.
+    pub fn total(&self) -> u32 {
+        self.board.iter().map(|&s| u32::from(s)).sum::<u32>()
+            + self.reserve.iter().sum::<u32>()
+            + self.taken.iter().sum::<u32>()
+    }
+
+    /// Seeds banked so far; a change means no earlier position can come back.
+    fn banked(&self, rules: &Rules) -> u32 {
+        self.held(rules, 0) + self.held(rules, 1) + self.taken[0] + self.taken[1]
+    }
+}
+
+/// Neighbour tables for the current closed holes and directions.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    /// Per player: the next position a seed goes to (closed holes and the opponent's store
+    /// passed over).
+    pub sow: [[Pos; MAX_POSITIONS]; 2],
+    /// Per player: `next(h)` and `prev(h)` of the language.
+    pub next: [[Pos; MAX_POSITIONS]; 2],
+    pub prev: [[Pos; MAX_POSITIONS]; 2],
+    /// Per player: how many positions their sowing can reach.
+    pub sowable: [u8; 2],
+}
+
+impl Tables {
+    fn build(rules: &Rules, closed: u64) -> Tables {
+        let g = &rules.geometry;
+        let mut t = Tables {
+            sow: [[NO_HOLE; MAX_POSITIONS]; 2],
+            next: [[NO_HOLE; MAX_POSITIONS]; 2],
+            prev: [[NO_HOLE; MAX_POSITIONS]; 2],
+            sowable: [0; 2],
+        };
+        for p in 0..2usize {
+            let (fwd, back) = match rules.direction {
+                Direction::Ccw => (&g.ccw[p], &g.cw[p]),
+                Direction::Cw => (&g.cw[p], &g.ccw[p]),
+            };
+            let opponent_store = g.store[1 - p].map_or(0u64, |s| 1 << s);
+            let unsowable = closed | opponent_store;
+            let unseen = match rules.closed_holes {
+                ClosedHoles::Absent => unsowable,
+                ClosedHoles::Empty => opponent_store,
+            };
+            let walk = |succ: &[Pos; MAX_POSITIONS], from: Pos, skip: u64| -> Pos {
+                let mut at = from;
+                for _ in 0..MAX_POSITIONS {
+                    at = succ[at as usize];
+                    if at == NO_HOLE {
+                        return NO_HOLE;
+                    }
+                    if skip & (1 << at) == 0 {
+                        return at;
+                    }
+                    if at == from {
+                        break;
+                    }
+                }
+                NO_HOLE
+            };
+            for x in 0..g.positions {
+                if fwd[x as usize] == NO_HOLE {
+                    continue;
+                }
+                t.sow[p][x as usize] = walk(fwd, x, unsowable);
+                t.next[p][x as usize] = walk(fwd, x, unseen);
+                t.prev[p][x as usize] = walk(back, x, unseen);
+                if unsowable & (1 << x) == 0 {
+                    t.sowable[p] += 1;
+                }
+            }
+        }
+        t
+    }
+
+    /// `next(h)` / `prev(h)` for the mover; on four-row boards a hole off the mover's circuit
+    /// follows its owner's circuit.
+    pub fn look(&self, rules: &Rules, mover: Player, h: Pos, forward: bool) -> Pos {
+        if h == NO_HOLE {
+            return NO_HOLE;
+        }
+        let table = if forward { &self.next } else { &self.prev };
+        match table[mover as usize][h as usize] {
+            NO_HOLE => {
+                let owner = rules.geometry.owner[h as usize];
+                if owner == NOBODY {
+                    NO_HOLE
+                } else {
+                    table[owner as usize][h as usize]
+                }
+            }
+            p => p,
+        }
+    }
+}
+
+/// A list of legal moves, without allocation.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveList {
+    len: u8,
+    holes: [Pos; MAX_POSITIONS],
+}
+
+impl MoveList {
+    fn new() -> Self {
+        MoveList {
+            len: 0,
+            holes: [NO_HOLE; MAX_POSITIONS],
+        }
+    }
+    pub fn as_slice(&self) -> &[Pos] {
+        &self.holes[..self.len as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn contains(&self, h: Pos) -> bool {
+        self.as_slice().contains(&h)
+    }
+}
+
+/// The state of play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Playing,
+    /// The game or match is over; `None` is a draw.
+    Over { winner: Option<Player> },
+}
+
+/// Why a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// The game is already over.
+    GameOver,
+    /// The hole is not a legal move now.
+    Illegal { hole: Pos, reason: String },
+}
+
+/// What one ply did, in figures (the trace has the details).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlyReport {
+    pub laps: u32,
+    pub extra_turn: bool,
+    pub endless: bool,
+    pub cycle: bool,
+    /// A round (or the game) ended with this ply.
+    pub round_over: bool,
+}
+
+/// A game (or match) in progress.
+#[derive(Debug, Clone)]
+pub struct Game {
+    rules: Arc<Rules>,
+    pos: Position,
+    tables: Tables,
+    starter: Player,
+    round: u32,
+    ply: u32,
+    status: Status,
+    /// Positions since the last irreversible change, with the ply after which each stood.
+    history: Vec<(Position, u32)>,
+    /// Positions at the start of each round of a match.
+    round_starts: Vec<Position>,
+    track_first_move: bool,
+    track_turn_sowings: bool,
+}
+
+/// How many positions the cycle history holds before it has to grow.
+const HISTORY_CAPACITY: usize = 512;
+
+impl Game {
+    /// A new game from the ruleset's initial position.
+    pub fn new(rules: Arc<Rules>) -> Game {
+        let pos = Position {
+            board: rules.initial,
+            reserve: [0; 2],
+            taken: [0; 2],
+            closed: 0,
+            to_move: rules.first,
+            moved: 0,
+            turn_sowings: 0,
+        };
+        let first = rules.first;
+        Game::start(rules, pos, first)
+    }
+
+    /// A game from a set-up position. It counts as mid-game: both players have moved.
+    pub fn from_position(rules: Arc<Rules>, mut pos: Position) -> Game {
+        pos.moved = 0b11;
+        pos.turn_sowings = 0;
+        Game::start(rules, pos, pos.to_move)
+    }
+
+    fn start(rules: Arc<Rules>, mut pos: Position, starter: Player) -> Game {
+        let track_first_move = rules.reads_first_move;
+        let track_turn_sowings = rules_read_turn_sowings(&rules);
+        if !track_first_move {
+            pos.moved = 0;
+        }
+        let tables = Tables::build(&rules, pos.closed);
+        let mut history = Vec::with_capacity(HISTORY_CAPACITY);
+        history.push((pos, 0));
+        let round_starts = if rules.rounds.is_some() { vec![pos] } else { Vec::new() };
+        let mut game = Game {
+            rules,
+            pos,
+            tables,
+            starter,
+            round: 1,
+            ply: 0,
+            status: Status::Playing,
+            history,
+            round_starts,
+            track_first_move,
+            track_turn_sowings,
+        };
+        // A position where the player to move is already stuck ends at once.
+        game.settle(&mut ());
+        game
+    }
+
+    /// Starts again from the initial position, reusing the buffers.
+    pub fn restart(&mut self) {
+        let rules = self.rules.clone();
+        self.pos = Position {
+            board: rules.initial,
+            reserve: [0; 2],
+            taken: [0; 2],
+            closed: 0,
+            to_move: rules.first,
+            moved: 0,
+            turn_sowings: 0,
+        };
+        self.tables = Tables::build(&rules, 0);
+        self.starter = rules.first;
+        self.round = 1;
+        self.ply = 0;
+        self.status = Status::Playing;
+        self.history.clear();
+        self.history.push((self.pos, 0));
+        self.round_starts.clear();
+        if rules.rounds.is_some() {
+            self.round_starts.push(self.pos);
+        }
+        self.settle(&mut ());
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    pub fn is_over(&self) -> bool {
+        self.status != Status::Playing
+    }
+    pub fn to_move(&self) -> Option<Player> {
+        (self.status == Status::Playing).then_some(self.pos.to_move)
+    }
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    pub fn starter(&self) -> Player {
+        self.starter
+    }
+
+    /// The legal moves of the player to move (empty once the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut out = MoveList::new();
+        if self.is_over() {
+            return out;
+        }
+        self.legal_for(self.pos.to_move, &mut out);
+        out
+    }
+
+    fn legal_for(&self, player: Player, out: &mut MoveList) {
+        for h in self.rules.geometry.holes_of(player) {
+            if self.why_illegal(player, h).is_none() {
+                out.holes[out.len as usize] = h;
+                out.len += 1;
+            }
+        }
+    }
+
+    /// Why `player` may not sow from `h` now, or None if they may.
+    pub fn why_illegal(&self, player: Player, h: Pos) -> Option<String> {
+        let rules = &*self.rules;
+        let g = &rules.geometry;
+        if !g.is_hole(h) || g.owner[h as usize] != player {
+            return Some(format!("{} is not a hole of the player to move", g.label(h)));
+        }
+        if self.pos.closed & (1 << h) != 0 {
+            return Some(format!("{} is closed", g.label(h)));
+        }
+        if self.pos.board[h as usize] == 0 {
+            return Some(format!("{} is empty", g.label(h)));
+        }
+        for rule in &rules.legal {
+            let mut cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
+            cx.origin = h;
+            if !cx.bool(&rule.when) {
+                continue;
+            }
+            let after_ok = || {
+                let Some(after) = &rule.require_after else {
+                    return true;
+                };
+                let mut copy = self.pos;
+                let run = self.mover(player, h).run(&mut copy, &mut ());
+                let mut cx = Cx::new(rules, &copy, &self.tables, player, self.starter);
+                cx.origin = h;
+                cx.here = run.last;
+                cx.last = run.last;
+                cx.move_captures = run.move_captures;
+                cx.reached_opponent = run.reached_opponent;
+                cx.bool(after)
+            };
+            if !cx.bool(&rule.require) || !after_ok() {
+                let clause = rules.clause(rule.id);
+                let cites = clause.cites.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+                return Some(format!("the rule \"{}\"{cites} forbids {}", clause.name, g.label(h)));
+            }
+        }
+        None
+    }
+
+    fn mover(&self, player: Player, origin: Pos) -> Mover<'_> {
+        Mover {
+            rules: &self.rules,
+            tables: &self.tables,
+            player,
+            starter: self.starter,
+            origin,
+        }
+    }
+
+    /// Plays one ply: the player to move sows from hole `h`.
+    pub fn play<T: Tracer>(&mut self, h: Pos, tracer: &mut T) -> Result<PlyReport, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let mover = self.pos.to_move;
+        if let Some(reason) = self.why_illegal(mover, h) {
+            return Err(MoveError::Illegal { hole: h, reason });
+        }
+        self.ply += 1;
+        if T::ENABLED {
+            tracer.event(Event::Move {
+                ply: self.ply,
+                player: mover,
+                hole: h,
+            });
+        }
+        let banked = self.pos.banked(&self.rules);
+        if self.track_turn_sowings {
+            self.pos.turn_sowings = self.pos.turn_sowings.saturating_add(1);
+        }
+        let rules = self.rules.clone();
+        let mut pos = self.pos;
+        let run = self.mover(mover, h).run(&mut pos, tracer);
+        self.pos = pos;
+        if self.track_first_move {
+            self.pos.moved |= 1 << mover;
+        }
+        let mut report = PlyReport {
+            laps: run.laps,
+            ..PlyReport::default()
+        };
+        if run.endless.is_some() {
+            report.endless = true;
+            report.round_over = true;
+            self.end_round(rules.endless_move, EndCause::EndlessMove, mover, 1 - mover, tracer);
+            return Ok(report);
+        }
+        let mut cx = Cx::new(&rules, &self.pos, &self.tables, mover, self.starter);
+        cx.origin = h;
+        cx.here = run.last;
+        cx.last = run.last;
+        cx.move_captures = run.move_captures;
+        cx.reached_opponent = run.reached_opponent;
+        let extra = rules.extra_turns.iter().find(|x| cx.bool(&x.when)).map(|x| x.id);
+        let next = match extra {
+            Some(clause) => {
+                if T::ENABLED {
+                    tracer.event(Event::ExtraTurn { clause });
+                }
+                report.extra_turn = true;
+                mover
+            }
+            None => {
+                self.pos.turn_sowings = 0;
+                1 - mover
+            }
+        };
+        self.pos.to_move = next;
+        for (cond, ending) in &rules.end_when {
+            let cx = Cx::new(&rules, &self.pos, &self.tables, next, self.starter);
+            if cx.bool(cond) {
+                report.round_over = true;
+                self.end_round(*ending, EndCause::Condition, next, next, tracer);
+                return Ok(report);
+            }
+        }
+        if self.pos.banked(&rules) != banked {
+            self.history.clear();
+        }
+        let round = self.round;
+        report.cycle = self.settle(tracer);
+        report.round_over = self.round != round || self.is_over();
+        Ok(report)
+    }
+
+    /// After a ply or a refill: ends the round if the player to move cannot move or the
+    /// position repeats; otherwise records the position. Returns whether a cycle was found.
+    fn settle<T: Tracer>(&mut self, tracer: &mut T) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let next = self.pos.to_move;
+        let mut moves = MoveList::new();
+        self.legal_for(next, &mut moves);
+        if moves.is_empty() {
+            self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
+            return false;
+        }
+        if let Some(&(_, first)) = self.history.iter().find(|(p, _)| *p == self.pos) {
+            if T::ENABLED {
+                tracer.event(Event::Cycle { first, ply: self.ply });
+            }
+            self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
+            return true;
+        }
+        self.history.push((self.pos, self.ply));
+        false
+    }
+
+    /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
+    /// refills the board for the next round (or ends the match).
+    fn end_round<T: Tracer>(&mut self, ending: EndingRule, cause: EndCause, mover: Player, next_up: Player, tracer: &mut T) {
+        let rules = self.rules.clone();
+        let g = &rules.geometry;
+        let mut shares = [0u32; 2];
+        let mut removed = 0u32;
+        for p in 0..2u8 {
+            for h in g.holes_of(p) {
+                let seeds = u32::from(self.pos.board[h as usize]);
+                if seeds == 0 {
+                    continue;
+                }
+                let to = match ending.remaining {
+                    Remaining::Owners => Some(p),
+                    Remaining::Mover => Some(mover),
+                    Remaining::Opponent => Some(1 - mover),
+                    Remaining::Removed => None,
+                    Remaining::Stay => continue,
+                };
+                self.pos.board[h as usize] = 0;
+                match to {
+                    Some(t) => {
+                        self.pos.credit(&rules, t, seeds);
+                        shares[t as usize] += seeds;
+                    }
+                    None => removed += seeds,
+                }
+            }
+        }
+        let scores = [self.pos.held(&rules, 0), self.pos.held(&rules, 1)];
+        let winner = match ending.result {
+            Verdict::MostSeeds => most(scores),
+            Verdict::Draw => None,
+            Verdict::MoverWins => Some(mover),
+            Verdict::MoverLoses => Some(1 - mover),
+        };
+        if T::ENABLED {
+            tracer.event(Event::RoundEnd {
+                round: self.round,
+                clause: ending.id,
+                cause,
+                mover,
+                shares,
+                removed,
+                winner,
+                scores,
+            });
+        }
+        let Some(rounds) = rules.rounds else {
+            self.finish(winner, scores, tracer);
+            return;
+        };
+        // Seeds removed from the game at a round's end are gone for the match too.
+        self.pos.taken[mover as usize] += removed;
+        let refill = u32::from(rounds.refill);
+        if scores.iter().any(|&s| s < refill) {
+            self.finish(most(scores), scores, tracer);
+            return;
+        }
+        let taker = match ending.remaining {
+            Remaining::Mover => mover,
+            Remaining::Opponent => 1 - mover,
+            Remaining::Owners | Remaining::Removed | Remaining::Stay => next_up,
+        };
+        let starter = match rounds.next_starter {
+            NextStarter::RemainderTaker => taker,
+            NextStarter::Alternate => 1 - self.starter,
+            NextStarter::Winner => winner.unwrap_or(1 - self.starter),
+            NextStarter::Loser => winner.map_or(1 - self.starter, |w| 1 - w),
+        };
+        // Refill: every hole is emptied and reopened, then filled from the chosen end.
+        let mut pos = self.pos;
+        pos.closed = 0;
+        for p in 0..2u8 {
+            let mut supply = pos.held(&rules, p);
+            for h in g.holes_of(p) {
+                supply += u32::from(pos.board[h as usize]);
+                pos.board[h as usize] = 0;
+            }
+            if let Some(s) = g.store[p as usize] {
+                pos.board[s as usize] = 0;
+            }
+            pos.reserve[p as usize] = 0;
+            let holes: Vec<Pos> = g.holes_of(p).collect();
+            let order: Box<dyn Iterator<Item = &Pos>> = match rounds.from {
+                RowEnd::Left => Box::new(holes.iter()),
+                RowEnd::Right => Box::new(holes.iter().rev()),
+            };
+            let mut filled = 0u8;
+            let mut closed = 0u64;
+            for &h in order {
+                if supply >= refill {
+                    pos.board[h as usize] = rounds.refill;
+                    supply -= refill;
+                    filled += 1;
+                } else {
+                    closed |= 1 << h;
+                }
+            }
+            pos.closed |= closed;
+            pos.credit(&rules, p, supply);
+            if T::ENABLED {
+                tracer.event(Event::Refill {
+                    player: p,
+                    holes: filled,
+                    seeds: u32::from(filled) * refill,
+                    closed,
+                    kept: supply,
+                });
+            }
+        }
+        pos.to_move = starter;
+        pos.moved = 0;
+        pos.turn_sowings = 0;
+        self.round += 1;
+        if self.round_starts.contains(&pos) {
+            // The match has come back to a round start it has seen: it would go on forever.
+            self.pos = pos;
+            self.finish(most(scores), scores, tracer);
+            return;
+        }
+        self.round_starts.push(pos);
+        self.pos = pos;
+        self.starter = starter;
+        self.tables = Tables::build(&rules, pos.closed);
+        self.history.clear();
+        if T::ENABLED {
+            tracer.event(Event::RoundStart {
+                round: self.round,
+                starter,
+            });
+        }
+        self.settle(tracer);
+    }
+
+    fn finish<T: Tracer>(&mut self, winner: Option<Player>, scores: [u32; 2], tracer: &mut T) {
+        self.status = Status::Over { winner };
+        if T::ENABLED {
+            tracer.event(Event::GameEnd { winner, scores });
+        }
+    }
+}
+
+fn most(scores: [u32; 2]) -> Option<Player> {
+    match scores[0].cmp(&scores[1]) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+fn rules_read_turn_sowings(rules: &Rules) -> bool {
+    use crate::rules::{BoolX, IntX};
+    fn int(x: &IntX) -> bool {
+        match x {
+            IntX::TurnSowings => true,
+            IntX::Neg(a) => int(a),
+            IntX::Arith(_, a, b) => int(a) || int(b),
+            _ => false,
+        }
+    }
+    fn b(x: &BoolX) -> bool {
+        match x {
+            BoolX::Not(a) => b(a),
+            BoolX::And(a, c) | BoolX::Or(a, c) => b(a) || b(c),
+            BoolX::Int(_, a, c) => int(a) || int(c),
+            BoolX::In(a, _) => int(a),
+            _ => false,
+        }
+    }
+    rules.extra_turns.iter().any(|x| b(&x.when))
+        || rules.legal.iter().any(|l| b(&l.when) || b(&l.require))
+        || rules.end_when.iter().any(|(c, _)| b(c))
+        || rules.relay.as_ref().is_some_and(|r| b(&r.when))
+        || rules
+            .drop_captures
+            .iter()
+            .chain(&rules.lap_captures)
+            .chain(&rules.move_captures)
+            .any(|c| b(&c.when))
+}

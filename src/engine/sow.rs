@@ -1,0 +1,417 @@
+//! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
+
+use super::eval::Cx;
+use super::{Position, Tables};
+use crate::rules::{CaptureRule, NO_HOLE, Player, Pos, Rules};
+use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
+use crate::trace::{Event, Tracer};
+
+/// What a move did.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveRun {
+    /// The hole the last seed fell into.
+    pub last: Pos,
+    /// Laps sown.
+    pub laps: u32,
+    /// Seeds the mover captured.
+    pub move_captures: u32,
+    /// Whether a seed fell into an opponent's hole.
+    pub reached_opponent: bool,
+    /// For an endless move: the lap whose end state the move came back to, and the lap that
+    /// repeated it.
+    pub endless: Option<(u32, u32)>,
+}
+
+/// Where the next lap starts: lift `from`, or sow `hand` captured seeds after `from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cursor {
+    from: Pos,
+    hand: u16,
+    reached_opponent: bool,
+}
+
+/// The state a lap ends in: everything the rest of the move depends on. Two equal lap-end
+/// states mean the move repeats itself forever.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct LapState {
+    pos: Position,
+    cursor: Cursor,
+}
+
+/// A move being made.
+pub struct Mover<'a> {
+    pub rules: &'a Rules,
+    pub tables: &'a Tables,
+    pub player: Player,
+    pub starter: Player,
+    pub origin: Pos,
+}
+
+enum LapOutcome {
+    /// Another lap follows; this one ended in the given hole.
+    Relay(Cursor, Pos),
+    /// The move ends; the last seed fell here.
+    End(Pos),
+}
+
+impl Mover<'_> {
+    /// Makes the whole move on `pos`. Endless moves are cut at the first repeated lap-end state
+    /// (found with Brent's cycle detection, then located exactly by a second pass), and `pos`
+    /// is left as it stands at that repeat.
+    pub fn run<T: Tracer>(&self, pos: &mut Position, tracer: &mut T) -> MoveRun {
+        let start = *pos;
+        let mark = tracer.mark();
+        let mut run = MoveRun {
+            last: NO_HOLE,
+            laps: 0,
+            move_captures: 0,
+            reached_opponent: false,
+            endless: None,
+        };
+        let mut cursor = Cursor {
+            from: self.origin,
+            hand: 0,
+            reached_opponent: false,
+        };
+        // Brent: `saved` is the state after lap `saved_lap`; `power` doubles each time the
+        // search runs past it without a match.
+        let mut saved: Option<LapState> = None;
+        let mut power: u32 = 1;
+        let mut since: u32 = 0;
+        loop {
+            run.laps += 1;
+            match self.lap(pos, cursor, run.laps, &mut run, tracer) {
+                LapOutcome::End(last) => {
+                    run.last = last;
+                    break;
+                }
+                LapOutcome::Relay(next, _) => cursor = next,
+            }
+            let state = LapState { pos: *pos, cursor };
+            if saved == Some(state) {
+                // Found a repeat: `since` laps apart. Locate the first one exactly.
+                let period = since + 1;
+                let first = self.first_repeat(&start, period);
+                *pos = start;
+                tracer.truncate(mark);
+                let mut replay = MoveRun {
+                    last: NO_HOLE,
+                    laps: 0,
+                    move_captures: 0,
+                    reached_opponent: false,
+                    endless: None,
+                };
+                let mut cursor = Cursor {
+                    from: self.origin,
+                    hand: 0,
+                    reached_opponent: false,
+                };
+                for lap in 1..=first + period {
+                    replay.laps = lap;
+                    match self.lap(pos, cursor, lap, &mut replay, tracer) {
+                        LapOutcome::Relay(next, last) => {
+                            cursor = next;
+                            replay.last = last;
+                        }
+                        // Cannot happen: the same laps relayed the first time.
+                        LapOutcome::End(last) => {
+                            replay.last = last;
+                            break;
+                        }
+                    }
+                }
+                replay.endless = Some((first, first + period));
+                replay.reached_opponent = cursor.reached_opponent;
+                if T::ENABLED {
+                    tracer.event(Event::EndlessMove {
+                        first,
+                        repeat: first + period,
+                    });
+                }
+                return replay;
+            }
+            since += 1;
+            if since == power {
+                saved = Some(state);
+                power = power.saturating_mul(2);
+                since = 0;
+            }
+        }
+        run.reached_opponent = cursor.reached_opponent || run.reached_opponent;
+        if T::ENABLED {
+            tracer.event(Event::MoveEnd {
+                laps: run.laps,
+                last: run.last,
+            });
+        }
+        let last = run.last;
+        for rule in &self.rules.move_captures {
+            let cx = self.cx(pos, &run, last, last, cursor.from, false);
+            if cx.bool(&rule.when) {
+                self.capture(rule, pos, &mut run, last, cursor.from, tracer);
+            }
+        }
+        run
+    }
+
+    /// The lap after which the move's lap-end states start repeating with `period`.
+    fn first_repeat(&self, start: &Position, period: u32) -> u32 {
+        let begin = Cursor {
+            from: self.origin,
+            hand: 0,
+            reached_opponent: false,
+        };
+        let blank = MoveRun {
+            last: NO_HOLE,
+            laps: 0,
+            move_captures: 0,
+            reached_opponent: false,
+            endless: None,
+        };
+        let step = |pos: &mut Position, cursor: &mut Cursor, run: &mut MoveRun, lap: u32| {
+            if let LapOutcome::Relay(next, _) = self.lap(pos, *cursor, lap, run, &mut ()) {
+                *cursor = next;
+            }
+        };
+        let (mut slow, mut slow_cursor, mut slow_run) = (*start, begin, blank);
+        let (mut fast, mut fast_cursor, mut fast_run) = (*start, begin, blank);
+        step(&mut slow, &mut slow_cursor, &mut slow_run, 1);
+        for lap in 1..=period + 1 {
+            step(&mut fast, &mut fast_cursor, &mut fast_run, lap);
+        }
+        let mut first = 1;
+        while (slow, slow_cursor) != (fast, fast_cursor) {
+            first += 1;
+            step(&mut slow, &mut slow_cursor, &mut slow_run, first);
+            step(&mut fast, &mut fast_cursor, &mut fast_run, first + period);
+        }
+        first
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cx<'b>(&'b self, pos: &'b Position, run: &MoveRun, here: Pos, last: Pos, lap_origin: Pos, last_seed: bool) -> Cx<'b> {
+        Cx {
+            rules: self.rules,
+            pos,
+            tables: self.tables,
+            mover: self.player,
+            starter: self.starter,
+            here,
+            last,
+            origin: self.origin,
+            lap_origin,
+            bound: NO_HOLE,
+            last_seed,
+            move_captures: run.move_captures,
+            reached_opponent: run.reached_opponent,
+        }
+    }
+
+    /// Sows one lap.
+    fn lap<T: Tracer>(&self, pos: &mut Position, cursor: Cursor, lap: u32, run: &mut MoveRun, tracer: &mut T) -> LapOutcome {
+        let rules = self.rules;
+        let me = self.player as usize;
+        let sow = &self.tables.sow[me];
+        let lap_origin = cursor.from;
+        run.reached_opponent |= cursor.reached_opponent;
+        let mut at = cursor.from;
+        let mut hand;
+        if cursor.hand == 0 {
+            hand = pos.board[at as usize];
+            pos.board[at as usize] = 0;
+            if T::ENABLED {
+                tracer.event(Event::Lift { lap, hole: at, seeds: hand });
+            }
+            if rules.first_seed == FirstSeed::Origin && hand > 1 {
+                hand -= 1;
+                pos.board[at as usize] = 1;
+                self.dropped(pos, run, at, hand == 0, lap_origin, tracer);
+            }
+        } else {
+            hand = cursor.hand;
+            if T::ENABLED {
+                tracer.event(Event::Resow { lap, after: at, seeds: hand });
+            }
+        }
+        let skip = match rules.skip_origin {
+            SkipOrigin::Never => NO_HOLE,
+            SkipOrigin::Move => self.origin,
+            SkipOrigin::Lap => lap_origin,
+        };
+        // A track of one sowable hole cannot pass over it.
+        let skip = if self.tables.sowable[me] > 1 { skip } else { NO_HOLE };
+        while hand > 0 {
+            at = sow[at as usize];
+            if at == skip {
+                if T::ENABLED {
+                    tracer.event(Event::Skip { hole: at });
+                }
+                continue;
+            }
+            if at == NO_HOLE {
+                // No hole is open to sow into: the seeds go back where they came from.
+                at = lap_origin;
+            }
+            pos.board[at as usize] += 1;
+            hand -= 1;
+            self.dropped(pos, run, at, hand == 0, lap_origin, tracer);
+        }
+        let last = at;
+        if T::ENABLED {
+            tracer.event(Event::LapEnd { lap, last });
+        }
+        for rule in &rules.lap_captures {
+            let cx = self.cx(pos, run, last, last, lap_origin, false);
+            if !cx.bool(&rule.when) {
+                continue;
+            }
+            let taken = self.capture(rule, pos, run, last, lap_origin, tracer);
+            match rule.then {
+                After::Continue => {}
+                After::End => return LapOutcome::End(last),
+                After::Sow if taken > 0 => {
+                    return LapOutcome::Relay(
+                        Cursor {
+                            from: last,
+                            // Captures of one move never exceed the board's seeds, which fit u16.
+                            hand: u16::try_from(taken).unwrap_or(u16::MAX),
+                            reached_opponent: run.reached_opponent,
+                        },
+                        last,
+                    );
+                }
+                After::Sow => {}
+            }
+        }
+        if let Some(relay) = &rules.relay {
+            let cx = self.cx(pos, run, last, last, lap_origin, false);
+            if cx.bool(&relay.when) {
+                let from = match relay.from {
+                    RelayFrom::Landing => last,
+                    RelayFrom::Next => self.tables.look(rules, self.player, last, true),
+                };
+                if from != NO_HOLE && pos.board[from as usize] > 0 {
+                    if T::ENABLED {
+                        tracer.event(Event::Relay {
+                            clause: relay.id,
+                            hole: from,
+                        });
+                    }
+                    return LapOutcome::Relay(
+                        Cursor {
+                            from,
+                            hand: 0,
+                            reached_opponent: run.reached_opponent,
+                        },
+                        last,
+                    );
+                }
+            }
+        }
+        LapOutcome::End(last)
+    }
+
+    /// After a seed is dropped into `at`: note where it went and try the drop clauses.
+    #[inline]
+    fn dropped<T: Tracer>(&self, pos: &mut Position, run: &mut MoveRun, at: Pos, last_seed: bool, lap_origin: Pos, tracer: &mut T) {
+        let g = &self.rules.geometry;
+        if g.owner[at as usize] != self.player && g.is_hole(at) {
+            run.reached_opponent = true;
+        }
+        if T::ENABLED {
+            tracer.event(Event::Drop {
+                hole: at,
+                seeds: pos.board[at as usize],
+            });
+        }
+        for rule in &self.rules.drop_captures {
+            let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
+            if cx.bool(&rule.when) {
+                self.capture(rule, pos, run, at, lap_origin, tracer);
+            }
+        }
+    }
+
+    /// Fires a capture clause; returns the seeds taken.
+    fn capture<T: Tracer>(&self, rule: &CaptureRule, pos: &mut Position, run: &mut MoveRun, here: Pos, lap_origin: Pos, tracer: &mut T) -> u32 {
+        let backup = rule.cancel_if.as_ref().map(|_| (*pos, tracer.mark(), run.move_captures));
+        let last = here;
+        let mut total = 0u32;
+        let mut first = NO_HOLE;
+        for (i, target) in rule.take.iter().enumerate() {
+            let cx = self.cx(pos, run, here, last, lap_origin, false);
+            let h = cx.hole(target);
+            if i == 0 {
+                first = h;
+            }
+            total += self.take(rule, pos, run, h, tracer);
+        }
+        if let Some((keep_going, step)) = &rule.chain {
+            // A chain never takes the same hole twice, so it always stops.
+            let mut visited: u64 = if first == NO_HOLE { 0 } else { 1 << first };
+            let mut at = first;
+            while at != NO_HOLE {
+                let mut cx = self.cx(pos, run, here, last, lap_origin, false);
+                cx.bound = at;
+                if !cx.bool(keep_going) {
+                    break;
+                }
+                let next = cx.hole(step);
+                if next == NO_HOLE || visited & (1 << next) != 0 {
+                    break;
+                }
+                visited |= 1 << next;
+                total += self.take(rule, pos, run, next, tracer);
+                at = next;
+            }
+        }
+        if let (Some(cancel), Some((before, mark, captures))) = (&rule.cancel_if, backup) {
+            let cx = self.cx(pos, run, here, last, lap_origin, false);
+            if total > 0 && cx.bool(cancel) {
+                *pos = before;
+                run.move_captures = captures;
+                tracer.truncate(mark);
+                if T::ENABLED {
+                    tracer.event(Event::CaptureCancelled {
+                        clause: rule.id,
+                        seeds: total,
+                    });
+                }
+                return 0;
+            }
+        }
+        total
+    }
+
+    /// Takes the seeds of one hole for a capture clause.
+    fn take<T: Tracer>(&self, rule: &CaptureRule, pos: &mut Position, run: &mut MoveRun, h: Pos, tracer: &mut T) -> u32 {
+        let g = &self.rules.geometry;
+        if !g.is_hole(h) || pos.board[h as usize] == 0 {
+            return 0;
+        }
+        let seeds = pos.board[h as usize];
+        pos.board[h as usize] = 0;
+        let to = match rule.to {
+            Destination::Mover => Some(self.player),
+            Destination::Opponent => Some(1 - self.player),
+            Destination::Owner => Some(g.owner[h as usize]),
+            Destination::Removed => None,
+        };
+        match to {
+            Some(p) => pos.credit(self.rules, p, u32::from(seeds)),
+            None => pos.taken[self.player as usize] += u32::from(seeds),
+        }
+        if to.is_none() || to == Some(self.player) {
+            run.move_captures += u32::from(seeds);
+        }
+        if T::ENABLED {
+            tracer.event(Event::Capture {
+                clause: rule.id,
+                hole: h,
+                seeds,
+                to,
+            });
+        }
+        u32::from(seeds)
+    }
+}

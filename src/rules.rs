@@ -1,0 +1,385 @@
+//! Checked and compiled rules: what the engine executes.
+//!
+//! Everything here is resolved: option values are folded in, names are bound to typed nodes,
+//! the board's neighbour tables are precomputed. The engine never sees text.
+
+use crate::ruleset::{
+    After, ClosedHoles, Destination, Direction, FirstSeed, NextStarter, Remaining, RowEnd,
+    SkipOrigin, Verdict,
+};
+
+/// The most positions (holes and stores) a board may have; masks of positions are `u64`.
+pub const MAX_POSITIONS: usize = 64;
+/// The most holes a board may have (two positions are kept for stores).
+pub const MAX_HOLES: usize = 60;
+/// The most seeds a board may hold: every count fits a hole's `u16`.
+pub const MAX_SEEDS: u32 = 60_000;
+
+/// A board position: a hole or a store on the track.
+pub type Pos = u8;
+/// "No such hole" (the opposite of a store, a hole number out of range). Holds no seeds and
+/// belongs to nobody.
+pub const NO_HOLE: Pos = u8::MAX;
+
+/// A player index: 0 = South, 1 = North.
+pub type Player = u8;
+/// "Nobody": the owner of [`NO_HOLE`].
+pub const NOBODY: Player = 2;
+
+/// Board geometry and neighbour tables.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    /// Rows of holes (2 or 4).
+    pub rows: u8,
+    /// Holes in each row.
+    pub holes_per_row: u8,
+    /// Holes each player owns.
+    pub holes_per_player: u8,
+    /// Positions in use (holes plus stores on the track).
+    pub positions: u8,
+    /// Each player's store on the track, if the board has them.
+    pub store: [Option<Pos>; 2],
+    /// Owner of each position.
+    pub owner: [Player; MAX_POSITIONS],
+    /// Each hole's number in its owner's numbering (1-based); 0 for stores.
+    pub number: [u8; MAX_POSITIONS],
+    /// `hole_of[player][number - 1]` = position.
+    pub hole_of: [[Pos; MAX_POSITIONS]; 2],
+    /// The hole across the board (inner rows only on four-row boards).
+    pub opposite: [Pos; MAX_POSITIONS],
+    /// On four-row boards, the outer hole behind an inner one (and back).
+    pub behind: [Pos; MAX_POSITIONS],
+    /// Each player's sowing circuit, counter-clockwise: the successor of each position.
+    pub ccw: [[Pos; MAX_POSITIONS]; 2],
+    /// The same circuits clockwise.
+    pub cw: [[Pos; MAX_POSITIONS]; 2],
+    /// Mask of store positions.
+    pub store_mask: u64,
+}
+
+impl Geometry {
+    /// The label of a position as written in moves and traces: `s3`, `n7`, `S*` (South's store).
+    pub fn label(&self, pos: Pos) -> String {
+        if pos == NO_HOLE {
+            return "none".into();
+        }
+        let p = pos as usize;
+        let side = if self.owner[p] == 0 { 's' } else { 'n' };
+        if self.store_mask & (1 << p) != 0 {
+            return format!("{}*", side.to_ascii_uppercase());
+        }
+        format!("{side}{}", self.number[p])
+    }
+
+    /// Whether `pos` is a hole (not a store, not [`NO_HOLE`]).
+    pub fn is_hole(&self, pos: Pos) -> bool {
+        pos != NO_HOLE && self.store_mask & (1u64 << pos) == 0
+    }
+
+    /// All holes of a player, in their own numbering.
+    pub fn holes_of(&self, player: Player) -> impl Iterator<Item = Pos> + '_ {
+        self.hole_of[player as usize][..self.holes_per_player as usize]
+            .iter()
+            .copied()
+    }
+}
+
+/// A compiled hole-valued expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HoleX {
+    Here,
+    Last,
+    Origin,
+    LapOrigin,
+    /// `hole`: the hole a chain is at.
+    Bound,
+    Next(Box<HoleX>),
+    Prev(Box<HoleX>),
+    Opposite(Box<HoleX>),
+    Behind(Box<HoleX>),
+    /// `hole(player, number)`.
+    Of(Box<PlayerX>, Box<IntX>),
+}
+
+/// A compiled player-valued expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayerX {
+    Mover,
+    Opponent,
+    Starter,
+    Fixed(Player),
+    Owner(Box<HoleX>),
+}
+
+/// A compiled number-valued expression. Arithmetic saturates; `x / 0` and `x % 0` are 0.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IntX {
+    Const(i64),
+    Seeds(HoleX),
+    Number(HoleX),
+    Store(PlayerX),
+    RowSeeds(PlayerX),
+    BoardSeeds,
+    HolesPerRow,
+    MoveCaptures,
+    TurnSowings,
+    Neg(Box<IntX>),
+    Arith(ArithOp, Box<IntX>, Box<IntX>),
+}
+
+/// Arithmetic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+/// Comparison operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A compiled condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoolX {
+    Const(bool),
+    Not(Box<BoolX>),
+    And(Box<BoolX>, Box<BoolX>),
+    Or(Box<BoolX>, Box<BoolX>),
+    Int(CmpOp, IntX, IntX),
+    /// Equality (`true`) or inequality of two players.
+    Player(bool, PlayerX, PlayerX),
+    /// Equality (`true`) or inequality of two holes.
+    Hole(bool, HoleX, HoleX),
+    /// Membership in a set of small numbers, as a bit mask of 0..=127.
+    In(IntX, u128),
+    Own(HoleX),
+    IsStore(HoleX),
+    IsClosed(HoleX),
+    LastSeed,
+    FirstMove,
+    ReachedOpponent,
+}
+
+/// A clause's identity, for traces: its name, kind and the documented clause it cites.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ClauseInfo {
+    pub name: String,
+    pub cites: Option<String>,
+}
+
+/// Index into [`Rules::clauses`].
+pub type ClauseId = u16;
+
+/// A compiled capture clause.
+#[derive(Debug, Clone)]
+pub struct CaptureRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+    pub take: Vec<HoleX>,
+    pub to: Destination,
+    pub chain: Option<(BoolX, HoleX)>,
+    pub cancel_if: Option<BoolX>,
+    pub then: After,
+}
+
+/// A compiled legality clause.
+#[derive(Debug, Clone)]
+pub struct LegalRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+    pub require: BoolX,
+    pub require_after: Option<BoolX>,
+}
+
+/// A compiled extra-turn clause.
+#[derive(Debug, Clone)]
+pub struct ExtraRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+}
+
+/// A compiled ending.
+#[derive(Debug, Clone, Copy)]
+pub struct EndingRule {
+    pub id: ClauseId,
+    pub remaining: Remaining,
+    pub result: Verdict,
+}
+
+/// A compiled relay.
+#[derive(Debug, Clone)]
+pub struct RelayRule {
+    pub id: ClauseId,
+    pub from: crate::ruleset::RelayFrom,
+    pub when: BoolX,
+}
+
+/// A compiled match of rounds.
+#[derive(Debug, Clone, Copy)]
+pub struct RoundsRule {
+    pub id: ClauseId,
+    pub refill: u16,
+    pub from: RowEnd,
+    pub next_starter: NextStarter,
+}
+
+/// An option with the value in force.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct OptionValue {
+    pub name: String,
+    pub value: String,
+    pub default: String,
+    pub values: Vec<String>,
+    pub question: String,
+    pub why: String,
+    pub cites: Option<String>,
+}
+
+/// A checked, compiled ruleset.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub name: String,
+    pub region: Option<String>,
+    pub sources: Vec<String>,
+    pub about: Option<String>,
+    pub geometry: Geometry,
+    /// Seeds per position at the start.
+    pub initial: [u16; MAX_POSITIONS],
+    pub first: Player,
+    pub direction: Direction,
+    pub first_seed: FirstSeed,
+    pub skip_origin: SkipOrigin,
+    pub closed_holes: ClosedHoles,
+    pub relay: Option<RelayRule>,
+    /// Capture clauses by moment: drop, lap end, move end.
+    pub drop_captures: Vec<CaptureRule>,
+    pub lap_captures: Vec<CaptureRule>,
+    pub move_captures: Vec<CaptureRule>,
+    pub legal: Vec<LegalRule>,
+    pub extra_turns: Vec<ExtraRule>,
+    pub no_move: EndingRule,
+    pub endless_move: EndingRule,
+    pub cycle: EndingRule,
+    pub end_when: Vec<(BoolX, EndingRule)>,
+    pub rounds: Option<RoundsRule>,
+    pub options: Vec<OptionValue>,
+    /// Every clause, indexed by [`ClauseId`].
+    pub clauses: Vec<ClauseInfo>,
+    /// Whether any legality clause simulates the move (costly: the engine plays it on a copy).
+    pub looks_ahead: bool,
+    /// Whether any expression reads `first_move` (so the position must remember it).
+    pub reads_first_move: bool,
+}
+
+impl Rules {
+    /// The clause with this id.
+    pub fn clause(&self, id: ClauseId) -> &ClauseInfo {
+        &self.clauses[id as usize]
+    }
+
+    /// Total seeds at the start.
+    pub fn total_seeds(&self) -> u32 {
+        self.initial.iter().map(|&s| u32::from(s)).sum()
+    }
+}
+
+impl Geometry {
+    /// Lays out a board. Two rows: one shared counter-clockwise circuit
+    /// `s1..sN, (S store), n1..nN, (N store)` (stores on the left come before the row instead).
+    /// Four rows: each player has a circuit of their own 2N holes, numbered counter-clockwise
+    /// from the left end of their outer row (outer row left to right, then inner row right to
+    /// left).
+    pub fn build(
+        rows: u8,
+        holes: u8,
+        stores: crate::ruleset::Stores,
+        side: crate::ruleset::StoreSide,
+    ) -> Geometry {
+        use crate::ruleset::{StoreSide, Stores};
+        let n = holes as usize;
+        let per = if rows == 4 { 2 * n } else { n };
+        let mut g = Geometry {
+            rows,
+            holes_per_row: holes,
+            holes_per_player: per as u8,
+            positions: 0,
+            store: [None, None],
+            owner: [NOBODY; MAX_POSITIONS],
+            number: [0; MAX_POSITIONS],
+            hole_of: [[NO_HOLE; MAX_POSITIONS]; 2],
+            opposite: [NO_HOLE; MAX_POSITIONS],
+            behind: [NO_HOLE; MAX_POSITIONS],
+            ccw: [[NO_HOLE; MAX_POSITIONS]; 2],
+            cw: [[NO_HOLE; MAX_POSITIONS]; 2],
+            store_mask: 0,
+        };
+        let track = stores == Stores::Track && rows == 2;
+        // Each player's positions in counter-clockwise order.
+        let mut circuits: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
+        let mut next_pos: Pos = 0;
+        for player in 0..2u8 {
+            let place_store = |g: &mut Geometry, circuit: &mut Vec<Pos>, p: Pos| {
+                g.owner[p as usize] = player;
+                g.store[player as usize] = Some(p);
+                g.store_mask |= 1 << p;
+                circuit.push(p);
+            };
+            let mut circuit = Vec::new();
+            if track && side == StoreSide::Left {
+                place_store(&mut g, &mut circuit, next_pos);
+                next_pos += 1;
+            }
+            for i in 0..per {
+                let p = next_pos;
+                next_pos += 1;
+                g.owner[p as usize] = player;
+                g.number[p as usize] = (i + 1) as u8;
+                g.hole_of[player as usize][i] = p;
+                circuit.push(p);
+            }
+            if track && side == StoreSide::Right {
+                place_store(&mut g, &mut circuit, next_pos);
+                next_pos += 1;
+            }
+            circuits[player as usize] = circuit;
+        }
+        g.positions = next_pos;
+        let hole = |g: &Geometry, player: usize, number: usize| g.hole_of[player][number - 1];
+        for player in 0..2usize {
+            let other = 1 - player;
+            for i in 1..=per {
+                let here = hole(&g, player, i) as usize;
+                if rows == 2 {
+                    g.opposite[here] = hole(&g, other, n + 1 - i);
+                } else if i > n {
+                    // Inner hole i = N + j faces the opponent's inner hole 2N + 1 - j.
+                    let j = i - n;
+                    g.opposite[here] = hole(&g, other, 2 * n + 1 - j);
+                    g.behind[here] = hole(&g, player, 2 * n + 1 - i);
+                } else {
+                    g.behind[here] = hole(&g, player, 2 * n + 1 - i);
+                }
+            }
+        }
+        let shared: Vec<Pos> = circuits[0].iter().chain(&circuits[1]).copied().collect();
+        for player in 0..2usize {
+            let circuit = if rows == 2 { &shared } else { &circuits[player] };
+            for (k, &p) in circuit.iter().enumerate() {
+                let succ = circuit[(k + 1) % circuit.len()];
+                g.ccw[player][p as usize] = succ;
+                g.cw[player][succ as usize] = p;
+            }
+        }
+        g
+    }
+}

@@ -1,0 +1,581 @@
+//! The ruleset file format: the Rust types *are* the format.
+//!
+//! A ruleset is a TOML document deserialized into [`RulesetFile`]. Every table denies unknown
+//! keys, every field carries a doc comment (which becomes the JSON Schema's description), and
+//! rule clauses hold their expressions as [`Expr`] strings that keep their byte span in the
+//! file, so that a mistake deep inside an expression is reported at its exact line and column.
+//! Nothing here interprets the rules: `check` turns this into compiled [`crate::rules::Rules`].
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, de::DeserializeOwned};
+
+/// An expression of the rules language, with its byte span in the TOML file.
+pub type Expr = toml::Spanned<String>;
+
+/// The whole ruleset file.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetFile {
+    /// Version of the ruleset format. Must be 1.
+    #[schemars(with = "u32")]
+    pub format: toml::Spanned<u32>,
+    /// The variant's name, as players call it.
+    pub name: String,
+    /// Where the variant is played.
+    #[serde(default)]
+    pub region: Option<String>,
+    /// Citations of the documents this ruleset restates.
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// A paragraph about the variant, shown by `sow explain`.
+    #[serde(default)]
+    pub about: Option<String>,
+    /// The board: rows, holes, stores and the seeds at the start.
+    pub board: Board,
+    /// How seeds are sown: direction, first seed, skipped holes, relays.
+    pub sowing: Sowing,
+    /// Who moves first in the game (or in the first round of a match).
+    #[serde(default)]
+    pub start: Start,
+    /// Legality clauses: a move is legal when its hole is the mover's, open and not empty, and
+    /// every clause that applies is satisfied.
+    #[serde(default)]
+    pub legal: Vec<Legality>,
+    /// Capture clauses, tried in file order at the moment each one names.
+    #[serde(default)]
+    pub capture: Vec<Capture>,
+    /// Clauses that give the mover another sowing at the end of a move.
+    #[serde(default)]
+    pub extra_turn: Vec<ExtraTurn>,
+    /// How a game or round ends and who wins.
+    pub end: End,
+    /// Present when the variant is played as a match of several rounds.
+    #[serde(default)]
+    pub rounds: Option<Rounds>,
+    /// Named open points of the documented rules. Expressions read them as `option.NAME`;
+    /// settings take them as `{ option = "NAME" }`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, OptionDecl>")]
+    pub options: BTreeMap<toml::Spanned<String>, OptionDecl>,
+}
+
+/// Board geometry.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// Rows of holes: 2 (one per player) or 4 (two per player).
+    #[schemars(with = "u32")]
+    pub rows: toml::Spanned<u32>,
+    /// Holes in each row.
+    #[schemars(with = "u32")]
+    pub holes: toml::Spanned<u32>,
+    /// Where captured seeds are kept.
+    #[serde(default)]
+    pub stores: Stores,
+    /// For stores on the track: at which end of its owner's row, as the owner sees it.
+    #[serde(default)]
+    pub store_side: StoreSide,
+    /// Seeds at the start: one number for every hole, or a table per player's holes.
+    #[schemars(with = "Seeds")]
+    pub seeds: toml::Spanned<Seeds>,
+    /// The documented clause this geometry implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+/// Where captured seeds are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Stores {
+    /// Each player keeps captures in a reserve beside the board, off the sowing track.
+    #[default]
+    Reserve,
+    /// Each player has a store on the sowing track, sown into by its owner only.
+    Track,
+}
+
+/// The end of its owner's row where a store on the track stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreSide {
+    /// After the owner's rightmost hole.
+    #[default]
+    Right,
+    /// Before the owner's leftmost hole.
+    Left,
+}
+
+/// Initial seeds.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Seeds {
+    /// The same count in every hole.
+    Uniform(u32),
+    /// A count per hole of each player, in the player's own numbering (hole 1 first).
+    Layout(Layout),
+}
+
+/// Per-hole initial seeds, in each player's own numbering.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    /// South's holes, s1 first.
+    pub south: Vec<u32>,
+    /// North's holes, n1 first.
+    pub north: Vec<u32>,
+}
+
+/// How seeds are sown.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sowing {
+    /// Direction of sowing as seen from above, South at the bottom.
+    pub direction: Setting<Direction>,
+    /// Where the first seed of each lap goes.
+    #[serde(default)]
+    pub first_seed: Setting<FirstSeed>,
+    /// Which emptied hole is passed over when a lap comes round to it.
+    #[serde(default)]
+    pub skip_origin: Setting<SkipOrigin>,
+    /// How a lap is followed by another.
+    #[serde(default)]
+    pub relay: Option<Relay>,
+    /// How closed holes take part in looking at holes (they are never sown into).
+    #[serde(default)]
+    pub closed_holes: Setting<ClosedHoles>,
+    /// The documented clause the sowing implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+/// Sowing direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Counter-clockwise: s1 → sN → n1 → nN.
+    Ccw,
+    /// Clockwise: sN → s1 → nN → n1.
+    Cw,
+}
+
+/// Where the first seed of a lap goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstSeed {
+    /// Into the hole after the one lifted.
+    #[default]
+    Next,
+    /// Back into the hole lifted, except that a single seed moves on to the next hole.
+    Origin,
+}
+
+/// Which origin, if any, the sowing passes over when it comes round to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipOrigin {
+    /// No hole is passed over.
+    #[default]
+    Never,
+    /// The hole the move started from.
+    Move,
+    /// The hole the current lap was lifted from.
+    Lap,
+}
+
+/// How closed holes take part in looking at holes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClosedHoles {
+    /// Off the track for every purpose: `next(h)` and `prev(h)` pass over them.
+    #[default]
+    Absent,
+    /// Never sown into nor played, but `next(h)` and `prev(h)` see them as empty holes.
+    Empty,
+}
+
+/// How a lap is followed by another.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Relay {
+    /// Which hole is lifted for the next lap.
+    pub from: RelayFrom,
+    /// The lap relays only when this holds; otherwise the move ends. Defaults to "the hole to
+    /// lift held seeds before the last drop" (`seeds(last) > 1` for `landing`,
+    /// `seeds(next(last)) > 0` for `next`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub when: Option<Expr>,
+    /// The documented clause this relay implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+/// The hole lifted for the next lap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RelayFrom {
+    /// The hole the last seed fell into.
+    Landing,
+    /// The hole after the one the last seed fell into.
+    Next,
+}
+
+/// Who moves first.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    /// The player who makes the first move of the game or match.
+    #[serde(default)]
+    pub first: Setting<Side>,
+    /// The documented clause.
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+impl Default for Start {
+    fn default() -> Self {
+        Start {
+            first: Setting::Fixed(Side::South),
+            cites: None,
+        }
+    }
+}
+
+/// A player by seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The player at the bottom, holes s1..sN.
+    #[default]
+    South,
+    /// The player at the top, holes n1..nN.
+    North,
+}
+
+/// A legality clause.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Legality {
+    /// A short name, shown when the clause rules a move out.
+    pub name: String,
+    /// The documented clause it implements (e.g. `SQ-6`).
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// The clause applies only when this holds (default: always). `origin` is the hole tried.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub when: Option<Expr>,
+    /// The move is legal only if this holds before it is made.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub require: Option<Expr>,
+    /// The move is legal only if this holds after it is made: the engine plays it on a copy of
+    /// the position and evaluates the expression there (`mover` is still the one who moved).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub require_after: Option<Expr>,
+}
+
+/// When a capture clause is tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Moment {
+    /// After every seed dropped (`here` is the hole just sown, `last_seed` tells the lap's last).
+    Drop,
+    /// After the last seed of every lap, before the relay is decided.
+    LapEnd,
+    /// Once the move has ended (no more relay).
+    MoveEnd,
+}
+
+/// What happens after a lap-end capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum After {
+    /// Go on: the relay is decided as usual.
+    #[default]
+    Continue,
+    /// The move ends at once; move-end clauses still run.
+    End,
+    /// The captured seeds are sown as the next lap, starting after the first hole taken.
+    Sow,
+}
+
+/// Who receives captured seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    /// The player making the move.
+    Mover,
+    /// The mover's opponent.
+    Opponent,
+    /// The owner of the hole the seeds are taken from.
+    Owner,
+    /// Nobody: the seeds leave the game (counted as taken by the mover).
+    Removed,
+}
+
+/// A capture clause.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Capture {
+    /// A short name, shown in traces when the clause fires.
+    pub name: String,
+    /// The documented clause it implements (e.g. `RP-7`).
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// When the clause is tried.
+    pub at: Moment,
+    /// The clause fires when this holds.
+    #[schemars(with = "String")]
+    pub when: Expr,
+    /// The holes whose seeds are taken; the first is `hole` for `chain`.
+    #[schemars(with = "Vec<String>")]
+    pub take: Vec<Expr>,
+    /// Who receives the seeds.
+    pub to: Setting<Destination>,
+    /// Walk on from the first hole taken, taking more holes.
+    #[serde(default)]
+    pub chain: Option<Chain>,
+    /// Undo the whole capture when this holds after it (e.g. a capture that would empty the
+    /// opponent's row).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub cancel_if: Option<Expr>,
+    /// For `lap_end` captures: what the move does next.
+    #[serde(default)]
+    pub then: After,
+}
+
+/// A chain of captures: from the hole just taken (`hole`), step to another while a condition holds.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Chain {
+    /// Evaluated with `hole` = the hole just taken; the chain goes on while it holds.
+    #[serde(rename = "while")]
+    #[schemars(with = "String")]
+    pub while_: Expr,
+    /// The next hole to take, from `hole` = the hole just taken.
+    #[schemars(with = "String")]
+    pub step: Expr,
+}
+
+/// A clause that gives the mover another sowing.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraTurn {
+    /// A short name, shown in traces.
+    pub name: String,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// Evaluated when the move has ended; the mover sows again when it holds.
+    #[schemars(with = "String")]
+    pub when: Expr,
+}
+
+/// How a game or round ends.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct End {
+    /// The player to move has no legal move (`mover` = that player).
+    pub no_move: Ending,
+    /// A move whose laps never end: a lap-end state repeats within the move (`mover` = the
+    /// player making the move). The move stops at the first repeat. Default: each player takes
+    /// their own row, most seeds wins (`sow check` warns when a relaying ruleset leaves it out).
+    #[serde(default)]
+    pub endless_move: Option<Ending>,
+    /// A position repeats with the same player to move (`mover` = the player to move).
+    /// Default: each player takes their own row, most seeds wins.
+    #[serde(default)]
+    pub cycle: Option<Ending>,
+    /// Further endings, checked after every sowing (`mover` = the player to move next).
+    #[serde(default)]
+    pub when: Vec<EndWhen>,
+}
+
+/// An ending: what becomes of the seeds on the board and who wins.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ending {
+    /// Who takes the seeds still on the board.
+    pub remaining: Setting<Remaining>,
+    /// How the winner is decided.
+    pub result: Setting<Verdict>,
+    /// The documented clause.
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+/// A further ending condition.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EndWhen {
+    /// A short name, shown in traces.
+    pub name: String,
+    /// The documented clause.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// The game or round ends when this holds after a sowing.
+    #[schemars(with = "String")]
+    pub when: Expr,
+    /// Who takes the seeds still on the board.
+    pub remaining: Setting<Remaining>,
+    /// How the winner is decided.
+    pub result: Setting<Verdict>,
+}
+
+/// Who takes the seeds left on the board when a game or round ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Remaining {
+    /// Each player takes the seeds in their own holes.
+    Owners,
+    /// The ending's `mover` takes them all.
+    Mover,
+    /// The opponent of the ending's `mover` takes them all.
+    Opponent,
+    /// They leave the game.
+    Removed,
+    /// They stay on the board (for results that do not count them).
+    Stay,
+}
+
+/// How the winner is decided when a game or round ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The player holding more seeds (store or reserve) wins; equal is a draw.
+    MostSeeds,
+    /// Nobody wins.
+    Draw,
+    /// The ending's `mover` wins.
+    MoverWins,
+    /// The ending's `mover` loses.
+    MoverLoses,
+}
+
+/// A match of several rounds.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rounds {
+    /// Seeds put into each hole when the board is refilled from a player's reserve. A player
+    /// holding fewer than this at a round's end cannot open a hole, and the match ends.
+    #[schemars(with = "u32")]
+    pub refill: toml::Spanned<u32>,
+    /// The end of their own row from which each player refills.
+    pub refill_from: Setting<RowEnd>,
+    /// Who starts the next round.
+    pub next_starter: Setting<NextStarter>,
+    /// The documented clauses.
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+/// An end of a player's row, as that player sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RowEnd {
+    /// The player's leftmost hole first.
+    Left,
+    /// The player's rightmost hole first.
+    Right,
+}
+
+/// Who starts the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NextStarter {
+    /// The player who took the seeds left on the board; when they were shared by their owners,
+    /// the player who would have moved next.
+    RemainderTaker,
+    /// The player who did not start the round just ended.
+    Alternate,
+    /// The winner of the round just ended (on a draw, the player who did not start it).
+    Winner,
+    /// The loser of the round just ended (on a draw, the player who did not start it).
+    Loser,
+}
+
+/// A named open point of the documented rules.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionDecl {
+    /// The question the documents leave open.
+    pub question: String,
+    /// The values the option may take.
+    #[schemars(with = "Vec<String>")]
+    pub values: Vec<toml::Spanned<String>>,
+    /// The reading taken by default.
+    #[schemars(with = "String")]
+    pub default: toml::Spanned<String>,
+    /// Why the default was chosen, in a sentence.
+    pub why: String,
+    /// The id of the open point (e.g. `RP-O3`).
+    #[serde(default)]
+    pub cites: Option<String>,
+}
+
+/// A setting fixed in the file, or taken from an option's value.
+#[derive(Debug, Clone)]
+pub enum Setting<T> {
+    /// The value itself.
+    Fixed(T),
+    /// The value of an option; with `map`, the option's value is translated first.
+    FromOption(OptionRef<T>),
+}
+
+impl<T: Default> Default for Setting<T> {
+    fn default() -> Self {
+        Setting::Fixed(T::default())
+    }
+}
+
+/// `{ option = "NAME" }` or `{ option = "NAME", map = { value = setting, ... } }`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionRef<T> {
+    /// The option whose value this setting takes.
+    #[schemars(with = "String")]
+    pub option: toml::Spanned<String>,
+    /// Translation from the option's values to this setting's values (default: the same words).
+    #[serde(default = "BTreeMap::<String, T>::new")]
+    pub map: BTreeMap<String, T>,
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Setting<T> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        // A table names an option; anything else is the value itself. Going through
+        // `toml::Value` keeps the inner error messages (unknown variant, expected ...).
+        let value = toml::Value::deserialize(de)?;
+        match value {
+            toml::Value::Table(table) => OptionRef::<T>::deserialize(toml::Value::Table(table))
+                .map(Setting::FromOption)
+                .map_err(serde::de::Error::custom),
+            other => T::deserialize(other)
+                .map(Setting::Fixed)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Setting<T> {
+    fn schema_name() -> String {
+        format!("Setting_{}", T::schema_name())
+    }
+
+    fn json_schema(generator: &mut schemars::r#gen::SchemaGenerator) -> schemars::schema::Schema {
+        use schemars::schema::{Schema, SchemaObject, SubschemaValidation};
+        let fixed = generator.subschema_for::<T>();
+        let from_option = generator.subschema_for::<OptionRef<T>>();
+        Schema::Object(SchemaObject {
+            subschemas: Some(Box::new(SubschemaValidation {
+                any_of: Some(vec![fixed, from_option]),
+                ..Default::default()
+            })),
+            ..Default::default()
+        })
+    }
+}
