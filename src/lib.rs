@@ -11,3 +11,6 @@ pub mod expr;
 pub mod rules;
 pub mod ruleset;
 pub mod trace;
+pub mod catalog;
+pub mod notation;
+pub mod render;

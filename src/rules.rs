@@ -77,7 +77,7 @@ impl Geometry {
     }
 
     /// All holes of a player, in their own numbering.
-    pub fn holes_of(&self, player: Player) -> impl Iterator<Item = Pos> + '_ {
+    pub fn holes_of(&self, player: Player) -> impl DoubleEndedIterator<Item = Pos> + '_ {
         self.hole_of[player as usize][..self.holes_per_player as usize]
             .iter()
             .copied()
@@ -277,8 +277,6 @@ pub struct Rules {
     pub clauses: Vec<ClauseInfo>,
     /// Whether any legality clause simulates the move (costly: the engine plays it on a copy).
     pub looks_ahead: bool,
-    /// Whether any expression reads `first_move` (so the position must remember it).
-    pub reads_first_move: bool,
 }
 
 impl Rules {
@@ -381,5 +379,95 @@ impl Geometry {
             }
         }
         g
+    }
+}
+
+/// A fact of play that an expression may or may not read; the engine keeps in its positions
+/// only the facts the rules read, so that positions that differ in nothing the rules can see
+/// compare equal (for the exact detection of endless moves and cycles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    FirstMove,
+    TurnSowings,
+    ReachedOpponent,
+}
+
+impl BoolX {
+    /// Whether this condition reads `fact`.
+    pub fn reads(&self, fact: Fact) -> bool {
+        match self {
+            BoolX::FirstMove => fact == Fact::FirstMove,
+            BoolX::ReachedOpponent => fact == Fact::ReachedOpponent,
+            BoolX::Not(a) => a.reads(fact),
+            BoolX::And(a, b) | BoolX::Or(a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::Int(_, a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::In(a, _) => a.reads(fact),
+            BoolX::Player(_, a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::Hole(_, a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) => h.reads(fact),
+            BoolX::Const(_) | BoolX::LastSeed => false,
+        }
+    }
+}
+
+impl IntX {
+    fn reads(&self, fact: Fact) -> bool {
+        match self {
+            IntX::TurnSowings => fact == Fact::TurnSowings,
+            IntX::Seeds(h) | IntX::Number(h) => h.reads(fact),
+            IntX::Store(p) | IntX::RowSeeds(p) => p.reads(fact),
+            IntX::Neg(a) => a.reads(fact),
+            IntX::Arith(_, a, b) => a.reads(fact) || b.reads(fact),
+            IntX::Const(_) | IntX::BoardSeeds | IntX::HolesPerRow | IntX::MoveCaptures => false,
+        }
+    }
+}
+
+impl HoleX {
+    fn reads(&self, fact: Fact) -> bool {
+        match self {
+            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => h.reads(fact),
+            HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
+            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => false,
+        }
+    }
+}
+
+impl PlayerX {
+    fn reads(&self, fact: Fact) -> bool {
+        match self {
+            PlayerX::Owner(h) => h.reads(fact),
+            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => false,
+        }
+    }
+}
+
+impl Rules {
+    /// Whether any condition read during a move (captures, relay) reads `fact`.
+    pub fn move_reads(&self, fact: Fact) -> bool {
+        self.relay.as_ref().is_some_and(|r| r.when.reads(fact))
+            || self
+                .drop_captures
+                .iter()
+                .chain(&self.lap_captures)
+                .chain(&self.move_captures)
+                .any(|c| {
+                    c.when.reads(fact)
+                        || c.take.iter().any(|t| t.reads(fact))
+                        || c.chain.as_ref().is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
+                        || c.cancel_if.as_ref().is_some_and(|x| x.reads(fact))
+                })
+    }
+
+    /// Whether any condition at all reads `fact`.
+    pub fn reads(&self, fact: Fact) -> bool {
+        self.move_reads(fact)
+            || self.legal.iter().any(|l| {
+                l.when.reads(fact)
+                    || l.require.reads(fact)
+                    || l.require_after.as_ref().is_some_and(|x| x.reads(fact))
+            })
+            || self.extra_turns.iter().any(|x| x.when.reads(fact))
+            || self.end_when.iter().any(|(c, _)| c.reads(fact))
     }
 }

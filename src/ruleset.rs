@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, de::DeserializeOwned};
+use serde::{Deserialize, Deserializer};
 
 /// An expression of the rules language, with its byte span in the TOML file.
 pub type Expr = toml::Spanned<String>;
@@ -545,19 +545,26 @@ pub struct OptionRef<T> {
     pub map: BTreeMap<String, T>,
 }
 
-impl<'de, T: DeserializeOwned> Deserialize<'de> for Setting<T> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Setting<T> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        // A table names an option; anything else is the value itself. Going through
-        // `toml::Value` keeps the inner error messages (unknown variant, expected ...).
-        let value = toml::Value::deserialize(de)?;
-        match value {
-            toml::Value::Table(table) => OptionRef::<T>::deserialize(toml::Value::Table(table))
-                .map(Setting::FromOption)
-                .map_err(serde::de::Error::custom),
-            other => T::deserialize(other)
-                .map(Setting::Fixed)
-                .map_err(serde::de::Error::custom),
+        // A table names an option; a string is the value itself. The table is read by the
+        // same deserializer, so the option's name keeps its span in the file.
+        struct SettingVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for SettingVisitor<T> {
+            type Value = Setting<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a value, or a table { option = \"NAME\" }")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                use serde::de::IntoDeserializer;
+                T::deserialize(v.into_deserializer()).map(Setting::Fixed)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                OptionRef::<T>::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(Setting::FromOption)
+            }
         }
+        de.deserialize_any(SettingVisitor(std::marker::PhantomData))
     }
 }
 

@@ -41,7 +41,6 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         options: BTreeMap::new(),
         used: RefCell::new(BTreeSet::new()),
         clauses: Vec::new(),
-        reads_first_move: false,
     };
     let rules = checker.ruleset(&file, overrides);
     let Checker { diags, .. } = checker;
@@ -92,7 +91,6 @@ struct Checker<'a> {
     options: BTreeMap<String, (String, Vec<String>)>,
     used: RefCell<BTreeSet<String>>,
     clauses: Vec<ClauseInfo>,
-    reads_first_move: bool,
 }
 
 impl Checker<'_> {
@@ -243,7 +241,6 @@ impl Checker<'_> {
             Some((_, _, None)) => return None,
             None => None,
         };
-        let reads_first_move = self.reads_first_move;
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
         let geometry = geometry?;
         Some(Rules {
@@ -275,7 +272,6 @@ impl Checker<'_> {
             options,
             clauses: std::mem::take(&mut self.clauses),
             looks_ahead,
-            reads_first_move,
         })
     }
 }
@@ -417,7 +413,11 @@ impl Checker<'_> {
         let mut chosen = None;
         for v in &values {
             let resolved = if r.map.is_empty() {
-                T::deserialize(toml::Value::String(v.clone())).map_err(|e| {
+                {
+                    use serde::de::IntoDeserializer;
+                    let d: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = v.as_str().into_deserializer();
+                    T::deserialize(d)
+                }.map_err(|e| {
                     format!(
                         "option `{name}`'s value \"{v}\" is not a valid `{key}`: {}",
                         e.to_string().trim()
@@ -604,10 +604,7 @@ impl Checker<'_> {
         let scope = Scope { facts, place, options: &scoped, used: &self.used };
         let result = typing::compile_bool(node, &scope);
         match result {
-            Ok(b) => {
-                self.reads_first_move |= mentions(&b);
-                Some(b)
-            }
+            Ok(b) => Some(b),
             Err(mut d) => {
                 d.span = d.span.map(|s| offset + s.start..offset + s.end);
                 self.error(d);
@@ -733,24 +730,5 @@ impl Checker<'_> {
             remaining: remaining?,
             result: result?,
         })
-    }
-}
-
-/// Whether a condition reads `first_move`.
-fn mentions(b: &BoolX) -> bool {
-    match b {
-        BoolX::FirstMove => true,
-        BoolX::Not(x) => mentions(x),
-        BoolX::And(x, y) | BoolX::Or(x, y) => mentions(x) || mentions(y),
-        BoolX::Const(_)
-        | BoolX::Int(..)
-        | BoolX::Player(..)
-        | BoolX::Hole(..)
-        | BoolX::In(..)
-        | BoolX::Own(_)
-        | BoolX::IsStore(_)
-        | BoolX::IsClosed(_)
-        | BoolX::LastSeed
-        | BoolX::ReachedOpponent => false,
     }
 }

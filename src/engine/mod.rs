@@ -228,6 +228,8 @@ pub struct Game {
     round_starts: Vec<Position>,
     track_first_move: bool,
     track_turn_sowings: bool,
+    /// Whether lap-end states must remember that the move reached the opponent's row.
+    track_reached: bool,
 }
 
 /// How many positions the cycle history holds before it has to grow.
@@ -257,14 +259,14 @@ impl Game {
     }
 
     fn start(rules: Arc<Rules>, mut pos: Position, starter: Player) -> Game {
-        let track_first_move = rules.reads_first_move;
-        let track_turn_sowings = rules_read_turn_sowings(&rules);
+        let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
+        let track_turn_sowings = rules.reads(crate::rules::Fact::TurnSowings);
         if !track_first_move {
             pos.moved = 0;
         }
         let tables = Tables::build(&rules, pos.closed);
-        let mut history = Vec::with_capacity(HISTORY_CAPACITY);
-        history.push((pos, 0));
+        let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
+        let history = Vec::with_capacity(HISTORY_CAPACITY);
         let round_starts = if rules.rounds.is_some() { vec![pos] } else { Vec::new() };
         let mut game = Game {
             rules,
@@ -278,6 +280,7 @@ impl Game {
             round_starts,
             track_first_move,
             track_turn_sowings,
+            track_reached: rules_move_reads_reached,
         };
         // A position where the player to move is already stuck ends at once.
         game.settle(&mut ());
@@ -302,7 +305,6 @@ impl Game {
         self.ply = 0;
         self.status = Status::Playing;
         self.history.clear();
-        self.history.push((self.pos, 0));
         self.round_starts.clear();
         if rules.rounds.is_some() {
             self.round_starts.push(self.pos);
@@ -403,6 +405,7 @@ impl Game {
             player,
             starter: self.starter,
             origin,
+            track_reached: self.track_reached,
         }
     }
 
@@ -656,35 +659,4 @@ fn most(scores: [u32; 2]) -> Option<Player> {
         std::cmp::Ordering::Less => Some(1),
         std::cmp::Ordering::Equal => None,
     }
-}
-
-fn rules_read_turn_sowings(rules: &Rules) -> bool {
-    use crate::rules::{BoolX, IntX};
-    fn int(x: &IntX) -> bool {
-        match x {
-            IntX::TurnSowings => true,
-            IntX::Neg(a) => int(a),
-            IntX::Arith(_, a, b) => int(a) || int(b),
-            _ => false,
-        }
-    }
-    fn b(x: &BoolX) -> bool {
-        match x {
-            BoolX::Not(a) => b(a),
-            BoolX::And(a, c) | BoolX::Or(a, c) => b(a) || b(c),
-            BoolX::Int(_, a, c) => int(a) || int(c),
-            BoolX::In(a, _) => int(a),
-            _ => false,
-        }
-    }
-    rules.extra_turns.iter().any(|x| b(&x.when))
-        || rules.legal.iter().any(|l| b(&l.when) || b(&l.require))
-        || rules.end_when.iter().any(|(c, _)| b(c))
-        || rules.relay.as_ref().is_some_and(|r| b(&r.when))
-        || rules
-            .drop_captures
-            .iter()
-            .chain(&rules.lap_captures)
-            .chain(&rules.move_captures)
-            .any(|c| b(&c.when))
 }

@@ -45,6 +45,9 @@ pub struct Mover<'a> {
     pub player: Player,
     pub starter: Player,
     pub origin: Pos,
+    /// Whether lap-end states must remember that the move reached the opponent's row (only
+    /// when a clause read during the move looks at it).
+    pub track_reached: bool,
 }
 
 enum LapOutcome {
@@ -275,7 +278,7 @@ impl Mover<'_> {
                             from: last,
                             // Captures of one move never exceed the board's seeds, which fit u16.
                             hand: u16::try_from(taken).unwrap_or(u16::MAX),
-                            reached_opponent: run.reached_opponent,
+                            reached_opponent: self.track_reached && run.reached_opponent,
                         },
                         last,
                     );
@@ -301,7 +304,7 @@ impl Mover<'_> {
                         Cursor {
                             from,
                             hand: 0,
-                            reached_opponent: run.reached_opponent,
+                            reached_opponent: self.track_reached && run.reached_opponent,
                         },
                         last,
                     );

@@ -1,0 +1,328 @@
+//! Rendering: boards and traces as text a person can check by eye, and as stable JSON.
+
+use serde_json::{Value, json};
+
+use crate::engine::Position;
+use crate::notation::player_name;
+use crate::rules::{NO_HOLE, Player, Pos, Rules};
+use crate::trace::{EndCause, Event};
+
+/// How much of a trace to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Detail {
+    /// One line per ply: the move and the board after it.
+    Plies,
+    /// Also each lap, relay and capture.
+    Laps,
+    /// Also every seed dropped.
+    Drops,
+}
+
+/// `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2] S*=15 N*=4`: each row from its owner's left, `x`
+/// for a closed hole, then the seeds each player holds.
+pub fn board(rules: &Rules, pos: &Position) -> String {
+    let g = &rules.geometry;
+    let row = |p: Player| -> String {
+        g.holes_of(p)
+            .map(|h| {
+                if pos.closed & (1 << h) != 0 {
+                    "x".to_string()
+                } else {
+                    pos.board[h as usize].to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut s = format!("S[{}] N[{}] S*={} N*={}", row(0), row(1), pos.held(rules, 0), pos.held(rules, 1));
+    if pos.taken != [0, 0] {
+        s.push_str(&format!(" removed S={} N={}", pos.taken[0], pos.taken[1]));
+    }
+    s
+}
+
+/// The board drawn as it stands between the players: North's row on top from North's right
+/// to left (so holes face each other), South's row below.
+pub fn picture(rules: &Rules, pos: &Position) -> String {
+    let g = &rules.geometry;
+    let cell = |h: Pos| -> String {
+        if pos.closed & (1 << h) != 0 {
+            " --".to_string()
+        } else {
+            format!("{:>3}", pos.board[h as usize])
+        }
+    };
+    let label = |h: Pos| format!("{:>3}", g.label(h));
+    let store = |p: Player| -> String {
+        let kind = if g.store[p as usize].is_some() { "store" } else { "reserve" };
+        format!("{} {kind} {}", player_name(p), pos.held(rules, p))
+    };
+    let per = g.holes_per_row as usize;
+    let mut out = String::new();
+    // Rows from the top: North's back (4 rows), North's front, South's front, South's back.
+    let rows: Vec<Vec<Pos>> = if g.rows == 2 {
+        let north: Vec<Pos> = g.holes_of(1).rev().collect();
+        let south: Vec<Pos> = g.holes_of(0).collect();
+        vec![north, south]
+    } else {
+        let n: Vec<Pos> = g.holes_of(1).collect();
+        let s: Vec<Pos> = g.holes_of(0).collect();
+        vec![
+            n[..per].iter().rev().copied().collect(),
+            n[per..].to_vec(),
+            s[per..].iter().rev().copied().collect(),
+            s[..per].to_vec(),
+        ]
+    };
+    out.push_str(&format!("      {}\n", store(1)));
+    for (i, r) in rows.iter().enumerate() {
+        let top = i < rows.len() / 2;
+        let labels: String = r.iter().map(|&h| label(h)).collect::<Vec<_>>().join(" ");
+        let seeds: String = r.iter().map(|&h| cell(h)).collect::<Vec<_>>().join(" ");
+        if top {
+            out.push_str(&format!("      {labels}\n      {seeds}\n"));
+        } else {
+            out.push_str(&format!("      {seeds}\n      {labels}\n"));
+        }
+        if i + 1 == rows.len() / 2 {
+            out.push_str(&format!("      {}\n", "-".repeat(per * 4 - 1)));
+        }
+    }
+    out.push_str(&format!("      {}\n", store(0)));
+    out
+}
+
+fn to_name(to: Option<Player>) -> &'static str {
+    match to {
+        Some(p) => player_name(p),
+        None => "out of play",
+    }
+}
+
+fn clause(rules: &Rules, id: u16) -> String {
+    let c = rules.clause(id);
+    match &c.cites {
+        Some(cites) => format!("\"{}\" [{cites}]", c.name),
+        None => format!("\"{}\"", c.name),
+    }
+}
+
+fn cause(c: EndCause) -> &'static str {
+    match c {
+        EndCause::NoMove => "no legal move",
+        EndCause::EndlessMove => "endless move",
+        EndCause::Cycle => "position repeated",
+        EndCause::Condition => "end condition",
+    }
+}
+
+fn mask_labels(rules: &Rules, mask: u64) -> String {
+    (0..64u8)
+        .filter(|b| mask & (1 << b) != 0)
+        .map(|b| rules.geometry.label(b))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Renders a trace as text. `boards` gives the position after each ply (by ply number order),
+/// shown after the ply's events.
+pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: Detail) -> String {
+    let g = &rules.geometry;
+    let l = |h: Pos| g.label(h);
+    let mut out = String::new();
+    let mut line = String::new();
+    let mut ply_index = 0usize;
+    let flush = |out: &mut String, line: &mut String| {
+        if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+            line.clear();
+        }
+    };
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Move { ply, player, hole } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("ply {ply}: {} plays {}\n", player_name(*player), l(*hole)));
+            }
+            Event::Lift { lap, hole, seeds } if detail >= Detail::Laps => {
+                flush(&mut out, &mut line);
+                line = format!("  lap {lap}: lift {} ({seeds})", l(*hole));
+            }
+            Event::Resow { lap, after, seeds } if detail >= Detail::Laps => {
+                flush(&mut out, &mut line);
+                line = format!("  lap {lap}: sow {seeds} captured seeds after {}", l(*after));
+            }
+            Event::Drop { hole, seeds } if detail >= Detail::Drops => {
+                line.push_str(&format!(" {}:{seeds}", l(*hole)));
+            }
+            Event::Skip { hole } if detail >= Detail::Drops => {
+                line.push_str(&format!(" (skip {})", l(*hole)));
+            }
+            Event::LapEnd { last, .. } if detail >= Detail::Laps => {
+                line.push_str(&format!(" -> ends in {}", l(*last)));
+                flush(&mut out, &mut line);
+            }
+            Event::Relay { clause: c, hole } if detail >= Detail::Laps => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("  relay {} from {}\n", clause(rules, *c), l(*hole)));
+            }
+            Event::Capture { clause: c, hole, seeds, to } if detail >= Detail::Laps => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!(
+                    "    capture {}: {} {} -> {}\n",
+                    clause(rules, *c),
+                    l(*hole),
+                    seeds,
+                    to_name(*to)
+                ));
+            }
+            Event::Capture { clause: c, hole, seeds, to } => {
+                out.push_str(&format!(
+                    "  capture {}: {} {} -> {}\n",
+                    clause(rules, *c),
+                    l(*hole),
+                    seeds,
+                    to_name(*to)
+                ));
+            }
+            Event::CaptureCancelled { clause: c, seeds } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("  capture {} cancelled: {seeds} seeds go back\n", clause(rules, *c)));
+            }
+            Event::MoveEnd { laps, last } if detail >= Detail::Laps => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("  move ends in {} after {laps} lap{}\n", l(*last), if *laps == 1 { "" } else { "s" }));
+            }
+            Event::ExtraTurn { clause: c } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("  extra turn {}\n", clause(rules, *c)));
+            }
+            Event::EndlessMove { first, repeat } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!(
+                    "  endless move: the state after lap {repeat} repeats the state after lap {first}\n"
+                ));
+            }
+            Event::Cycle { first, ply } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("  cycle: the position after ply {ply} repeats the one after ply {first}\n"));
+            }
+            Event::RoundEnd { round, clause: c, cause: why, mover, shares, removed, winner, scores } => {
+                flush(&mut out, &mut line);
+                let mut s = format!(
+                    "round {round} ends ({}, {} to move) by {}: South takes {}, North takes {}",
+                    cause(*why),
+                    player_name(*mover),
+                    clause(rules, *c),
+                    shares[0],
+                    shares[1]
+                );
+                if *removed > 0 {
+                    s.push_str(&format!(", {removed} leave the game"));
+                }
+                s.push_str(&format!(
+                    "; holdings South {} North {}; {}\n",
+                    scores[0],
+                    scores[1],
+                    match winner {
+                        Some(w) => format!("{} wins", player_name(*w)),
+                        None => "draw".into(),
+                    }
+                ));
+                out.push_str(&s);
+            }
+            Event::Refill { player, holes, seeds, closed, kept } => {
+                flush(&mut out, &mut line);
+                let mut s = format!("  refill {}: {holes} holes with {seeds} seeds, {kept} kept", player_name(*player));
+                if *closed != 0 {
+                    s.push_str(&format!(", closed {}", mask_labels(rules, *closed)));
+                }
+                out.push_str(&s);
+                out.push('\n');
+            }
+            Event::RoundStart { round, starter } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!("round {round} starts, {} to move\n", player_name(*starter)));
+            }
+            Event::GameEnd { winner, scores } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!(
+                    "game over: {} (South {}, North {})\n",
+                    match winner {
+                        Some(w) => format!("{} wins", player_name(*w)),
+                        None => "draw".into(),
+                    },
+                    scores[0],
+                    scores[1]
+                ));
+            }
+            _ => {}
+        }
+        // After the last event of a ply, show the board.
+        let ply_ends = match events.get(i + 1) {
+            None => true,
+            Some(Event::Move { .. }) => true,
+            Some(_) => false,
+        };
+        if ply_ends && matches!(events.iter().take(i + 1).rev().find(|e| matches!(e, Event::Move { .. })), Some(_)) {
+            flush(&mut out, &mut line);
+            if let Some(b) = boards.get(ply_index) {
+                out.push_str(&format!("  board {}\n", board(rules, b)));
+            }
+            ply_index += 1;
+        }
+    }
+    flush(&mut out, &mut line);
+    out
+}
+
+/// An event as JSON, holes as labels.
+pub fn event_json(rules: &Rules, e: &Event) -> Value {
+    let g = &rules.geometry;
+    let l = |h: Pos| if h == NO_HOLE { Value::Null } else { Value::String(g.label(h)) };
+    let p = |p: Player| Value::String(player_name(p).to_lowercase());
+    let c = |id: u16| {
+        let info = rules.clause(id);
+        json!({ "name": info.name, "cites": info.cites })
+    };
+    match e {
+        Event::Move { ply, player, hole } => json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)}),
+        Event::Lift { lap, hole, seeds } => json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds}),
+        Event::Resow { lap, after, seeds } => json!({"event": "resow", "lap": lap, "after": l(*after), "seeds": seeds}),
+        Event::Drop { hole, seeds } => json!({"event": "drop", "hole": l(*hole), "seeds": seeds}),
+        Event::Skip { hole } => json!({"event": "skip", "hole": l(*hole)}),
+        Event::LapEnd { lap, last } => json!({"event": "lap_end", "lap": lap, "last": l(*last)}),
+        Event::Relay { clause, hole } => json!({"event": "relay", "clause": c(*clause), "hole": l(*hole)}),
+        Event::Capture { clause, hole, seeds, to } => json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p)}),
+        Event::CaptureCancelled { clause, seeds } => json!({"event": "capture_cancelled", "clause": c(*clause), "seeds": seeds}),
+        Event::MoveEnd { laps, last } => json!({"event": "move_end", "laps": laps, "last": l(*last)}),
+        Event::ExtraTurn { clause } => json!({"event": "extra_turn", "clause": c(*clause)}),
+        Event::EndlessMove { first, repeat } => json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat}),
+        Event::Cycle { first, ply } => json!({"event": "cycle", "first_ply": first, "ply": ply}),
+        Event::RoundEnd { round, clause, cause: why, mover, shares, removed, winner, scores } => json!({
+            "event": "round_end", "round": round, "clause": c(*clause), "cause": cause(*why), "mover": p(*mover),
+            "taken_from_board": {"south": shares[0], "north": shares[1]}, "removed": removed,
+            "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]},
+        }),
+        Event::Refill { player, holes, seeds, closed, kept } => json!({
+            "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
+            "closed": (0..64u8).filter(|b| closed & (1 << b) != 0).map(|b| g.label(b)).collect::<Vec<_>>(), "kept": kept,
+        }),
+        Event::RoundStart { round, starter } => json!({"event": "round_start", "round": round, "starter": p(*starter)}),
+        Event::GameEnd { winner, scores } => json!({"event": "game_end", "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]}}),
+    }
+}
+
+/// A position as JSON: each row from its owner's left, holdings, closed holes.
+pub fn position_json(rules: &Rules, pos: &Position) -> Value {
+    let g = &rules.geometry;
+    let row = |p: Player| g.holes_of(p).map(|h| pos.board[h as usize]).collect::<Vec<_>>();
+    let closed = |p: Player| g.holes_of(p).filter(|h| pos.closed & (1 << h) != 0).map(|h| g.label(h)).collect::<Vec<_>>();
+    json!({
+        "south": row(0), "north": row(1),
+        "held": {"south": pos.held(rules, 0), "north": pos.held(rules, 1)},
+        "removed": {"south": pos.taken[0], "north": pos.taken[1]},
+        "closed": closed(0).into_iter().chain(closed(1)).collect::<Vec<_>>(),
+    })
+}
