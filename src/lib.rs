@@ -14,3 +14,4 @@ pub mod trace;
 pub mod catalog;
 pub mod notation;
 pub mod render;
+pub mod schema;
