@@ -2,6 +2,8 @@
 
 /// (name, file text) of every shipped ruleset.
 pub const SHIPPED: &[(&str, &str)] = &[
+    ("kalah", include_str!("../rulesets/kalah.toml")),
+    ("oware", include_str!("../rulesets/oware.toml")),
     ("raja_pasu", include_str!("../rulesets/raja_pasu.toml")),
     ("sadeqa_ii", include_str!("../rulesets/sadeqa_ii.toml")),
 ];

@@ -133,6 +133,10 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
     let mut line = String::new();
     let mut ply_index = 0usize;
     let flush = |out: &mut String, line: &mut String| {
+        // A continuation marker with nothing after it is not worth a line.
+        if line.as_str() == "     ..." {
+            line.clear();
+        }
         if !line.is_empty() {
             out.push_str(line);
             out.push('\n');
@@ -168,7 +172,12 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 out.push_str(&format!("  relay {} from {}\n", clause(rules, *c), l(*hole)));
             }
             Event::Capture { clause: c, hole, seeds, to } if detail >= Detail::Laps => {
+                // A capture in the middle of a lap gets its own line; the lap goes on below it.
+                let mid_lap = !line.is_empty();
                 flush(&mut out, &mut line);
+                if mid_lap {
+                    line.push_str("     ...");
+                }
                 out.push_str(&format!(
                     "    capture {}: {} {} -> {}\n",
                     clause(rules, *c),

@@ -124,3 +124,13 @@ fn sadeqa_endless_move() {
     assert!(events.contains(&Event::EndlessMove { first: 1, repeat: 229 }), "{:?}", events.iter().rev().take(3).collect::<Vec<_>>());
     assert_eq!(game.status(), sow::engine::Status::Over { winner: None });
 }
+
+#[test]
+fn every_shipped_ruleset_loads_without_warnings() {
+    for (name, text) in sow::catalog::SHIPPED {
+        match sow::check::load(text, &[]) {
+            Ok(l) => assert!(l.warnings.is_empty(), "{name}: {:?}", l.warnings),
+            Err(d) => panic!("{name}: {d:?}"),
+        }
+    }
+}

@@ -660,3 +660,14 @@ fn most(scores: [u32; 2]) -> Option<Player> {
         std::cmp::Ordering::Equal => None,
     }
 }
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::GameOver => f.write_str("the game is over"),
+            MoveError::Illegal { reason, .. } => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}

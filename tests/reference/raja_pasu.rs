@@ -3,6 +3,10 @@
 //! Board layout: index 0..7 are South's holes s1..s7, index 7..14 are North's holes n1..n7.
 //! Counter-clockwise sowing is simply `index + 1 (mod 14)`: s1 → … → s7 → n1 → … → n7 → s1.
 //! The model plays a whole match (RP-10..RP-12): `result()` is `Some` once the match is over.
+//!
+//! Besides RP-12, a match also ends when a round would start from a state already seen at the
+//! start of an earlier round of the match (the first round's included): RP-O11 applied to round
+//! starts, since no clause bounds the number of rounds and such a match would go on forever.
 
 use super::{Observed, Outcome, Side};
 use std::collections::HashMap;
@@ -126,6 +130,16 @@ struct PosKey {
     to_move: Side,
 }
 
+/// The state a round starts from, after the refill (RP-10, RP-11): the match ends if one
+/// repeats. Unlike `PosKey`, reserves are part of it: they change from round to round.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct RoundStart {
+    board: [u32; H],
+    closed: [bool; H],
+    reserve: [u32; 2],
+    starter: Side,
+}
+
 /// The lap-end states of the move being played (RP-O10): (board, hole to lift next) → lap.
 /// Short moves are scanned linearly in a reused list (no allocation); a move that grows long
 /// switches to a hash map, so that even moves of tens of thousands of laps stay linear.
@@ -194,6 +208,8 @@ pub struct RajaPasu {
     round: u32,
     /// RP-O11: positions of the current round since the last capture.
     history: Vec<PosKey>,
+    /// The state at the start of every round of the match so far.
+    round_starts: Vec<RoundStart>,
     /// RP-O10: scratch buffer of the lap-end states of the move being played.
     laps: LapMemory,
     /// RP-O10: (earlier lap, repeating lap) of the last endless move.
@@ -223,6 +239,7 @@ impl RajaPasu {
     pub fn new(opts: Options) -> Self {
         let mut game = Self::blank(opts, [FILL; H], Some(opts.first));
         game.start_round_history();
+        game.round_starts.push(game.round_start());
         game
     }
 
@@ -258,6 +275,7 @@ impl RajaPasu {
         );
         game.reserve = reserves;
         game.start_round_history();
+        game.round_starts.push(game.round_start());
         // RP-8 at the start of the first turn.
         if game.legal_mask() == 0 {
             game.end_round(RoundEnd::Remainder(to_move.other()));
@@ -275,6 +293,7 @@ impl RajaPasu {
             result: None,
             round: 1,
             history: Vec::with_capacity(64),
+            round_starts: Vec::new(),
             laps: LapMemory::default(),
             last_repeat: None,
         }
@@ -500,6 +519,15 @@ impl RajaPasu {
         }
     }
 
+    fn round_start(&self) -> RoundStart {
+        RoundStart {
+            board: self.board,
+            closed: self.closed,
+            reserve: self.reserve,
+            starter: self.to_move.expect("a round starts with a player to move"),
+        }
+    }
+
     fn start_round_history(&mut self) {
         self.history.clear();
         if self.to_move.is_some() {
@@ -508,7 +536,8 @@ impl RajaPasu {
         }
     }
 
-    /// End the round (RP-8, RP-O10, RP-O11), then RP-9/RP-12 match end or RP-10 refill.
+    /// End the round (RP-8, RP-O10, RP-O11), then RP-9/RP-12 match end or RP-10 refill, and
+    /// the match end on a repeated round start.
     fn end_round(&mut self, how: RoundEnd) {
         let starter = match how {
             RoundEnd::Remainder(taker) => {
@@ -522,20 +551,22 @@ impl RajaPasu {
                 next
             }
         };
-        // RP-10: every hole is reopened and emptied.
+        // Every seed has left the board.
         self.board = [0; H];
-        self.closed = [false; H];
-        // RP-12: a player who cannot open even one hole ends the match; RP-9: more seeds wins.
+        // RP-9: the player holding more seeds at the end of the round.
+        let leader = match self.reserve[0].cmp(&self.reserve[1]) {
+            std::cmp::Ordering::Greater => Outcome::Winner(Side::South),
+            std::cmp::Ordering::Less => Outcome::Winner(Side::North),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        };
+        // RP-12: a player who cannot open even one hole ends the match. No refill follows, so
+        // the closed holes stay closed.
         if self.reserve[0] < FILL || self.reserve[1] < FILL {
-            self.to_move = None;
-            self.history.clear();
-            self.result = Some(match self.reserve[0].cmp(&self.reserve[1]) {
-                std::cmp::Ordering::Greater => Outcome::Winner(Side::South),
-                std::cmp::Ordering::Less => Outcome::Winner(Side::North),
-                std::cmp::Ordering::Equal => Outcome::Draw,
-            });
+            self.finish_match(leader);
             return;
         }
+        // RP-10: every hole is reopened.
+        self.closed = [false; H];
         // RP-10 / RP-O7 / RP-O8: fill 7 per hole while the reserve lasts; the rest are closed.
         for side in [Side::South, Side::North] {
             for k in 0..N {
@@ -555,6 +586,20 @@ impl RajaPasu {
         // RP-11: the next round's starter (always has a filled hole, so can move).
         self.round += 1;
         self.to_move = Some(starter);
+        // A round start seen before: the match would repeat forever. It ends at once, the
+        // refilled board standing, won by the leader at the end of the round just played.
+        let start = self.round_start();
+        if self.round_starts.contains(&start) {
+            self.finish_match(leader);
+            return;
+        }
+        self.round_starts.push(start);
         self.start_round_history();
+    }
+
+    fn finish_match(&mut self, outcome: Outcome) {
+        self.to_move = None;
+        self.history.clear();
+        self.result = Some(outcome);
     }
 }
