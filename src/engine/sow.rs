@@ -245,15 +245,14 @@ impl Mover<'_> {
         let skip = if self.tables.sowable[me] > 1 { skip } else { NO_HOLE };
         while hand > 0 {
             at = sow[at as usize];
-            if at == skip {
+            if at == NO_HOLE {
+                // No hole is open to sow into: the seeds go back where they came from.
+                at = lap_origin;
+            } else if at == skip {
                 if T::ENABLED {
                     tracer.event(Event::Skip { hole: at });
                 }
                 continue;
-            }
-            if at == NO_HOLE {
-                // No hole is open to sow into: the seeds go back where they came from.
-                at = lap_origin;
             }
             pos.board[at as usize] += 1;
             hand -= 1;
