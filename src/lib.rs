@@ -15,3 +15,4 @@ pub mod catalog;
 pub mod notation;
 pub mod render;
 pub mod schema;
+pub mod record;

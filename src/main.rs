@@ -1,1 +1,7 @@
-fn main() {}
+//! The `sow` command: parses the command line and hands over to one module per subcommand.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

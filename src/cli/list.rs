@@ -1,0 +1,76 @@
+//! `sow list`: the rulesets shipped inside the binary.
+
+use serde_json::{Value, json};
+
+use super::{Exit, Fail, Format, emit_json, plural};
+
+const AFTER_HELP: &str = "\
+A shipped ruleset works by name everywhere a ruleset is asked for, from any folder:
+  sow play raja_pasu
+A path works too: sow play ./my_variant.toml (a file of that name wins over a shipped name).";
+
+/// List the rulesets shipped with sow.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {}
+
+pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
+    let mut rows: Vec<Value> = Vec::new();
+    for (name, text) in sow::catalog::SHIPPED {
+        let row = match sow::check::load(text, &[]) {
+            Ok(loaded) => {
+                let r = &loaded.rules;
+                let g = &r.geometry;
+                json!({
+                    "name": name,
+                    "title": r.name,
+                    "region": r.region,
+                    "rows": g.rows,
+                    "holes": g.holes_per_row,
+                    "seeds": r.total_seeds(),
+                    "match": r.rounds.is_some(),
+                    "options": r.options.len(),
+                    "loads": true,
+                })
+            }
+            // A shipped ruleset always loads in a release; say so rather than hide it.
+            Err(d) => json!({ "name": name, "loads": false, "errors": d.len() }),
+        };
+        rows.push(row);
+    }
+    match format {
+        Format::Json => emit_json(&json!({ "command": "list", "ok": true, "rulesets": rows })),
+        Format::Text => {
+            let width = sow::catalog::SHIPPED
+                .iter()
+                .map(|(n, _)| n.len())
+                .max()
+                .unwrap_or(0);
+            for row in &rows {
+                let name = row["name"].as_str().unwrap_or("");
+                if row["loads"] == json!(false) {
+                    println!("{name:width$}  (does not load: run `sow check {name}`)");
+                    continue;
+                }
+                let kind = if row["match"] == json!(true) {
+                    "a match of rounds"
+                } else {
+                    "a single game"
+                };
+                println!(
+                    "{name:width$}  {}{}: {} rows of {} holes, {} seeds, {kind}, {}",
+                    row["title"].as_str().unwrap_or(""),
+                    row["region"]
+                        .as_str()
+                        .map(|r| format!(" ({r})"))
+                        .unwrap_or_default(),
+                    row["rows"],
+                    row["holes"],
+                    row["seeds"],
+                    plural(row["options"].as_u64().unwrap_or(0) as usize, "option"),
+                );
+            }
+        }
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,485 @@
+//! The command line: one module per subcommand, and what they share (loading a ruleset,
+//! printing diagnostics, exit codes, the JSON document).
+//!
+//! Everything the program prints is printed here and in the subcommand modules; the library
+//! below returns values. With `--format json` every command writes exactly one JSON document
+//! on stdout, diagnostics included, and nothing else on stdout.
+
+mod check;
+mod explain;
+mod list;
+mod play;
+mod players;
+mod replay;
+mod schema;
+mod simulate;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+
+use sow::diagnostic::{self, Diagnostic};
+use sow::rules::Rules;
+
+const EXAMPLES: &str = "\
+Examples:
+  sow list                                  the rulesets shipped with sow
+  sow check my_variant.toml                 every problem, with file, line, column and a caret
+  sow explain raja_pasu                     the rules back in plain English
+  sow play raja_pasu --north greedy         play South against the greedy player
+  sow replay tests/records/raja_pasu_short.sow --detail laps
+  sow replay sadeqa_ii --moves \"s6 n6 s2\"
+  sow simulate raja_pasu --games 1000 --seed 1 --option last_four=none
+  sow --format json replay game.sow         one JSON document on stdout
+
+A ruleset is the name of a shipped one (see `sow list`) or the path of a .toml file.
+Exit codes: 0 ok, 1 the input was checked and is wrong (a bad ruleset, an illegal move in a
+record), 2 usage or I/O error.";
+
+/// Mancala variants written as TOML rulesets, played by one generic engine.
+///
+/// Write a variant's rules as data, check them with exact diagnostics, read them back in plain
+/// English, play them in the terminal, replay recorded games move by move with a trace of every
+/// lap and capture, and simulate thousands of games to see how the variant behaves.
+#[derive(Debug, Parser)]
+#[command(name = "sow", version, after_help = EXAMPLES, max_term_width = 100)]
+pub struct Cli {
+    /// How to write results: `text` for people, `json` for programs (one JSON document on
+    /// stdout, diagnostics included).
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Check(check::Args),
+    Explain(explain::Args),
+    Play(play::Args),
+    Replay(replay::Args),
+    Simulate(simulate::Args),
+    List(list::Args),
+    Schema(schema::Args),
+}
+
+impl Command {
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Check(_) => "check",
+            Command::Explain(_) => "explain",
+            Command::Play(_) => "play",
+            Command::Replay(_) => "replay",
+            Command::Simulate(_) => "simulate",
+            Command::List(_) => "list",
+            Command::Schema(_) => "schema",
+        }
+    }
+}
+
+/// How the program ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: all went well.
+    Ok,
+    /// 1: the input was checked and is wrong.
+    Wrong,
+    /// 2: usage or I/O.
+    Usage,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        match e {
+            Exit::Ok => ExitCode::SUCCESS,
+            Exit::Wrong => ExitCode::from(1),
+            Exit::Usage => ExitCode::from(2),
+        }
+    }
+}
+
+/// A failure a command cannot report in its own output.
+#[derive(Debug)]
+pub enum Fail {
+    /// Usage or I/O (exit 2): a file that cannot be read, a bad argument.
+    Usage(String),
+    /// The input was checked and is wrong (exit 1), with the diagnostics found in one file.
+    Invalid {
+        file: String,
+        source: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+/// Runs `sow` and returns its exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let format = cli.format;
+    let name = cli.command.name();
+    let result = match cli.command {
+        Command::Check(a) => check::run(a, format),
+        Command::Explain(a) => explain::run(a, format),
+        Command::Play(a) => play::run(a, format),
+        Command::Replay(a) => replay::run(a, format),
+        Command::Simulate(a) => simulate::run(a, format),
+        Command::List(a) => list::run(a, format),
+        Command::Schema(a) => schema::run(a, format),
+    };
+    match result {
+        Ok(exit) => exit.into(),
+        Err(fail) => report_failure(name, fail, format).into(),
+    }
+}
+
+/// clap's own errors, and `--help` / `--version`. Under `--format json` a usage error is a JSON
+/// document too, so that a program reading stdout never gets plain text.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let args: Vec<String> = std::env::args().collect();
+    let json = args
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || args.iter().any(|a| a == "--format=json");
+    if json {
+        emit_json(&json!({
+            "ok": false,
+            "error": e.kind().as_str().unwrap_or("usage error"),
+            "message": e.render().to_string(),
+        }));
+    } else {
+        let _ = e.print();
+    }
+    Exit::Usage.into()
+}
+
+fn report_failure(command: &str, fail: Fail, format: Format) -> Exit {
+    match (fail, format) {
+        (Fail::Usage(message), Format::Text) => {
+            eprintln!("error: {message}");
+            Exit::Usage
+        }
+        (Fail::Usage(message), Format::Json) => {
+            emit_json(
+                &json!({ "command": command, "ok": false, "error": message, "diagnostics": [] }),
+            );
+            Exit::Usage
+        }
+        (
+            Fail::Invalid {
+                file,
+                source,
+                diagnostics,
+            },
+            Format::Text,
+        ) => {
+            eprint!("{}", render_all(&diagnostics, &file, &source));
+            eprintln!("{}", summary(&file, &diagnostics));
+            Exit::Wrong
+        }
+        (
+            Fail::Invalid {
+                file,
+                source,
+                diagnostics,
+            },
+            Format::Json,
+        ) => {
+            emit_json(&json!({
+                "command": command,
+                "ok": false,
+                "error": summary(&file, &diagnostics),
+                "diagnostics": diagnostics_json(&diagnostics, &file, &source),
+            }));
+            Exit::Wrong
+        }
+    }
+}
+
+/// Writes one JSON document on stdout.
+pub fn emit_json(v: &Value) {
+    let mut text = String::new();
+    pretty(v, 0, &mut text);
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not worth a panic.
+    let _ = writeln!(out, "{text}");
+}
+
+/// Indented JSON, except that a value short enough to fit on its line (an event, a row of
+/// holes, a list of moves) stays on one line: boards and traces are then read at a glance, as
+/// in the text output.
+fn pretty(v: &Value, depth: usize, out: &mut String) {
+    let pad = |d: usize| "  ".repeat(d);
+    if depth > 0 {
+        let one_line = compact(v);
+        if one_line.len() + 2 * depth <= 96 {
+            out.push_str(&one_line);
+            return;
+        }
+    }
+    match v {
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(&pad(depth + 1));
+                pretty(item, depth + 1, out);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(depth));
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push_str("{\n");
+            for (i, (k, item)) in map.iter().enumerate() {
+                out.push_str(&format!("{}{}: ", pad(depth + 1), Value::String(k.clone())));
+                pretty(item, depth + 1, out);
+                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(depth));
+            out.push('}');
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {
+            out.push_str(&v.to_string())
+        }
+    }
+}
+
+/// JSON on one line, with a space after each comma and colon.
+fn compact(v: &Value) -> String {
+    match v {
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(compact).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .map(|(k, item)| format!("{}: {}", Value::String(k.clone()), compact(item)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => v.to_string(),
+    }
+}
+
+/// Every diagnostic drawn as text, one after another, separated by blank lines.
+pub fn render_all(diags: &[Diagnostic], file: &str, source: &str) -> String {
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&diagnostic::render(d, file, source));
+        out.push('\n');
+    }
+    out
+}
+
+pub fn diagnostics_json(diags: &[Diagnostic], file: &str, source: &str) -> Vec<Value> {
+    diags
+        .iter()
+        .map(|d| diagnostic::to_json(d, file, source))
+        .collect()
+}
+
+/// `file: 2 errors, 1 warning`.
+pub fn summary(file: &str, diags: &[Diagnostic]) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    match (errors, warnings) {
+        (0, 0) => format!("{file}: ok"),
+        (e, 0) => format!("{file}: {}", plural(e, "error")),
+        (0, w) => format!("{file}: ok, {}", plural(w, "warning")),
+        (e, w) => format!("{file}: {}, {}", plural(e, "error"), plural(w, "warning")),
+    }
+}
+
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// `--option NAME=VALUE`, repeatable: every command that loads a ruleset takes it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OptionArgs {
+    /// Set one of the ruleset's options (see `sow explain RULESET` for the options and their
+    /// values). Repeat for several.
+    #[arg(long = "option", short = 'o', value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!(
+            "`{s}` is not NAME=VALUE (for example last_four=none)"
+        )),
+    }
+}
+
+/// A ruleset named on the command line, loaded and checked.
+pub struct Ruleset {
+    /// As the user wrote it: a shipped name or a path (used again in printed commands and
+    /// records).
+    pub given: String,
+    /// The file name shown in diagnostics.
+    pub file: String,
+    pub source: String,
+    pub rules: Arc<Rules>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Ruleset {
+    /// Loads a shipped name or a path, with options set. A file that cannot be found is a
+    /// usage error; a ruleset with errors is invalid input.
+    pub fn load(given: &str, options: &[(String, String)]) -> Result<Ruleset, Fail> {
+        let (file, source) = sow::catalog::read(given).map_err(Fail::Usage)?;
+        Ruleset::from_source(given, file, source, options)
+    }
+
+    pub fn from_source(
+        given: &str,
+        file: String,
+        source: String,
+        options: &[(String, String)],
+    ) -> Result<Ruleset, Fail> {
+        match sow::check::load(&source, options) {
+            Ok(loaded) => Ok(Ruleset {
+                given: given.to_string(),
+                file,
+                source,
+                rules: Arc::new(loaded.rules),
+                warnings: loaded.warnings,
+            }),
+            Err(diagnostics) => Err(Fail::Invalid {
+                file,
+                source,
+                diagnostics,
+            }),
+        }
+    }
+
+    /// In text mode, the warnings go to stderr so they never mix with the command's output.
+    pub fn print_warnings(&self, format: Format) {
+        if format == Format::Text && !self.warnings.is_empty() {
+            eprint!("{}", render_all(&self.warnings, &self.file, &self.source));
+        }
+    }
+
+    pub fn warnings_json(&self) -> Vec<Value> {
+        diagnostics_json(&self.warnings, &self.file, &self.source)
+    }
+
+    /// The ruleset as JSON: its name, where it came from, the options in force.
+    pub fn json(&self) -> Value {
+        json!({
+            "name": self.rules.name,
+            "given": self.given,
+            "file": self.file,
+            "options": options_json(&self.rules),
+        })
+    }
+
+    /// The options set away from their defaults, as `--option` arguments would set them.
+    pub fn changed_options(&self) -> Vec<(String, String)> {
+        self.rules
+            .options
+            .iter()
+            .filter(|o| o.value != o.default)
+            .map(|o| (o.name.clone(), o.value.clone()))
+            .collect()
+    }
+}
+
+/// Every option with the value in force.
+pub fn options_json(rules: &Rules) -> Value {
+    let map: serde_json::Map<String, Value> = rules
+        .options
+        .iter()
+        .map(|o| (o.name.clone(), Value::String(o.value.clone())))
+        .collect();
+    Value::Object(map)
+}
+
+/// Lowercase side name for JSON: "south" / "north".
+pub fn side(p: sow::rules::Player) -> &'static str {
+    match p {
+        0 => "south",
+        _ => "north",
+    }
+}
+
+/// A position in the notation `--from` reads: rows, holdings and the player to move.
+pub fn position_notation(rules: &Rules, pos: &sow::engine::Position) -> String {
+    let g = &rules.geometry;
+    let row = |p: sow::rules::Player| -> String {
+        g.holes_of(p)
+            .map(|h| {
+                if pos.closed & (1 << h) != 0 {
+                    "x".to_string()
+                } else {
+                    pos.board[h as usize].to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "S[{}] N[{}] S*={} N*={} {}",
+        row(0),
+        row(1),
+        pos.held(rules, 0),
+        pos.held(rules, 1),
+        side(pos.to_move)
+    )
+}
+
+/// A position as JSON, with the player to move.
+pub fn position_json_to_move(rules: &Rules, pos: &sow::engine::Position) -> Value {
+    let mut v = sow::render::position_json(rules, pos);
+    if let Some(map) = v.as_object_mut() {
+        map.insert("to_move".into(), json!(side(pos.to_move)));
+    }
+    v
+}
+
+/// Labels of a list of holes, space-separated.
+pub fn labels(rules: &Rules, holes: &[sow::rules::Pos]) -> String {
+    holes
+        .iter()
+        .map(|&h| rules.geometry.label(h))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes a command-line argument for a shell when it needs it, so that printed commands can
+/// be pasted as they are.
+pub fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}

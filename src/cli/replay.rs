@@ -1,0 +1,457 @@
+//! `sow replay`: a recorded game, ply by ply, with the trace at the chosen detail.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use sow::diagnostic::{self, Diagnostic, did_you_mean};
+use sow::engine::{Game, MoveError, Position};
+use sow::notation::{parse_move, parse_position, player_name};
+use sow::record::{self, Item};
+use sow::render::{self, Detail};
+use sow::trace::Event;
+
+use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, position_notation, side};
+
+const AFTER_HELP: &str = "\
+Examples:
+  sow replay tests/records/raja_pasu_short.sow
+  sow replay tests/records/raja_pasu_short.sow --detail drops
+  sow replay sadeqa_ii --moves \"s6 n6 s2 n1\" --detail laps
+  sow replay raja_pasu --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south\" --moves s5
+  sow --format json replay game.sow
+
+A record is a small text file:
+  # comments start with #
+  ruleset = raja_pasu            (a shipped name, or a path relative to the record)
+  option last_four = none        (any number of these)
+  position = S[..] N[..] south   (optional: start from a set-up position)
+  moves = s1 n3 s5               (may be repeated over several lines)
+
+An illegal or impossible move stops the replay with its ply number, the position before it and
+the legal moves (exit code 1).";
+
+/// Replay a recorded game ply by ply, with the trace.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// A game record file; or, with --moves (or none at all), a ruleset.
+    #[arg(value_name = "RECORD|RULESET")]
+    pub input: String,
+
+    /// The moves to replay on the ruleset, e.g. "s3 n5 s1".
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+
+    /// Start from a set-up position instead of the ruleset's (or the record's) own:
+    /// `S[s1 .. sN] N[n1 .. nN]`, then optionally `S*=k N*=k` (seeds held) and `south` or
+    /// `north` (to move; default South). A closed hole is written `x`.
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+
+    /// How much of each ply to show: plies (the move, captures, the board after it), laps
+    /// (also each lap and relay) or drops (also every seed sown).
+    #[arg(long, value_enum, default_value_t = Detail::Plies)]
+    pub detail: Detail,
+
+    #[command(flatten)]
+    pub options: OptionArgs,
+}
+
+/// Text that moves or a position were read from, to point at with a caret.
+struct Origin {
+    file: String,
+    source: String,
+}
+
+/// What to replay, wherever it came from.
+struct Script {
+    ruleset: Ruleset,
+    moves: Vec<Item>,
+    moves_from: Origin,
+    position: Option<(Item, Origin)>,
+}
+
+pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
+    let script = if is_ruleset(&args) {
+        from_command_line(&args)?
+    } else {
+        from_record(&args)?
+    };
+    script.ruleset.print_warnings(format);
+    let rules = script.ruleset.rules.clone();
+    let mut game = match &script.position {
+        None => Game::new(rules.clone()),
+        Some((item, origin)) => {
+            let pos = parse_position(&rules, &item.text).map_err(|message| Fail::Invalid {
+                file: origin.file.clone(),
+                source: origin.source.clone(),
+                diagnostics: vec![
+                    Diagnostic::error(format!("bad starting position: {message}"))
+                        .at(item.span.clone()),
+                ],
+            })?;
+            Game::from_position(rules.clone(), pos)
+        }
+    };
+
+    let start = *game.position();
+    let mut text = header(&script.ruleset, &start);
+    let mut plies: Vec<Value> = Vec::new();
+    let mut events = Vec::new();
+    let mut failure: Option<Stop> = None;
+    for (i, item) in script.moves.iter().enumerate() {
+        let ply = i as u32 + 1;
+        events.clear();
+        let before = *game.position();
+        let Some(mover) = game.to_move() else {
+            failure = Some(Stop {
+                ply,
+                item: item.clone(),
+                message: format!(
+                    "ply {ply}: the game is over after ply {}, but the moves go on with `{}`",
+                    ply - 1,
+                    item.text
+                ),
+                position: before,
+                legal: Vec::new(),
+            });
+            break;
+        };
+        let legal: Vec<String> = game
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .map(|&h| rules.geometry.label(h))
+            .collect();
+        let played = parse_move(&rules, mover, &item.text).and_then(|h| {
+            game.play(h, &mut events).map_err(|e| match e {
+                MoveError::Illegal { reason, .. } => reason,
+                MoveError::GameOver => "the game is over".to_string(),
+            })
+        });
+        if let Err(reason) = played {
+            failure = Some(Stop {
+                ply,
+                item: item.clone(),
+                message: format!(
+                    "ply {ply}: {} cannot play `{}`: {reason}",
+                    player_name(mover),
+                    item.text
+                ),
+                position: before,
+                legal,
+            });
+            break;
+        }
+        let after = *game.position();
+        text.push_str(&render::trace_text(&rules, &events, &[after], args.detail));
+        plies.push(json!({
+            "ply": ply,
+            "round": game.round(),
+            "mover": side(mover),
+            "move": item.text.to_lowercase(),
+            "board": render::position_json(&rules, &after),
+            "to_move": game.to_move().map(side),
+            "events": events
+                .iter()
+                .filter(|e| shown(e, args.detail))
+                .map(|e| render::event_json(&rules, e))
+                .collect::<Vec<_>>(),
+        }));
+    }
+
+    let legal_now: Vec<String> = game
+        .legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&h| rules.geometry.label(h))
+        .collect();
+    if failure.is_none()
+        && let Some(p) = game.to_move()
+    {
+        text.push_str(&format!(
+            "after ply {}: {} to move; legal moves: {}\n",
+            script.moves.len(),
+            player_name(p),
+            legal_now.join(" ")
+        ));
+    }
+    let status = json!({
+        "over": game.is_over(),
+        "winner": match game.status() {
+            sow::engine::Status::Over { winner } => winner.map(side),
+            sow::engine::Status::Playing => None,
+        },
+        "to_move": game.to_move().map(side),
+        "legal_moves": legal_now,
+        "round": game.round(),
+    });
+
+    match format {
+        Format::Text => {
+            print!("{text}");
+            if let Some(stop) = &failure {
+                eprint!("{}", stop.render(&script, &rules));
+            }
+        }
+        Format::Json => emit_json(&json!({
+            "command": "replay",
+            "ok": failure.is_none(),
+            "ruleset": script.ruleset.json(),
+            "start": super::position_json_to_move(&rules, &start),
+            "plies": plies,
+            "status": status,
+            "error": failure.as_ref().map(|s| s.json(&script, &rules)),
+            "diagnostics": script.ruleset.warnings_json(),
+        })),
+    }
+    Ok(if failure.is_some() {
+        Exit::Wrong
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Whether the input names a ruleset rather than a record: moves are given on the command
+/// line, or it is a `.toml` file, or a shipped name that is not a file here.
+fn is_ruleset(args: &Args) -> bool {
+    args.moves.is_some()
+        || args.input.ends_with(".toml")
+        || (sow::catalog::shipped(&args.input).is_some() && !Path::new(&args.input).exists())
+}
+
+fn from_command_line(args: &Args) -> Result<Script, Fail> {
+    let ruleset = Ruleset::load(&args.input, &args.options.options)?;
+    let source = args.moves.clone().unwrap_or_default();
+    let moves = words(&source);
+    Ok(Script {
+        ruleset,
+        moves,
+        moves_from: Origin {
+            file: "--moves".into(),
+            source,
+        },
+        position: args.from.as_deref().map(from_flag),
+    })
+}
+
+/// `--from`, pointed at as a one-line file of its own.
+fn from_flag(text: &str) -> (Item, Origin) {
+    (
+        Item {
+            text: text.to_string(),
+            span: 0..text.len(),
+        },
+        Origin {
+            file: "--from".into(),
+            source: text.to_string(),
+        },
+    )
+}
+
+/// The moves of a `--moves` string, each with its span in the string.
+fn words(source: &str) -> Vec<Item> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for w in source.split_whitespace() {
+        let found = source[at..].find(w).map_or(at, |i| at + i);
+        at = found + w.len();
+        out.push(Item {
+            text: w.to_string(),
+            span: found..at,
+        });
+    }
+    out
+}
+
+fn from_record(args: &Args) -> Result<Script, Fail> {
+    let path = Path::new(&args.input);
+    let source = std::fs::read_to_string(path).map_err(|e| {
+        Fail::Usage(format!(
+            "cannot read the record {}: {e} (to replay moves on a ruleset, give them with --moves)",
+            args.input
+        ))
+    })?;
+    let file = args.input.clone();
+    let invalid = |diagnostics: Vec<Diagnostic>| Fail::Invalid {
+        file: file.clone(),
+        source: source.clone(),
+        diagnostics,
+    };
+    let rec = record::parse(&source).map_err(invalid)?;
+
+    // The ruleset is found beside the record first, so that a record and its ruleset can
+    // travel together; then as usual (a path from here, or a shipped name).
+    let beside = path.parent().map(|d| d.join(&rec.ruleset.text));
+    let found = match beside.filter(|p| p.is_file()) {
+        Some(p) => std::fs::read_to_string(&p)
+            .map(|text| (p.display().to_string(), text))
+            .map_err(|e| format!("cannot read {}: {e}", p.display())),
+        None => sow::catalog::read(&rec.ruleset.text),
+    };
+    let (rfile, rsource) = found.map_err(|message| {
+        invalid(vec![
+            Diagnostic::error(format!("cannot load the ruleset: {message}"))
+                .at(rec.ruleset.span.clone()),
+        ])
+    })?;
+
+    // Check the record's options against the ruleset here, so that a mistake is shown in the
+    // record, where it was made, rather than as a problem of the ruleset.
+    let plain = Ruleset::from_source(&rec.ruleset.text, rfile.clone(), rsource.clone(), &[])?;
+    let mut problems = Vec::new();
+    for (name, value) in &rec.options {
+        let Some(decl) = plain.rules.options.iter().find(|o| o.name == name.text) else {
+            let d = Diagnostic::error(format!(
+                "{} has no option `{}`",
+                plain.rules.name, name.text
+            ))
+            .at(name.span.clone());
+            let names = plain.rules.options.iter().map(|o| o.name.as_str());
+            problems.push(match did_you_mean(&name.text, names) {
+                Some(s) => d.hint(format!("did you mean `{s}`?")),
+                None => d.hint(format!(
+                    "its options are: {}",
+                    plain
+                        .rules
+                        .options
+                        .iter()
+                        .map(|o| o.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            });
+            continue;
+        };
+        if !decl.values.contains(&value.text) {
+            let d = Diagnostic::error(format!(
+                "option `{}` cannot be `{}`; its values are {}",
+                name.text,
+                value.text,
+                decl.values.join(", ")
+            ))
+            .at(value.span.clone());
+            problems.push(
+                match did_you_mean(&value.text, decl.values.iter().map(String::as_str)) {
+                    Some(s) => d.hint(format!("did you mean `{s}`?")),
+                    None => d,
+                },
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Err(invalid(problems));
+    }
+    // Options on the command line come after the record's, so they win.
+    let mut options: Vec<(String, String)> = rec
+        .options
+        .iter()
+        .map(|(n, v)| (n.text.clone(), v.text.clone()))
+        .collect();
+    options.extend(args.options.options.iter().cloned());
+    let ruleset = Ruleset::from_source(&rec.ruleset.text, rfile, rsource, &options)?;
+    let position = match &args.from {
+        Some(text) => Some(from_flag(text)),
+        None => rec.position.clone().map(|p| {
+            (
+                p,
+                Origin {
+                    file: file.clone(),
+                    source: source.clone(),
+                },
+            )
+        }),
+    };
+    Ok(Script {
+        ruleset,
+        moves: rec.moves,
+        moves_from: Origin { file, source },
+        position,
+    })
+}
+
+fn header(ruleset: &Ruleset, start: &Position) -> String {
+    let rules = &ruleset.rules;
+    let changed = ruleset.changed_options();
+    let options = if changed.is_empty() {
+        "default options".to_string()
+    } else {
+        let set: Vec<String> = changed.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        format!("options {}", set.join(" "))
+    };
+    format!(
+        "{} ({}), {options}\nstart: {}\n",
+        rules.name,
+        ruleset.given,
+        position_notation(rules, start)
+    )
+}
+
+/// Whether an event is shown at this detail (the same choice as the text trace makes).
+pub fn shown(e: &Event, detail: Detail) -> bool {
+    match e {
+        Event::Lift { .. }
+        | Event::Resow { .. }
+        | Event::LapEnd { .. }
+        | Event::Relay { .. }
+        | Event::MoveEnd { .. } => detail >= Detail::Laps,
+        Event::Drop { .. } | Event::Skip { .. } => detail >= Detail::Drops,
+        Event::Move { .. }
+        | Event::Capture { .. }
+        | Event::CaptureCancelled { .. }
+        | Event::ExtraTurn { .. }
+        | Event::EndlessMove { .. }
+        | Event::Cycle { .. }
+        | Event::RoundEnd { .. }
+        | Event::Refill { .. }
+        | Event::RoundStart { .. }
+        | Event::GameEnd { .. } => true,
+    }
+}
+
+/// Where and why a replay stopped.
+struct Stop {
+    ply: u32,
+    item: Item,
+    message: String,
+    /// The position before the ply that failed.
+    position: Position,
+    legal: Vec<String>,
+}
+
+impl Stop {
+    fn diagnostic(&self) -> Diagnostic {
+        let d = Diagnostic::error(self.message.clone()).at(self.item.span.clone());
+        if self.legal.is_empty() {
+            d.hint("remove the moves after the end of the game")
+        } else {
+            d.hint(format!("the legal moves are {}", self.legal.join(" ")))
+        }
+    }
+
+    fn render(&self, script: &Script, rules: &sow::rules::Rules) -> String {
+        let origin = &script.moves_from;
+        let mut out = diagnostic::render(&self.diagnostic(), &origin.file, &origin.source);
+        out.push_str(&format!(
+            "\nposition before ply {}: {}\n{}",
+            self.ply,
+            position_notation(rules, &self.position),
+            render::picture(rules, &self.position)
+        ));
+        out
+    }
+
+    fn json(&self, script: &Script, rules: &sow::rules::Rules) -> Value {
+        let origin = &script.moves_from;
+        json!({
+            "ply": self.ply,
+            "move": self.item.text,
+            "message": self.message,
+            "position": super::position_json_to_move(rules, &self.position),
+            "position_notation": position_notation(rules, &self.position),
+            "legal_moves": self.legal,
+            "diagnostic": diagnostic::to_json(&self.diagnostic(), &origin.file, &origin.source),
+        })
+    }
+}

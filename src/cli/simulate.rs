@@ -1,0 +1,653 @@
+//! `sow simulate`: many seeded games between computer players, on all cores, and the
+//! statistics an author wants about a variant.
+//!
+//! Game `i` uses the seed `S + i`, so every game can be played again on its own, and the
+//! results do not depend on the number of threads: the tallies are sums and maxima, and the
+//! example kept for endless moves and cycles is the one of the lowest-numbered game.
+
+use std::io::IsTerminal;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use sow::engine::{Game, Status};
+use sow::rules::{ClauseId, Rules};
+use sow::trace::{Event, Tracer};
+
+use super::players::{self, Bot};
+use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, plural, shell_quote};
+
+const AFTER_HELP: &str = "\
+Game i is played with the seed S+i: `sow play RULESET --south random --north random --seed S+i`
+plays it again. Results do not depend on --threads. For the first endless move and the first
+cycle found, the exact `sow replay` command that shows it is printed.
+
+Examples:
+  sow simulate raja_pasu --games 10000 --seed 1
+  sow simulate sadeqa_ii --games 1000 --seed 7 --south greedy --option endless=mover_loses
+  sow simulate raja_pasu --games 2000 --seed 1 --threads 1      (to measure scaling)
+  sow --format json simulate raja_pasu --games 100 --seed 3";
+
+/// Play many seeded games between computer players and report statistics.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// The ruleset: a shipped name (see `sow list`) or a path.
+    pub ruleset: String,
+
+    /// How many games (or matches) to play.
+    #[arg(long, short = 'n', default_value_t = 1000)]
+    pub games: u64,
+
+    /// Seed of the first game; game i uses seed+i. By default one is picked and printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Who plays South.
+    #[arg(long, value_enum, default_value_t = Bot::Random)]
+    pub south: Bot,
+
+    /// Who plays North.
+    #[arg(long, value_enum, default_value_t = Bot::Random)]
+    pub north: Bot,
+
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+
+    /// A game still going after this many plies is stopped and counted as unfinished.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_plies: u32,
+
+    #[command(flatten)]
+    pub options: OptionArgs,
+}
+
+/// The first game where something happened, to replay it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Example {
+    game: u64,
+    seed: u64,
+    ply: u32,
+}
+
+fn earliest(a: Option<Example>, b: Option<Example>) -> Option<Example> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.game < x.game { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// What the games added up to.
+#[derive(Debug, Clone)]
+struct Tally {
+    games: u64,
+    wins: [u64; 2],
+    draws: u64,
+    unfinished: u64,
+    plies: u64,
+    plies_max: u32,
+    /// Moves that ended (endless moves are counted apart), and their laps.
+    moves: u64,
+    laps: u64,
+    laps_max: u32,
+    rounds: u64,
+    rounds_max: u32,
+    /// Per clause: how many times it acted.
+    fired: Vec<u64>,
+    /// Per capture clause: how many times `cancel_if` undid it.
+    cancelled: Vec<u64>,
+    endless: u64,
+    endless_games: u64,
+    endless_first: Option<Example>,
+    cycles: u64,
+    cycle_first: Option<Example>,
+}
+
+impl Tally {
+    fn new(clauses: usize) -> Tally {
+        Tally {
+            games: 0,
+            wins: [0; 2],
+            draws: 0,
+            unfinished: 0,
+            plies: 0,
+            plies_max: 0,
+            moves: 0,
+            laps: 0,
+            laps_max: 0,
+            rounds: 0,
+            rounds_max: 0,
+            fired: vec![0; clauses],
+            cancelled: vec![0; clauses],
+            endless: 0,
+            endless_games: 0,
+            endless_first: None,
+            cycles: 0,
+            cycle_first: None,
+        }
+    }
+
+    fn merge(mut self, o: Tally) -> Tally {
+        self.games += o.games;
+        self.wins[0] += o.wins[0];
+        self.wins[1] += o.wins[1];
+        self.draws += o.draws;
+        self.unfinished += o.unfinished;
+        self.plies += o.plies;
+        self.plies_max = self.plies_max.max(o.plies_max);
+        self.moves += o.moves;
+        self.laps += o.laps;
+        self.laps_max = self.laps_max.max(o.laps_max);
+        self.rounds += o.rounds;
+        self.rounds_max = self.rounds_max.max(o.rounds_max);
+        for (a, b) in self.fired.iter_mut().zip(&o.fired) {
+            *a += b;
+        }
+        for (a, b) in self.cancelled.iter_mut().zip(&o.cancelled) {
+            *a += b;
+        }
+        self.endless += o.endless;
+        self.endless_games += o.endless_games;
+        self.endless_first = earliest(self.endless_first, o.endless_first);
+        self.cycles += o.cycles;
+        self.cycle_first = earliest(self.cycle_first, o.cycle_first);
+        self
+    }
+}
+
+/// Counts clause firings. The engine may take back the events of an endless move (it
+/// truncates to a mark and replays the laps exactly), so firings wait in `pending` until the
+/// ply is over; both vectors are allocated once per worker and only grow.
+struct Counter {
+    /// (clause, cancelled?) in event order, for the ply being played.
+    pending: Vec<(ClauseId, bool)>,
+    /// The clause that a new round's start counts for, if the rules play a match.
+    rounds: Option<ClauseId>,
+}
+
+impl Tracer for Counter {
+    fn event(&mut self, event: Event) {
+        match event {
+            Event::Relay { clause, .. }
+            | Event::Capture { clause, .. }
+            | Event::ExtraTurn { clause }
+            | Event::RoundEnd { clause, .. } => self.pending.push((clause, false)),
+            Event::CaptureCancelled { clause, .. } => self.pending.push((clause, true)),
+            Event::RoundStart { .. } => {
+                if let Some(c) = self.rounds {
+                    self.pending.push((c, false));
+                }
+            }
+            Event::Move { .. }
+            | Event::Lift { .. }
+            | Event::Resow { .. }
+            | Event::Drop { .. }
+            | Event::Skip { .. }
+            | Event::LapEnd { .. }
+            | Event::MoveEnd { .. }
+            | Event::EndlessMove { .. }
+            | Event::Cycle { .. }
+            | Event::Refill { .. }
+            | Event::GameEnd { .. } => {}
+        }
+    }
+
+    fn mark(&self) -> usize {
+        self.pending.len()
+    }
+
+    fn truncate(&mut self, mark: usize) {
+        self.pending.truncate(mark);
+    }
+}
+
+/// One worker's game, tracer and tally, made once per rayon work split rather than per game.
+struct Worker {
+    game: Game,
+    counter: Counter,
+    tally: Tally,
+}
+
+#[derive(Clone, Copy)]
+struct Plan {
+    first_seed: u64,
+    bots: [Bot; 2],
+    max_plies: u32,
+}
+
+impl Worker {
+    fn new(rules: &std::sync::Arc<Rules>) -> Worker {
+        Worker {
+            game: Game::new(rules.clone()),
+            counter: Counter {
+                pending: Vec::with_capacity(256),
+                rounds: rules.rounds.map(|r| r.id),
+            },
+            tally: Tally::new(rules.clauses.len()),
+        }
+    }
+
+    fn play(mut self, index: u64, plan: Plan) -> Worker {
+        let seed = plan.first_seed.wrapping_add(index);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let t = &mut self.tally;
+        let game = &mut self.game;
+        game.restart();
+        let mut had_endless = false;
+        t.games += 1;
+        while let Some(mover) = game.to_move() {
+            if game.ply() >= plan.max_plies {
+                t.unfinished += 1;
+                break;
+            }
+            let Some(h) = players::choose(plan.bots[mover as usize], game, &mut rng) else {
+                break;
+            };
+            self.counter.pending.clear();
+            let Ok(report) = game.play(h, &mut self.counter) else {
+                break;
+            };
+            for &(clause, cancelled) in &self.counter.pending {
+                let column = if cancelled {
+                    &mut t.cancelled
+                } else {
+                    &mut t.fired
+                };
+                if let Some(n) = column.get_mut(clause as usize) {
+                    *n += 1;
+                }
+            }
+            let here = Some(Example {
+                game: index,
+                seed,
+                ply: game.ply(),
+            });
+            if report.endless {
+                t.endless += 1;
+                had_endless = true;
+                t.endless_first = earliest(t.endless_first, here);
+            } else {
+                t.moves += 1;
+                t.laps += u64::from(report.laps);
+                t.laps_max = t.laps_max.max(report.laps);
+            }
+            if report.cycle {
+                t.cycles += 1;
+                t.cycle_first = earliest(t.cycle_first, here);
+            }
+        }
+        match game.status() {
+            Status::Over { winner: Some(w) } => t.wins[w as usize] += 1,
+            Status::Over { winner: None } => t.draws += 1,
+            Status::Playing => {}
+        }
+        t.endless_games += u64::from(had_endless);
+        t.plies += u64::from(game.ply());
+        t.plies_max = t.plies_max.max(game.ply());
+        t.rounds += u64::from(game.round());
+        t.rounds_max = t.rounds_max.max(game.round());
+        self
+    }
+}
+
+pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
+    let ruleset = Ruleset::load(&args.ruleset, &args.options.options)?;
+    ruleset.print_warnings(format);
+    let rules = ruleset.rules.clone();
+    if args.games == 0 {
+        return Err(Fail::Usage("--games must be at least 1".into()));
+    }
+    let seed_given = args.seed.is_some();
+    let plan = Plan {
+        first_seed: args.seed.unwrap_or_else(fresh_seed),
+        bots: [args.south, args.north],
+        max_plies: args.max_plies,
+    };
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        if n == 0 {
+            return Err(Fail::Usage("--threads must be at least 1".into()));
+        }
+        pool = pool.num_threads(n);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| Fail::Usage(format!("cannot start the worker threads: {e}")))?;
+
+    // The bar and the timing go to stderr, and only on a terminal: piped output and tests
+    // stay deterministic.
+    let terminal = std::io::stderr().is_terminal();
+    // Hidden, the bar would still take its lock for every game: leave it out entirely.
+    let bar = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new(args.games);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let started = std::time::Instant::now();
+    let clauses = rules.clauses.len();
+    let tally = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .fold(
+                || Worker::new(&rules),
+                |w, i| {
+                    let w = w.play(i, plan);
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
+                    }
+                    w
+                },
+            )
+            .map(|w| w.tally)
+            .reduce(|| Tally::new(clauses), Tally::merge)
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if terminal {
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "{} in {secs:.2} s on {} ({:.0} games/s)",
+            plural(args.games as usize, "game"),
+            plural(pool.current_num_threads(), "thread"),
+            args.games as f64 / secs.max(1e-9)
+        );
+    }
+
+    let endless_cmd = tally
+        .endless_first
+        .map(|e| replay_command(&ruleset, plan, e));
+    let cycle_cmd = tally.cycle_first.map(|e| replay_command(&ruleset, plan, e));
+    match format {
+        Format::Text => print!(
+            "{}",
+            text(
+                &ruleset,
+                &args,
+                plan,
+                seed_given,
+                &tally,
+                endless_cmd.as_deref(),
+                cycle_cmd.as_deref()
+            )
+        ),
+        Format::Json => emit_json(&json!({
+            "command": "simulate",
+            "ok": true,
+            "ruleset": ruleset.json(),
+            "games": tally.games,
+            "first_seed": plan.first_seed,
+            "players": { "south": args.south.name(), "north": args.north.name() },
+            "max_plies": args.max_plies,
+            "results": {
+                "south_wins": tally.wins[0],
+                "north_wins": tally.wins[1],
+                "draws": tally.draws,
+                "unfinished": tally.unfinished,
+            },
+            "plies": { "mean": mean3(tally.plies, tally.games), "max": tally.plies_max },
+            "laps_per_move": { "mean": mean3(tally.laps, tally.moves), "max": tally.laps_max, "endless_moves_excluded": true },
+            "rounds": rules.rounds.map(|_| json!({ "mean": mean3(tally.rounds, tally.games), "max": tally.rounds_max })),
+            "clauses": clauses_json(&rules, &tally),
+            "endless_moves": example_json(tally.endless, tally.endless_first, endless_cmd.as_deref()),
+            "cycles": example_json(tally.cycles, tally.cycle_first, cycle_cmd.as_deref()),
+            "diagnostics": ruleset.warnings_json(),
+        })),
+    }
+    Ok(Exit::Ok)
+}
+
+fn mean(total: u64, count: u64) -> f64 {
+    if count == 0 {
+        0.0
+    } else {
+        total as f64 / count as f64
+    }
+}
+
+/// A mean for JSON: three decimals say all there is to say about a sample of games.
+fn mean3(total: u64, count: u64) -> f64 {
+    (mean(total, count) * 1000.0).round() / 1000.0
+}
+
+fn percent(n: u64, of: u64) -> String {
+    format!("{:.1}%", 100.0 * mean(n, of))
+}
+
+/// Clauses that leave a trace event when they act; the others (legality, who starts) cannot
+/// be counted from the trace.
+fn countable(rules: &Rules) -> Vec<bool> {
+    let mut c = vec![false; rules.clauses.len()];
+    let mut mark = |id: ClauseId| {
+        if let Some(x) = c.get_mut(id as usize) {
+            *x = true;
+        }
+    };
+    rules.relay.iter().for_each(|r| mark(r.id));
+    rules
+        .drop_captures
+        .iter()
+        .chain(&rules.lap_captures)
+        .chain(&rules.move_captures)
+        .for_each(|r| mark(r.id));
+    rules.extra_turns.iter().for_each(|x| mark(x.id));
+    [rules.no_move, rules.endless_move, rules.cycle]
+        .iter()
+        .for_each(|e| mark(e.id));
+    rules.end_when.iter().for_each(|(_, e)| mark(e.id));
+    rules.rounds.iter().for_each(|r| mark(r.id));
+    c
+}
+
+fn clause_title(rules: &Rules, id: usize) -> String {
+    let c = &rules.clauses[id];
+    match &c.cites {
+        Some(cites) => format!("{} [{cites}]", c.name),
+        None => c.name.clone(),
+    }
+}
+
+fn clauses_json(rules: &Rules, t: &Tally) -> Vec<Value> {
+    let countable = countable(rules);
+    (0..rules.clauses.len())
+        .map(|i| {
+            let c = &rules.clauses[i];
+            json!({
+                "name": c.name,
+                "cites": c.cites,
+                "fired": countable[i].then_some(t.fired[i]),
+                "cancelled": (t.cancelled[i] > 0).then_some(t.cancelled[i]),
+                "per_game": countable[i].then(|| mean3(t.fired[i], t.games)),
+            })
+        })
+        .collect()
+}
+
+fn example_json(count: u64, first: Option<Example>, command: Option<&str>) -> Value {
+    json!({
+        "count": count,
+        "first": first.map(|e| json!({ "game": e.game, "seed": e.seed, "ply": e.ply, "replay": command })),
+    })
+}
+
+/// The exact command that replays an example: the game is played again, on one thread, up to
+/// the ply in question, to write its moves out.
+fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example) -> String {
+    let mut game = Game::new(ruleset.rules.clone());
+    let mut rng = ChaCha8Rng::seed_from_u64(e.seed);
+    let mut moves = Vec::new();
+    while game.ply() < e.ply {
+        let Some(mover) = game.to_move() else { break };
+        let Some(h) = players::choose(plan.bots[mover as usize], &game, &mut rng) else {
+            break;
+        };
+        if game.play(h, &mut ()).is_err() {
+            break;
+        }
+        moves.push(ruleset.rules.geometry.label(h));
+    }
+    let mut cmd = format!("sow replay {}", shell_quote(&ruleset.given));
+    for (n, v) in ruleset.changed_options() {
+        cmd.push_str(&format!(" --option {}", shell_quote(&format!("{n}={v}"))));
+    }
+    cmd.push_str(&format!(" --moves '{}' --detail laps", moves.join(" ")));
+    cmd
+}
+
+fn text(
+    ruleset: &Ruleset,
+    args: &Args,
+    plan: Plan,
+    seed_given: bool,
+    t: &Tally,
+    endless_cmd: Option<&str>,
+    cycle_cmd: Option<&str>,
+) -> String {
+    let rules = &ruleset.rules;
+    let mut out = String::new();
+    let changed = ruleset.changed_options();
+    let options = if changed.is_empty() {
+        "default options".to_string()
+    } else {
+        changed
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    out.push_str(&format!("{} ({}), {options}\n", rules.name, ruleset.given));
+    out.push_str(&format!(
+        "{}, seeds {} to {}{}, South {} vs North {}\n\n",
+        plural(
+            t.games as usize,
+            if rules.rounds.is_some() {
+                "match"
+            } else {
+                "game"
+            }
+        )
+        .replace("matchs", "matches"),
+        plan.first_seed,
+        plan.first_seed.wrapping_add(t.games - 1),
+        if seed_given {
+            ""
+        } else {
+            " (picked: pass --seed to repeat)"
+        },
+        args.south.name(),
+        args.north.name()
+    ));
+    out.push_str(&format!(
+        "results    South wins {} ({}), North wins {} ({}), draws {} ({})",
+        t.wins[0],
+        percent(t.wins[0], t.games),
+        t.wins[1],
+        percent(t.wins[1], t.games),
+        t.draws,
+        percent(t.draws, t.games)
+    ));
+    if t.unfinished > 0 {
+        out.push_str(&format!(
+            ", unfinished after {} plies {}",
+            args.max_plies, t.unfinished
+        ));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "plies      mean {:.1} per {}, max {}\n",
+        mean(t.plies, t.games),
+        if rules.rounds.is_some() {
+            "match"
+        } else {
+            "game"
+        },
+        t.plies_max
+    ));
+    out.push_str(&format!(
+        "laps       mean {:.2} per move, max {} (endless moves apart)\n",
+        mean(t.laps, t.moves),
+        t.laps_max
+    ));
+    if rules.rounds.is_some() {
+        out.push_str(&format!(
+            "rounds     mean {:.2} per match, max {}\n",
+            mean(t.rounds, t.games),
+            t.rounds_max
+        ));
+    }
+
+    out.push_str(&format!(
+        "\nclause                                         fired   per {}\n",
+        if rules.rounds.is_some() {
+            "match"
+        } else {
+            "game"
+        }
+    ));
+    let countable = countable(rules);
+    for (i, &counted) in countable.iter().enumerate() {
+        let title = clause_title(rules, i);
+        if !counted {
+            out.push_str(&format!(
+                "  {title:<42}       -   (leaves no trace event)\n"
+            ));
+            continue;
+        }
+        out.push_str(&format!(
+            "  {title:<42} {:>7} {:>10.2}",
+            t.fired[i],
+            mean(t.fired[i], t.games)
+        ));
+        if t.cancelled[i] > 0 {
+            out.push_str(&format!("   cancelled {}", t.cancelled[i]));
+        }
+        if t.fired[i] == 0 {
+            out.push_str("   never fired");
+        }
+        out.push('\n');
+    }
+
+    out.push('\n');
+    match t.endless_first {
+        None => out.push_str("endless moves  none\n"),
+        Some(e) => {
+            out.push_str(&format!(
+                "endless moves  {} in {}; first in game {} (seed {}), ply {}:\n  {}\n",
+                t.endless,
+                plural(t.endless_games as usize, "game"),
+                e.game,
+                e.seed,
+                e.ply,
+                endless_cmd.unwrap_or("")
+            ));
+        }
+    }
+    match t.cycle_first {
+        None => out.push_str("cycles         none\n"),
+        Some(e) => {
+            out.push_str(&format!(
+                "cycles         {}; first in game {} (seed {}), ply {}:\n  {}\n",
+                t.cycles,
+                e.game,
+                e.seed,
+                e.ply,
+                cycle_cmd.unwrap_or("")
+            ));
+        }
+    }
+    out
+}
+
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+}

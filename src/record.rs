@@ -1,0 +1,311 @@
+//! The game record: a small line-based text format a person can write by hand.
+//!
+//! ```text
+//! # Raja Pasu, a short game
+//! ruleset = raja_pasu
+//! option last_four = none
+//! position = S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south
+//! moves = s1 n3 s5
+//! moves = n2
+//! ```
+//!
+//! One `key = value` per line; `#` starts a comment, to the end of the line. `ruleset` (a
+//! shipped name or a path, relative to the record's folder) is required, once. `option NAME =
+//! VALUE` sets an option, once per name. `position` (at most once) starts the game from a
+//! set-up position in the notation of [`crate::notation`]. `moves` lists moves separated by
+//! spaces and may be repeated: the lines are read in order. Every value keeps its byte span,
+//! so that a replay can point at the exact move that went wrong.
+//!
+//! Parsing checks only the form: whether a move is legal depends on the rules, and is the
+//! replay's business.
+
+use std::ops::Range;
+
+use crate::diagnostic::{Diagnostic, did_you_mean};
+
+/// A value with its byte span in the record text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub text: String,
+    pub span: Range<usize>,
+}
+
+impl Item {
+    /// A value with no place in any file (for records built in code).
+    pub fn new(text: impl Into<String>) -> Item {
+        Item {
+            text: text.into(),
+            span: 0..0,
+        }
+    }
+}
+
+/// A parsed game record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// A shipped ruleset's name, or a path.
+    pub ruleset: Item,
+    /// Option values, in file order: (name, value).
+    pub options: Vec<(Item, Item)>,
+    /// A set-up position to start from, in position notation.
+    pub position: Option<Item>,
+    /// The moves, in order, as written (`s3`, `n5`).
+    pub moves: Vec<Item>,
+}
+
+const KEYS: &[&str] = &["ruleset", "option", "position", "moves"];
+
+/// Parses a record. Every problem found is returned, each at its place in `text`.
+pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut ruleset: Option<Item> = None;
+    let mut options: Vec<(Item, Item)> = Vec::new();
+    let mut position: Option<Item> = None;
+    let mut moves = Vec::new();
+
+    let mut line_start = 0;
+    for raw in text.split_inclusive('\n') {
+        let start = line_start;
+        line_start += raw.len();
+        let content = raw.split('#').next().unwrap_or("");
+        let content = content.trim_end_matches(['\n', '\r']);
+        if content.trim().is_empty() {
+            continue;
+        }
+        let Some(eq) = content.find('=') else {
+            let lead = content.len() - content.trim_start().len();
+            errors.push(
+                Diagnostic::error("this line is not `key = value`")
+                    .at(start + lead..start + content.trim_end().len())
+                    .hint("write `ruleset = NAME`, `option NAME = VALUE`, `position = S[..] N[..]` or `moves = s1 n2 ...`; `#` starts a comment"),
+            );
+            continue;
+        };
+        let key = item(&content[..eq], start);
+        let value = item(&content[eq + 1..], start + eq + 1);
+        let mut words = key.text.split_whitespace();
+        let first = words.next().unwrap_or("");
+        match first {
+            "ruleset" | "position" | "moves" if words.next().is_some() => {
+                errors.push(
+                    Diagnostic::error(format!("`{first}` takes no name before the `=`"))
+                        .at(key.span.clone()),
+                );
+            }
+            "ruleset" | "position" if value.text.is_empty() => {
+                errors.push(
+                    Diagnostic::error(format!("`{first}` has no value"))
+                        .at(start + eq..start + eq + 1),
+                );
+            }
+            "ruleset" => {
+                if let Some(earlier) = &ruleset {
+                    errors.push(
+                        Diagnostic::error(format!(
+                            "the ruleset is given twice (first as `{}`)",
+                            earlier.text
+                        ))
+                        .at(value.span.clone()),
+                    );
+                } else {
+                    ruleset = Some(value);
+                }
+            }
+            "position" => {
+                if position.is_some() {
+                    errors.push(
+                        Diagnostic::error("the starting position is given twice")
+                            .at(value.span.clone()),
+                    );
+                } else {
+                    position = Some(value);
+                }
+            }
+            "moves" => {
+                for m in words_of(&value) {
+                    if !is_move_form(&m.text) {
+                        errors.push(
+                            Diagnostic::error(format!("`{}` is not a move", m.text))
+                                .at(m.span.clone())
+                                .hint(
+                                    "a move is the side's letter and a hole number, e.g. s3 or n5",
+                                ),
+                        );
+                    }
+                    moves.push(m);
+                }
+            }
+            "option" => {
+                let rest: Vec<&str> = words.collect();
+                let [name] = rest.as_slice() else {
+                    errors.push(
+                        Diagnostic::error("write one option per line: `option NAME = VALUE`")
+                            .at(key.span.clone()),
+                    );
+                    continue;
+                };
+                let name_at = key.text.rfind(name).unwrap_or(0) + key.span.start;
+                let name = Item {
+                    text: (*name).to_string(),
+                    span: name_at..name_at + name.len(),
+                };
+                if value.text.is_empty() || value.text.split_whitespace().count() != 1 {
+                    errors.push(
+                        Diagnostic::error(format!(
+                            "option `{}` needs one value, a single word",
+                            name.text
+                        ))
+                        .at(if value.text.is_empty() {
+                            start + eq..start + eq + 1
+                        } else {
+                            value.span.clone()
+                        }),
+                    );
+                    continue;
+                }
+                if options.iter().any(|(n, _)| n.text == name.text) {
+                    errors.push(
+                        Diagnostic::error(format!("option `{}` is set twice", name.text))
+                            .at(name.span.clone()),
+                    );
+                    continue;
+                }
+                options.push((name, value));
+            }
+            other => {
+                let d = Diagnostic::error(format!("unknown key `{other}`")).at(key.span.clone());
+                let d = match did_you_mean(other, KEYS.iter().copied()) {
+                    Some(s) => d.hint(format!("did you mean `{s}`?")),
+                    None => d.hint(format!("the keys are: {}", KEYS.join(", "))),
+                };
+                errors.push(d);
+            }
+        }
+    }
+    let Some(ruleset) = ruleset else {
+        errors.push(
+            Diagnostic::error("the record names no ruleset")
+                .hint("add a line `ruleset = NAME` (a shipped name such as raja_pasu, or a path)"),
+        );
+        return Err(errors);
+    };
+    if errors.is_empty() {
+        Ok(Record {
+            ruleset,
+            options,
+            position,
+            moves,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+/// The trimmed text of `raw` and its span, `offset` being where `raw` starts.
+fn item(raw: &str, offset: usize) -> Item {
+    let lead = raw.len() - raw.trim_start().len();
+    let text = raw.trim();
+    Item {
+        text: text.to_string(),
+        span: offset + lead..offset + lead + text.len(),
+    }
+}
+
+/// The words of a value, each with its own span.
+fn words_of(value: &Item) -> impl Iterator<Item = Item> + '_ {
+    let mut at = 0;
+    value.text.split_whitespace().map(move |w| {
+        // Words come in order, so each is found after the previous one.
+        let found = value.text[at..].find(w).map_or(at, |i| at + i);
+        at = found + w.len();
+        Item {
+            text: w.to_string(),
+            span: value.span.start + found..value.span.start + found + w.len(),
+        }
+    })
+}
+
+/// Whether `text` looks like a move: a side letter and a hole number. Which side and which
+/// hole numbers exist depend on the rules.
+fn is_move_form(text: &str) -> bool {
+    let mut chars = text.chars();
+    matches!(chars.next(), Some('s' | 'n' | 'S' | 'N'))
+        && !chars.as_str().is_empty()
+        && chars.all(|c| c.is_ascii_digit())
+}
+
+/// How many moves [`write`] puts on one `moves` line.
+const MOVES_PER_LINE: usize = 10;
+
+/// Writes a record. `comments` become `#` lines at the top (the seed, the players, the result).
+pub fn write(record: &Record, comments: &[String]) -> String {
+    let mut out = String::new();
+    for c in comments {
+        for line in c.lines() {
+            out.push_str(format!("# {line}").trim_end());
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!("ruleset = {}\n", record.ruleset.text));
+    for (name, value) in &record.options {
+        out.push_str(&format!("option {} = {}\n", name.text, value.text));
+    }
+    if let Some(p) = &record.position {
+        out.push_str(&format!("position = {}\n", p.text));
+    }
+    for chunk in record.moves.chunks(MOVES_PER_LINE) {
+        let words: Vec<&str> = chunk.iter().map(|m| m.text.as_str()).collect();
+        out.push_str(&format!("moves = {}\n", words.join(" ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_documented_example() {
+        let text = "# Raja Pasu, a short game\nruleset = raja_pasu\noption last_four = none\n\
+                    position = S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south\nmoves = s1 n3 s5  # opening\nmoves = n2\n";
+        let r = parse(text).expect("parses");
+        assert_eq!(r.ruleset.text, "raja_pasu");
+        assert_eq!(r.options[0].0.text, "last_four");
+        assert_eq!(r.options[0].1.text, "none");
+        let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(moves, ["s1", "n3", "s5", "n2"]);
+        assert_eq!(&text[r.moves[2].span.clone()], "s5");
+        assert_eq!(&text[r.options[0].0.span.clone()], "last_four");
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let record = Record {
+            ruleset: Item::new("sadeqa_ii"),
+            options: vec![(Item::new("first"), Item::new("north"))],
+            position: None,
+            moves: (1..=12)
+                .map(|i| Item::new(format!("s{}", i % 6 + 1)))
+                .collect(),
+        };
+        let text = write(&record, &["seed 7".to_string()]);
+        let back = parse(&text).expect("parses");
+        assert_eq!(back.moves.len(), 12);
+        assert_eq!(back.options[0].1.text, "north");
+        assert!(text.starts_with("# seed 7\n"));
+    }
+
+    #[test]
+    fn reports_every_problem_at_its_place() {
+        let text = "rulset = raja_pasu\nmoves = s1 x9\noption a b = c\n";
+        let errors = parse(text).expect_err("three problems");
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert_eq!(errors[0].hint.as_deref(), Some("did you mean `ruleset`?"));
+        let spans: Vec<&str> = errors
+            .iter()
+            .filter_map(|d| d.span.clone())
+            .map(|s| &text[s])
+            .collect();
+        assert_eq!(spans, ["rulset", "x9", "option a b"]);
+    }
+}

@@ -1,0 +1,576 @@
+//! The `sow` command line, run as a user runs it: the built binary over the fixture files in
+//! `tests/cli/` and the example records in `tests/records/`. Each snapshot is a transcript:
+//! the command, its input files, then the exit code, stdout and stderr, so that a reviewer
+//! sees cause and effect together. Absolute paths are filtered out; every random run has a
+//! fixed seed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch folder for files the commands write (records).
+fn scratch() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `sow` from the crate's root with `args`, feeding `stdin` if given.
+fn sow(args: &[&str], stdin: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sow runs");
+    {
+        let mut input = child.stdin.take().expect("stdin is piped");
+        if let Some(text) = stdin {
+            input.write_all(text.as_bytes()).expect("stdin written");
+        }
+        // Dropping `input` closes stdin: a session reads end-of-input after the script.
+    }
+    let out = child.wait_with_output().expect("sow finishes");
+    let clean = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .replace(scratch().to_str().unwrap_or("\u{0}"), "[TMP]")
+            .replace(root().to_str().unwrap_or("\u{0}"), "[ROOT]")
+    };
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: clean(&out.stdout),
+        stderr: clean(&out.stderr),
+    }
+}
+
+/// The transcript of one run: the command, the files it reads, stdin, then what it did.
+fn transcript(args: &[&str], inputs: &[&str], stdin: Option<&str>) -> (Run, String) {
+    let run = sow(args, stdin);
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| {
+            let a = a.replace(scratch().to_str().unwrap_or("\u{0}"), "[TMP]");
+            if a.contains(' ') || a.is_empty() {
+                format!("'{a}'")
+            } else {
+                a
+            }
+        })
+        .collect();
+    let mut t = format!("$ sow {}\n", shown.join(" "));
+    for file in inputs {
+        let text = std::fs::read_to_string(root().join(file)).expect("fixture exists");
+        t.push_str(&format!("----- {file} -----\n{text}"));
+    }
+    if let Some(text) = stdin {
+        t.push_str(&format!("----- stdin -----\n{text}"));
+    }
+    t.push_str(&format!(
+        "----- exit code: {} -----\n----- stdout -----\n{}----- stderr -----\n{}",
+        run.code, run.stdout, run.stderr
+    ));
+    (run, t)
+}
+
+fn snapshot(name: &str, args: &[&str], inputs: &[&str], stdin: Option<&str>) -> Run {
+    let (run, t) = transcript(args, inputs, stdin);
+    insta::assert_snapshot!(name, t);
+    run
+}
+
+/// The path of a fixture relative to the crate root, as the commands are given it.
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+// ---- check ----
+
+#[test]
+fn check_fixtures() {
+    insta::glob!("cli/check/*.toml", |path| {
+        let file = relative(path);
+        let (run, t) = transcript(&["check", &file], &[&file], None);
+        // Every fixture is wrong in some way: at least one diagnostic, with a place.
+        assert!(
+            run.stdout.contains("error:") || run.stdout.contains("warning:"),
+            "{file}"
+        );
+        assert_eq!(run.code, i32::from(run.stdout.contains("error:")), "{file}");
+        insta::assert_snapshot!(t);
+    });
+}
+
+#[test]
+fn check_json_several_errors() {
+    let f = "tests/cli/check/several_errors.toml";
+    let run = snapshot(
+        "check_json_several_errors",
+        &["--format", "json", "check", f],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["errors"], 6);
+}
+
+#[test]
+fn check_json_syntax_in_expression() {
+    let f = "tests/cli/check/syntax_in_expression.toml";
+    let run = snapshot(
+        "check_json_syntax_in_expression",
+        &["--format", "json", "check", f],
+        &[],
+        None,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    // The caret is on the lone `=` of `seeds(last) = 3`: line 16, column 60.
+    assert_eq!(
+        doc["files"][0]["diagnostics"][0]["start"],
+        serde_json::json!({"line": 16, "column": 60})
+    );
+}
+
+#[test]
+fn check_shipped_rulesets_are_clean() {
+    let run = snapshot(
+        "check_shipped",
+        &["check", "raja_pasu", "sadeqa_ii"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn check_several_files_and_a_missing_one() {
+    let run = snapshot(
+        "check_several_files",
+        &[
+            "check",
+            "tests/cli/check/warnings.toml",
+            "tests/cli/check/type_error.toml",
+            "no_such_ruleset.toml",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 2, "a file that cannot be read is an I/O error");
+}
+
+#[test]
+fn check_deny_warnings() {
+    let run = snapshot(
+        "check_deny_warnings",
+        &["check", "--deny-warnings", "tests/cli/check/warnings.toml"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn check_unknown_option_value() {
+    let run = snapshot(
+        "check_unknown_option_value",
+        &["check", "raja_pasu", "--option", "last_four=sowr"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+}
+
+// ---- replay ----
+
+#[test]
+fn replay_fixtures() {
+    insta::glob!("cli/replay/*.sow", |path| {
+        let file = relative(path);
+        let (run, t) = transcript(&["replay", &file], &[&file], None);
+        let expect_ok = file.ends_with("ruleset_beside.sow");
+        assert_eq!(run.code, if expect_ok { 0 } else { 1 }, "{file}");
+        insta::assert_snapshot!(t);
+    });
+}
+
+#[test]
+fn replay_example_records() {
+    insta::glob!("records/*.sow", |path| {
+        let file = relative(path);
+        let (run, t) = transcript(&["replay", &file], &[&file], None);
+        assert_eq!(run.code, 0, "every example record replays: {file}");
+        insta::assert_snapshot!(t);
+    });
+}
+
+#[test]
+fn replay_laps() {
+    let f = "tests/records/raja_pasu_short.sow";
+    snapshot("replay_laps", &["replay", f, "--detail", "laps"], &[], None);
+}
+
+#[test]
+fn replay_moves_with_every_drop() {
+    snapshot(
+        "replay_drops",
+        &[
+            "replay",
+            "sadeqa_ii",
+            "--moves",
+            "s6 n6",
+            "--detail",
+            "drops",
+        ],
+        &[],
+        None,
+    );
+}
+
+#[test]
+fn replay_moves_illegal_on_the_command_line() {
+    let run = snapshot(
+        "replay_moves_illegal",
+        &["replay", "sadeqa_ii", "--moves", "s6 n6 s5"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn replay_from_a_position() {
+    let run = snapshot(
+        "replay_from",
+        &[
+            "replay",
+            "sadeqa_ii",
+            "--from",
+            "S[1 0 1 0 1 2] N[2 1 5 2 1 2] south",
+            "--moves",
+            "s6",
+            "--option",
+            "endless=mover_loses",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn replay_json() {
+    let f = "tests/records/raja_pasu_short.sow";
+    let run = snapshot("replay_json", &["--format", "json", "replay", f], &[], None);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let ply = &doc["plies"][0];
+    assert_eq!(ply["mover"], "south");
+    assert_eq!(ply["move"], "s1");
+    assert_eq!(
+        ply["board"]["south"],
+        serde_json::json!([3, 1, 0, 0, 0, 14, 0])
+    );
+    assert_eq!(ply["board"]["held"]["south"], 15);
+}
+
+#[test]
+fn replay_json_illegal_move() {
+    let f = "tests/cli/replay/illegal_move.sow";
+    let run = snapshot(
+        "replay_json_illegal_move",
+        &["--format", "json", "replay", f],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["error"]["ply"], 3);
+    assert_eq!(doc["error"]["legal_moves"], serde_json::json!(["s2", "s6"]));
+}
+
+// ---- play ----
+
+#[test]
+fn play_scripted_session() {
+    // South is a person fed through stdin: an illegal opening (SQ-6 allows only s6), a typo,
+    // a hole that does not exist, `help`, then moves (one of them empty, one on the wrong
+    // side); the input then ends.
+    let record = scratch().join("play_session.sow");
+    let record = record.to_str().expect("utf-8 path");
+    let script = "s3\nsx\ns9\nhelp\n6\ns5\nn2\n2\n3\n";
+    let run = snapshot(
+        "play_session",
+        &[
+            "play",
+            "sadeqa_ii",
+            "--south",
+            "human",
+            "--north",
+            "random",
+            "--seed",
+            "7",
+            "--record",
+            record,
+        ],
+        &[],
+        Some(script),
+    );
+    assert_eq!(run.code, 0, "the end of the input ends the session cleanly");
+    let written = std::fs::read_to_string(record).expect("record written");
+    insta::assert_snapshot!("play_session_record", written);
+    // The record replays.
+    let replay = sow(&["replay", record], None);
+    assert_eq!(replay.code, 0, "{}", replay.stderr);
+}
+
+#[test]
+fn play_json_session_with_quit() {
+    let run = snapshot(
+        "play_json_quit",
+        &[
+            "--format",
+            "json",
+            "play",
+            "sadeqa_ii",
+            "--south",
+            "greedy",
+            "--north",
+            "human",
+            "--seed",
+            "2",
+        ],
+        &[],
+        Some("n5\nquit\n"),
+    );
+    assert_eq!(run.code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["ended_by"], "quit");
+}
+
+#[test]
+fn play_computers_json() {
+    let run = snapshot(
+        "play_computers_json",
+        &[
+            "--format",
+            "json",
+            "play",
+            "sadeqa_ii",
+            "--south",
+            "random",
+            "--north",
+            "greedy",
+            "--seed",
+            "4",
+        ],
+        &[],
+        None,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["finished"], true);
+}
+
+#[test]
+fn play_unknown_option_value() {
+    let run = snapshot(
+        "play_unknown_option_value",
+        &["play", "raja_pasu", "--option", "last_four=nobody"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn play_unknown_option_name_json() {
+    let run = snapshot(
+        "play_unknown_option_name_json",
+        &[
+            "--format",
+            "json",
+            "play",
+            "raja_pasu",
+            "--option",
+            "lastfour=none",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+}
+
+// ---- explain, simulate, list, schema ----
+
+#[test]
+fn explain_raja_pasu() {
+    snapshot("explain_raja_pasu", &["explain", "raja_pasu"], &[], None);
+}
+
+#[test]
+fn explain_sadeqa_ii_with_options() {
+    snapshot(
+        "explain_sadeqa_ii",
+        &[
+            "explain",
+            "sadeqa_ii",
+            "--option",
+            "opening=starter",
+            "--option",
+            "empty_row=at_once",
+        ],
+        &[],
+        None,
+    );
+}
+
+#[test]
+fn explain_json() {
+    let run = snapshot(
+        "explain_json",
+        &[
+            "--format",
+            "json",
+            "explain",
+            "tests/cli/check/warnings.toml",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn simulate_text() {
+    let run = snapshot(
+        "simulate_raja_pasu",
+        &["simulate", "raja_pasu", "--games", "200", "--seed", "1"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn simulate_json_greedy() {
+    let run = snapshot(
+        "simulate_sadeqa_ii_json",
+        &[
+            "--format",
+            "json",
+            "simulate",
+            "sadeqa_ii",
+            "--games",
+            "300",
+            "--seed",
+            "1",
+            "--south",
+            "greedy",
+        ],
+        &[],
+        None,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["games"], 300);
+}
+
+#[test]
+fn simulate_does_not_depend_on_threads() {
+    let args = |t: &'static str| {
+        [
+            "--format",
+            "json",
+            "simulate",
+            "raja_pasu",
+            "--games",
+            "60",
+            "--seed",
+            "9",
+            "--threads",
+            t,
+        ]
+    };
+    let one = sow(&args("1"), None);
+    let two = sow(&args("3"), None);
+    assert_eq!(one.code, 0);
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn simulate_example_replays_the_endless_move() {
+    // The printed command must show what it says it shows.
+    let run = sow(
+        &["simulate", "sadeqa_ii", "--games", "300", "--seed", "1"],
+        None,
+    );
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("sow replay"))
+        .expect("an endless move example");
+    let moves = line.split('\'').nth(1).expect("quoted moves");
+    let replay = sow(&["replay", "sadeqa_ii", "--moves", moves], None);
+    assert_eq!(replay.code, 0);
+    assert!(replay.stdout.contains("endless move"), "{}", replay.stdout);
+}
+
+#[test]
+fn list() {
+    snapshot("list", &["list"], &[], None);
+    snapshot("list_json", &["--format", "json", "list"], &[], None);
+}
+
+#[test]
+fn schema_is_the_library_schema() {
+    let run = sow(&["schema"], None);
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, sow::schema::json());
+    let head: String = run
+        .stdout
+        .lines()
+        .take(4)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!("schema_head", head);
+}
+
+// ---- usage ----
+
+#[test]
+fn usage_errors() {
+    let run = snapshot("usage_missing_argument", &["replay"], &[], None);
+    assert_eq!(run.code, 2);
+    let run = snapshot("usage_unknown_ruleset", &["play", "raja_pasuu"], &[], None);
+    assert_eq!(run.code, 2);
+    let run = snapshot(
+        "usage_unknown_ruleset_json",
+        &["--format", "json", "explain", "no_such"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    let run = snapshot(
+        "usage_bad_option_syntax",
+        &["play", "raja_pasu", "--option", "last_four"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn help() {
+    snapshot("help", &["--help"], &[], None);
+    snapshot("help_replay", &["replay", "--help"], &[], None);
+}
