@@ -10,7 +10,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
 
 /// The text of a shipped ruleset.
 pub fn shipped(name: &str) -> Option<&'static str> {
-    SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+    SHIPPED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
 }
 
 /// Where a ruleset comes from: a path if one exists, else a shipped name.

@@ -100,7 +100,9 @@ pub fn render(d: &Diagnostic, file: &str, source: &str) -> String {
             let width = if end.line == start.line {
                 (end.column.saturating_sub(start.column)).max(1)
             } else {
-                (text.chars().count() + 1).saturating_sub(start.column).max(1)
+                (text.chars().count() + 1)
+                    .saturating_sub(start.column)
+                    .max(1)
             };
             out.push_str(&format!("{pad} |\n{gutter} | {text}\n"));
             out.push_str(&format!(
@@ -137,7 +139,10 @@ pub fn to_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Value {
 }
 
 /// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     candidates
         .into_iter()
         .map(|c| (strsim::jaro_winkler(word, c), c))

@@ -4,15 +4,15 @@
 //! ruleset text ([`ruleset`]) → expressions ([`expr`]) → checked, compiled rules ([`check`],
 //! [`rules`]) → the generic [`engine`] → [`trace`] events → [`render`]ing as text or JSON.
 
+pub mod catalog;
 pub mod check;
 pub mod diagnostic;
 pub mod engine;
 pub mod expr;
+pub mod notation;
+pub mod record;
+pub mod render;
 pub mod rules;
 pub mod ruleset;
-pub mod trace;
-pub mod catalog;
-pub mod notation;
-pub mod render;
 pub mod schema;
-pub mod record;
+pub mod trace;

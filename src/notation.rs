@@ -75,9 +75,15 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
         } else {
             let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             rest = tail.trim_start();
-            if let Some(v) = word.strip_prefix("S*=").or_else(|| word.strip_prefix("N*=")) {
+            if let Some(v) = word
+                .strip_prefix("S*=")
+                .or_else(|| word.strip_prefix("N*="))
+            {
                 let p = usize::from(word.starts_with('N'));
-                held[p] = Some(v.parse().map_err(|_| format!("`{word}`: `{v}` is not a seed count"))?);
+                held[p] = Some(
+                    v.parse()
+                        .map_err(|_| format!("`{word}`: `{v}` is not a seed count"))?,
+                );
             } else if word.eq_ignore_ascii_case("south") {
                 pos.to_move = 0;
             } else if word.eq_ignore_ascii_case("north") {
@@ -89,9 +95,12 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
             }
             continue;
         };
-        let (inside, tail) = after
-            .split_once(']')
-            .ok_or_else(|| format!("a `]` is missing after {}[", if player == 0 { 'S' } else { 'N' }))?;
+        let (inside, tail) = after.split_once(']').ok_or_else(|| {
+            format!(
+                "a `]` is missing after {}[",
+                if player == 0 { 'S' } else { 'N' }
+            )
+        })?;
         rest = tail.trim_start();
         if seen[player as usize] {
             return Err(format!("the {} row is given twice", player_name(player)));
@@ -112,9 +121,9 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
                 pos.closed |= 1 << h;
                 continue;
             }
-            let seeds: u16 = cell
-                .parse()
-                .map_err(|_| format!("`{cell}` is not a seed count (a closed hole is written x)"))?;
+            let seeds: u16 = cell.parse().map_err(|_| {
+                format!("`{cell}` is not a seed count (a closed hole is written x)")
+            })?;
             pos.board[h as usize] = seeds;
         }
     }
@@ -125,7 +134,8 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
         if let Some(k) = held[p as usize] {
             match g.store[p as usize] {
                 Some(s) => {
-                    pos.board[s as usize] = u16::try_from(k).map_err(|_| format!("{k} seeds is too many for a store"))?
+                    pos.board[s as usize] = u16::try_from(k)
+                        .map_err(|_| format!("{k} seeds is too many for a store"))?
                 }
                 None => pos.reserve[p as usize] = k,
             }

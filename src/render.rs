@@ -34,7 +34,13 @@ pub fn board(rules: &Rules, pos: &Position) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let mut s = format!("S[{}] N[{}] S*={} N*={}", row(0), row(1), pos.held(rules, 0), pos.held(rules, 1));
+    let mut s = format!(
+        "S[{}] N[{}] S*={} N*={}",
+        row(0),
+        row(1),
+        pos.held(rules, 0),
+        pos.held(rules, 1)
+    );
     if pos.taken != [0, 0] {
         s.push_str(&format!(" removed S={} N={}", pos.taken[0], pos.taken[1]));
     }
@@ -54,7 +60,11 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
     };
     let label = |h: Pos| format!("{:>3}", g.label(h));
     let store = |p: Player| -> String {
-        let kind = if g.store[p as usize].is_some() { "store" } else { "reserve" };
+        let kind = if g.store[p as usize].is_some() {
+            "store"
+        } else {
+            "reserve"
+        };
         format!("{} {kind} {}", player_name(p), pos.held(rules, p))
     };
     let per = g.holes_per_row as usize;
@@ -147,7 +157,11 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
         match e {
             Event::Move { ply, player, hole } => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!("ply {ply}: {} plays {}\n", player_name(*player), l(*hole)));
+                out.push_str(&format!(
+                    "ply {ply}: {} plays {}\n",
+                    player_name(*player),
+                    l(*hole)
+                ));
             }
             Event::Lift { lap, hole, seeds } if detail >= Detail::Laps => {
                 flush(&mut out, &mut line);
@@ -155,7 +169,10 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             }
             Event::Resow { lap, after, seeds } if detail >= Detail::Laps => {
                 flush(&mut out, &mut line);
-                line = format!("  lap {lap}: sow {seeds} captured seeds after {}", l(*after));
+                line = format!(
+                    "  lap {lap}: sow {seeds} captured seeds after {}",
+                    l(*after)
+                );
             }
             Event::Drop { hole, seeds } if detail >= Detail::Drops => {
                 line.push_str(&format!(" {}:{seeds}", l(*hole)));
@@ -169,9 +186,18 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             }
             Event::Relay { clause: c, hole } if detail >= Detail::Laps => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!("  relay {} from {}\n", clause(rules, *c), l(*hole)));
+                out.push_str(&format!(
+                    "  relay {} from {}\n",
+                    clause(rules, *c),
+                    l(*hole)
+                ));
             }
-            Event::Capture { clause: c, hole, seeds, to } if detail >= Detail::Laps => {
+            Event::Capture {
+                clause: c,
+                hole,
+                seeds,
+                to,
+            } if detail >= Detail::Laps => {
                 // A capture in the middle of a lap gets its own line; the lap goes on below it.
                 let mid_lap = !line.is_empty();
                 flush(&mut out, &mut line);
@@ -186,7 +212,12 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                     to_name(*to)
                 ));
             }
-            Event::Capture { clause: c, hole, seeds, to } => {
+            Event::Capture {
+                clause: c,
+                hole,
+                seeds,
+                to,
+            } => {
                 out.push_str(&format!(
                     "  capture {}: {} {} -> {}\n",
                     clause(rules, *c),
@@ -197,11 +228,18 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             }
             Event::CaptureCancelled { clause: c, seeds } => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!("  capture {} cancelled: {seeds} seeds go back\n", clause(rules, *c)));
+                out.push_str(&format!(
+                    "  capture {} cancelled: {seeds} seeds go back\n",
+                    clause(rules, *c)
+                ));
             }
             Event::MoveEnd { laps, last } if detail >= Detail::Laps => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!("  move ends in {} after {laps} lap{}\n", l(*last), if *laps == 1 { "" } else { "s" }));
+                out.push_str(&format!(
+                    "  move ends in {} after {laps} lap{}\n",
+                    l(*last),
+                    if *laps == 1 { "" } else { "s" }
+                ));
             }
             Event::ExtraTurn { clause: c } => {
                 flush(&mut out, &mut line);
@@ -215,9 +253,20 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             }
             Event::Cycle { first, ply } => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!("  cycle: the position after ply {ply} repeats the one after ply {first}\n"));
+                out.push_str(&format!(
+                    "  cycle: the position after ply {ply} repeats the one after ply {first}\n"
+                ));
             }
-            Event::RoundEnd { round, clause: c, cause: why, mover, shares, removed, winner, scores } => {
+            Event::RoundEnd {
+                round,
+                clause: c,
+                cause: why,
+                mover,
+                shares,
+                removed,
+                winner,
+                scores,
+            } => {
                 flush(&mut out, &mut line);
                 let mut s = format!(
                     "round {round} ends ({}, {} to move) by {}: South takes {}, North takes {}",
@@ -241,9 +290,18 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 ));
                 out.push_str(&s);
             }
-            Event::Refill { player, holes, seeds, closed, kept } => {
+            Event::Refill {
+                player,
+                holes,
+                seeds,
+                closed,
+                kept,
+            } => {
                 flush(&mut out, &mut line);
-                let mut s = format!("  refill {}: {holes} holes with {seeds} seeds, {kept} kept", player_name(*player));
+                let mut s = format!(
+                    "  refill {}: {holes} holes with {seeds} seeds, {kept} kept",
+                    player_name(*player)
+                );
                 if *closed != 0 {
                     s.push_str(&format!(", closed {}", mask_labels(rules, *closed)));
                 }
@@ -252,7 +310,10 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             }
             Event::RoundStart { round, starter } => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!("round {round} starts, {} to move\n", player_name(*starter)));
+                out.push_str(&format!(
+                    "round {round} starts, {} to move\n",
+                    player_name(*starter)
+                ));
             }
             Event::GameEnd { winner, scores } => {
                 flush(&mut out, &mut line);
@@ -274,7 +335,16 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             Some(Event::Move { .. }) => true,
             Some(_) => false,
         };
-        if ply_ends && matches!(events.iter().take(i + 1).rev().find(|e| matches!(e, Event::Move { .. })), Some(_)) {
+        if ply_ends
+            && matches!(
+                events
+                    .iter()
+                    .take(i + 1)
+                    .rev()
+                    .find(|e| matches!(e, Event::Move { .. })),
+                Some(_)
+            )
+        {
             flush(&mut out, &mut line);
             if let Some(b) = boards.get(ply_index) {
                 out.push_str(&format!("  board {}\n", board(rules, b)));
@@ -289,45 +359,100 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
 /// An event as JSON, holes as labels.
 pub fn event_json(rules: &Rules, e: &Event) -> Value {
     let g = &rules.geometry;
-    let l = |h: Pos| if h == NO_HOLE { Value::Null } else { Value::String(g.label(h)) };
+    let l = |h: Pos| {
+        if h == NO_HOLE {
+            Value::Null
+        } else {
+            Value::String(g.label(h))
+        }
+    };
     let p = |p: Player| Value::String(player_name(p).to_lowercase());
     let c = |id: u16| {
         let info = rules.clause(id);
         json!({ "name": info.name, "cites": info.cites })
     };
     match e {
-        Event::Move { ply, player, hole } => json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)}),
-        Event::Lift { lap, hole, seeds } => json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds}),
-        Event::Resow { lap, after, seeds } => json!({"event": "resow", "lap": lap, "after": l(*after), "seeds": seeds}),
+        Event::Move { ply, player, hole } => {
+            json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)})
+        }
+        Event::Lift { lap, hole, seeds } => {
+            json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds})
+        }
+        Event::Resow { lap, after, seeds } => {
+            json!({"event": "resow", "lap": lap, "after": l(*after), "seeds": seeds})
+        }
         Event::Drop { hole, seeds } => json!({"event": "drop", "hole": l(*hole), "seeds": seeds}),
         Event::Skip { hole } => json!({"event": "skip", "hole": l(*hole)}),
         Event::LapEnd { lap, last } => json!({"event": "lap_end", "lap": lap, "last": l(*last)}),
-        Event::Relay { clause, hole } => json!({"event": "relay", "clause": c(*clause), "hole": l(*hole)}),
-        Event::Capture { clause, hole, seeds, to } => json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p)}),
-        Event::CaptureCancelled { clause, seeds } => json!({"event": "capture_cancelled", "clause": c(*clause), "seeds": seeds}),
-        Event::MoveEnd { laps, last } => json!({"event": "move_end", "laps": laps, "last": l(*last)}),
+        Event::Relay { clause, hole } => {
+            json!({"event": "relay", "clause": c(*clause), "hole": l(*hole)})
+        }
+        Event::Capture {
+            clause,
+            hole,
+            seeds,
+            to,
+        } => {
+            json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p)})
+        }
+        Event::CaptureCancelled { clause, seeds } => {
+            json!({"event": "capture_cancelled", "clause": c(*clause), "seeds": seeds})
+        }
+        Event::MoveEnd { laps, last } => {
+            json!({"event": "move_end", "laps": laps, "last": l(*last)})
+        }
         Event::ExtraTurn { clause } => json!({"event": "extra_turn", "clause": c(*clause)}),
-        Event::EndlessMove { first, repeat } => json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat}),
+        Event::EndlessMove { first, repeat } => {
+            json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
+        }
         Event::Cycle { first, ply } => json!({"event": "cycle", "first_ply": first, "ply": ply}),
-        Event::RoundEnd { round, clause, cause: why, mover, shares, removed, winner, scores } => json!({
+        Event::RoundEnd {
+            round,
+            clause,
+            cause: why,
+            mover,
+            shares,
+            removed,
+            winner,
+            scores,
+        } => json!({
             "event": "round_end", "round": round, "clause": c(*clause), "cause": cause(*why), "mover": p(*mover),
             "taken_from_board": {"south": shares[0], "north": shares[1]}, "removed": removed,
             "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]},
         }),
-        Event::Refill { player, holes, seeds, closed, kept } => json!({
+        Event::Refill {
+            player,
+            holes,
+            seeds,
+            closed,
+            kept,
+        } => json!({
             "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
             "closed": (0..64u8).filter(|b| closed & (1 << b) != 0).map(|b| g.label(b)).collect::<Vec<_>>(), "kept": kept,
         }),
-        Event::RoundStart { round, starter } => json!({"event": "round_start", "round": round, "starter": p(*starter)}),
-        Event::GameEnd { winner, scores } => json!({"event": "game_end", "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]}}),
+        Event::RoundStart { round, starter } => {
+            json!({"event": "round_start", "round": round, "starter": p(*starter)})
+        }
+        Event::GameEnd { winner, scores } => {
+            json!({"event": "game_end", "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]}})
+        }
     }
 }
 
 /// A position as JSON: each row from its owner's left, holdings, closed holes.
 pub fn position_json(rules: &Rules, pos: &Position) -> Value {
     let g = &rules.geometry;
-    let row = |p: Player| g.holes_of(p).map(|h| pos.board[h as usize]).collect::<Vec<_>>();
-    let closed = |p: Player| g.holes_of(p).filter(|h| pos.closed & (1 << h) != 0).map(|h| g.label(h)).collect::<Vec<_>>();
+    let row = |p: Player| {
+        g.holes_of(p)
+            .map(|h| pos.board[h as usize])
+            .collect::<Vec<_>>()
+    };
+    let closed = |p: Player| {
+        g.holes_of(p)
+            .filter(|h| pos.closed & (1 << h) != 0)
+            .map(|h| g.label(h))
+            .collect::<Vec<_>>()
+    };
     json!({
         "south": row(0), "north": row(1),
         "held": {"south": pos.held(rules, 0), "north": pos.held(rules, 1)},

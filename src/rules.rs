@@ -371,7 +371,11 @@ impl Geometry {
         }
         let shared: Vec<Pos> = circuits[0].iter().chain(&circuits[1]).copied().collect();
         for player in 0..2usize {
-            let circuit = if rows == 2 { &shared } else { &circuits[player] };
+            let circuit = if rows == 2 {
+                &shared
+            } else {
+                &circuits[player]
+            };
             for (k, &p) in circuit.iter().enumerate() {
                 let succ = circuit[(k + 1) % circuit.len()];
                 g.ccw[player][p as usize] = succ;
@@ -426,7 +430,9 @@ impl IntX {
 impl HoleX {
     fn reads(&self, fact: Fact) -> bool {
         match self {
-            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => h.reads(fact),
+            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => {
+                h.reads(fact)
+            }
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => false,
         }
@@ -454,7 +460,9 @@ impl Rules {
                 .any(|c| {
                     c.when.reads(fact)
                         || c.take.iter().any(|t| t.reads(fact))
-                        || c.chain.as_ref().is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
+                        || c.chain
+                            .as_ref()
+                            .is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
                         || c.cancel_if.as_ref().is_some_and(|x| x.reads(fact))
                 })
     }

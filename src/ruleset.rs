@@ -559,7 +559,10 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Setting<T> {
                 use serde::de::IntoDeserializer;
                 T::deserialize(v.into_deserializer()).map(Setting::Fixed)
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
                 OptionRef::<T>::deserialize(serde::de::value::MapAccessDeserializer::new(map))
                     .map(Setting::FromOption)
             }

@@ -37,7 +37,12 @@ pub enum Event {
     /// The relay clause fired: the next lap lifts `hole`.
     Relay { clause: ClauseId, hole: Pos },
     /// A capture clause took `seeds` from `hole`; `to` is None when the seeds leave the game.
-    Capture { clause: ClauseId, hole: Pos, seeds: u16, to: Option<Player> },
+    Capture {
+        clause: ClauseId,
+        hole: Pos,
+        seeds: u16,
+        to: Option<Player>,
+    },
     /// A capture clause's `cancel_if` held: the seeds went back.
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
@@ -60,11 +65,20 @@ pub enum Event {
         scores: [u32; 2],
     },
     /// A player refilled their holes for the next round; `closed` holds the holes left closed.
-    Refill { player: Player, holes: u8, seeds: u32, closed: u64, kept: u32 },
+    Refill {
+        player: Player,
+        holes: u8,
+        seeds: u32,
+        closed: u64,
+        kept: u32,
+    },
     /// A new round starts.
     RoundStart { round: u32, starter: Player },
     /// The game or match is over.
-    GameEnd { winner: Option<Player>, scores: [u32; 2] },
+    GameEnd {
+        winner: Option<Player>,
+        scores: [u32; 2],
+    },
 }
 
 /// Receives events.

@@ -29,7 +29,8 @@ struct Scenario {
 fn scenarios() {
     insta::glob!("scenarios/*.toml", |path| {
         let text = std::fs::read_to_string(path).expect("read scenario");
-        let s: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let s: Scenario =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let source = sow::catalog::shipped(&s.ruleset).expect("shipped ruleset");
         let overrides: Vec<(String, String)> = s.options.clone().into_iter().collect();
         let rules = match sow::check::load(source, &overrides) {
@@ -37,7 +38,9 @@ fn scenarios() {
             Err(d) => panic!("{}: {d:?}", path.display()),
         };
         let mut game = match &s.position {
-            Some(p) => Game::from_position(rules.clone(), parse_position(&rules, p).expect("position")),
+            Some(p) => {
+                Game::from_position(rules.clone(), parse_position(&rules, p).expect("position"))
+            }
             None => Game::new(rules.clone()),
         };
         let detail = match s.detail.as_deref() {
@@ -48,13 +51,21 @@ fn scenarios() {
         let mut out = format!("start {}\n", sow::render::board(&rules, game.position()));
         let start_total = game.position().total();
         for m in &s.moves {
-            let legal: Vec<String> =
-                game.legal_moves().as_slice().iter().map(|&h| rules.geometry.label(h)).collect();
+            let legal: Vec<String> = game
+                .legal_moves()
+                .as_slice()
+                .iter()
+                .map(|&h| rules.geometry.label(h))
+                .collect();
             let Some(mover) = game.to_move() else {
                 out.push_str(&format!("{m}: refused, the game is over\n"));
                 break;
             };
-            out.push_str(&format!("{} to move, legal: {}\n", player_name(mover), legal.join(" ")));
+            out.push_str(&format!(
+                "{} to move, legal: {}\n",
+                player_name(mover),
+                legal.join(" ")
+            ));
             let hole = match parse_move(&rules, mover, m) {
                 Ok(h) => h,
                 Err(e) => {

@@ -10,8 +10,10 @@ use sow::trace::Event;
 
 fn rules(name: &str, options: &[(&str, &str)]) -> Arc<Rules> {
     let text = sow::catalog::shipped(name).expect("shipped ruleset");
-    let overrides: Vec<(String, String)> =
-        options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let overrides: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     match sow::check::load(text, &overrides) {
         Ok(l) => Arc::new(l.rules),
         Err(d) => panic!("{name} does not load: {d:?}"),
@@ -34,7 +36,10 @@ fn play(game: &mut Game, moves: &[&str]) -> Vec<Event> {
 fn captured(events: &[Event]) -> [u32; 2] {
     let mut c = [0; 2];
     for e in events {
-        if let Event::Capture { seeds, to: Some(p), .. } = e {
+        if let Event::Capture {
+            seeds, to: Some(p), ..
+        } = e
+        {
             c[*p as usize] += u32::from(*seeds);
         }
     }
@@ -44,16 +49,66 @@ fn captured(events: &[Event]) -> [u32; 2] {
 #[test]
 fn raja_pasu_first_moves() {
     let table = [
-        ("s1", "owner", [15, 4], "S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]"),
-        ("s2", "owner", [11, 8], "S[2 3 1 0 0 0 14] N[0 14 2 14 14 1 14]"),
-        ("s3", "owner", [11, 8], "S[14 2 3 1 0 0 0] N[14 0 14 2 14 14 1]"),
-        ("s6", "owner", [7, 12], "S[14 14 1 14 2 3 1] N[0 0 0 14 0 14 2]"),
-        ("s7", "owner", [11, 8], "S[2 14 14 1 14 2 3] N[1 0 0 0 14 0 14]"),
-        ("s1", "none", [7, 4], "S[7 1 4 0 0 14 0] N[14 2 14 14 1 14 2]"),
-        ("s2", "none", [3, 8], "S[2 7 1 4 0 0 14] N[0 14 2 14 14 1 14]"),
-        ("s3", "none", [3, 8], "S[14 2 7 1 4 0 0] N[14 0 14 2 14 14 1]"),
-        ("s6", "none", [3, 8], "S[14 14 1 14 2 7 1] N[4 0 0 14 0 14 2]"),
-        ("s7", "none", [7, 4], "S[2 14 14 1 14 2 7] N[1 4 0 0 14 0 14]"),
+        (
+            "s1",
+            "owner",
+            [15, 4],
+            "S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]",
+        ),
+        (
+            "s2",
+            "owner",
+            [11, 8],
+            "S[2 3 1 0 0 0 14] N[0 14 2 14 14 1 14]",
+        ),
+        (
+            "s3",
+            "owner",
+            [11, 8],
+            "S[14 2 3 1 0 0 0] N[14 0 14 2 14 14 1]",
+        ),
+        (
+            "s6",
+            "owner",
+            [7, 12],
+            "S[14 14 1 14 2 3 1] N[0 0 0 14 0 14 2]",
+        ),
+        (
+            "s7",
+            "owner",
+            [11, 8],
+            "S[2 14 14 1 14 2 3] N[1 0 0 0 14 0 14]",
+        ),
+        (
+            "s1",
+            "none",
+            [7, 4],
+            "S[7 1 4 0 0 14 0] N[14 2 14 14 1 14 2]",
+        ),
+        (
+            "s2",
+            "none",
+            [3, 8],
+            "S[2 7 1 4 0 0 14] N[0 14 2 14 14 1 14]",
+        ),
+        (
+            "s3",
+            "none",
+            [3, 8],
+            "S[14 2 7 1 4 0 0] N[14 0 14 2 14 14 1]",
+        ),
+        (
+            "s6",
+            "none",
+            [3, 8],
+            "S[14 14 1 14 2 7 1] N[4 0 0 14 0 14 2]",
+        ),
+        (
+            "s7",
+            "none",
+            [7, 4],
+            "S[2 14 14 1 14 2 7] N[1 4 0 0 14 0 14]",
+        ),
     ];
     for (mv, last_four, caps, want) in table {
         let r = rules("raja_pasu", &[("last_four", last_four)]);
@@ -95,7 +150,10 @@ fn raja_pasu_endless_move() {
     let mut game = Game::from_position(r.clone(), pos);
     let events = play(&mut game, &["s5"]);
     assert!(
-        events.contains(&Event::EndlessMove { first: 1, repeat: 92 }),
+        events.contains(&Event::EndlessMove {
+            first: 1,
+            repeat: 92
+        }),
         "the state after lap 92 must repeat the one after lap 1"
     );
 }
@@ -104,14 +162,30 @@ fn raja_pasu_endless_move() {
 fn sadeqa_openings() {
     let r = rules("sadeqa_ii", &[]);
     let mut game = Game::new(r.clone());
-    let legal: Vec<String> = game.legal_moves().as_slice().iter().map(|&h| r.geometry.label(h)).collect();
+    let legal: Vec<String> = game
+        .legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&h| r.geometry.label(h))
+        .collect();
     assert_eq!(legal, ["s6"]);
     play(&mut game, &["s6"]);
-    assert_eq!(board(&r, game.position()), "S[0 4 4 0 0 1] N[5 5 1 4 4 4] S*=0 N*=0 removed S=4 N=0");
-    let legal: Vec<String> = game.legal_moves().as_slice().iter().map(|&h| r.geometry.label(h)).collect();
+    assert_eq!(
+        board(&r, game.position()),
+        "S[0 4 4 0 0 1] N[5 5 1 4 4 4] S*=0 N*=0 removed S=4 N=0"
+    );
+    let legal: Vec<String> = game
+        .legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&h| r.geometry.label(h))
+        .collect();
     assert_eq!(legal, ["n6"]);
     play(&mut game, &["n6"]);
-    assert_eq!(board(&r, game.position()), "S[1 5 5 1 0 1] N[5 5 0 4 4 0] S*=0 N*=0 removed S=4 N=1");
+    assert_eq!(
+        board(&r, game.position()),
+        "S[1 5 5 1 0 1] N[5 5 0 4 4 0] S*=0 N*=0 removed S=4 N=1"
+    );
 }
 
 #[test]
@@ -121,7 +195,14 @@ fn sadeqa_endless_move() {
     let mut game = Game::from_position(r.clone(), pos);
     let events = play(&mut game, &["s6"]);
     // SEED-RULES.md gives no lap numbers here; the hand-written model finds lap 229 repeating lap 1.
-    assert!(events.contains(&Event::EndlessMove { first: 1, repeat: 229 }), "{:?}", events.iter().rev().take(3).collect::<Vec<_>>());
+    assert!(
+        events.contains(&Event::EndlessMove {
+            first: 1,
+            repeat: 229
+        }),
+        "{:?}",
+        events.iter().rev().take(3).collect::<Vec<_>>()
+    );
     assert_eq!(game.status(), sow::engine::Status::Over { winner: None });
 }
 

@@ -149,10 +149,10 @@ impl Checker<'_> {
         let mut names = BTreeSet::new();
         for c in &f.capture {
             if !names.insert(c.name.clone()) {
-                self.error(Diagnostic::error(format!(
-                    "two capture clauses are named \"{}\"",
-                    c.name
-                )).hint("give each clause its own name: traces name the clause that fired"));
+                self.error(
+                    Diagnostic::error(format!("two capture clauses are named \"{}\"", c.name))
+                        .hint("give each clause its own name: traces name the clause that fired"),
+                );
             }
             if let Some(rule) = self.capture(c) {
                 match c.at {
@@ -204,18 +204,24 @@ impl Checker<'_> {
             .collect();
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
         if relay.is_some() && f.end.endless_move.is_none() {
-            self.diags.push(Diagnostic::warning(
-                "relay sowing can go on forever, but [end] names no `endless_move` outcome; \
+            self.diags.push(
+                Diagnostic::warning(
+                    "relay sowing can go on forever, but [end] names no `endless_move` outcome; \
                  the default (each player takes their own row, most seeds wins) applies",
-            ).hint("add `endless_move = { remaining = ..., result = ... }` under [end]"));
+                )
+                .hint("add `endless_move = { remaining = ..., result = ... }` under [end]"),
+            );
         }
         let rounds = f.rounds.as_ref().and_then(|r| {
             let id = self.clause("rounds", &r.cites);
             let refill = *r.refill.get_ref();
             if refill == 0 || refill > MAX_SEEDS {
-                self.error(Diagnostic::error(format!(
-                    "`refill` must be from 1 to {MAX_SEEDS}, found {refill}"
-                )).at(r.refill.span()));
+                self.error(
+                    Diagnostic::error(format!(
+                        "`refill` must be from 1 to {MAX_SEEDS}, found {refill}"
+                    ))
+                    .at(r.refill.span()),
+                );
             }
             Some(RoundsRule {
                 id,
@@ -415,9 +421,11 @@ impl Checker<'_> {
             let resolved = if r.map.is_empty() {
                 {
                     use serde::de::IntoDeserializer;
-                    let d: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = v.as_str().into_deserializer();
+                    let d: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+                        v.as_str().into_deserializer();
                     T::deserialize(d)
-                }.map_err(|e| {
+                }
+                .map_err(|e| {
                     format!(
                         "option `{name}`'s value \"{v}\" is not a valid `{key}`: {}",
                         e.to_string().trim()
@@ -560,9 +568,22 @@ impl Checker<'_> {
             let opts = self.scope_options();
             let scoped: BTreeMap<String, OptionScope<'_>> = opts
                 .iter()
-                .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+                .map(|(k, (v, vs))| {
+                    (
+                        k.clone(),
+                        OptionScope {
+                            value: v,
+                            values: vs,
+                        },
+                    )
+                })
                 .collect();
-            let scope = Scope { facts, place, options: &scoped, used: &used };
+            let scope = Scope {
+                facts,
+                place,
+                options: &scoped,
+                used: &used,
+            };
             let _ = typing::compile_bool(node, &scope);
             used.into_inner()
                 .into_iter()
@@ -584,10 +605,23 @@ impl Checker<'_> {
             }
             let scoped: BTreeMap<String, OptionScope<'_>> = opts
                 .iter()
-                .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+                .map(|(k, (v, vs))| {
+                    (
+                        k.clone(),
+                        OptionScope {
+                            value: v,
+                            values: vs,
+                        },
+                    )
+                })
                 .collect();
             let used = RefCell::new(BTreeSet::new());
-            let scope = Scope { facts, place, options: &scoped, used: &used };
+            let scope = Scope {
+                facts,
+                place,
+                options: &scoped,
+                used: &used,
+            };
             if typing::compile_bool(node, &scope) != Ok(BoolX::Const(false)) {
                 return false;
             }
@@ -595,13 +629,32 @@ impl Checker<'_> {
         true
     }
 
-    fn compile_node_bool(&mut self, node: &expr::Node, facts: u32, place: &str, offset: usize) -> Option<BoolX> {
+    fn compile_node_bool(
+        &mut self,
+        node: &expr::Node,
+        facts: u32,
+        place: &str,
+        offset: usize,
+    ) -> Option<BoolX> {
         let opts = self.scope_options();
         let scoped: BTreeMap<String, OptionScope<'_>> = opts
             .iter()
-            .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+            .map(|(k, (v, vs))| {
+                (
+                    k.clone(),
+                    OptionScope {
+                        value: v,
+                        values: vs,
+                    },
+                )
+            })
             .collect();
-        let scope = Scope { facts, place, options: &scoped, used: &self.used };
+        let scope = Scope {
+            facts,
+            place,
+            options: &scoped,
+            used: &self.used,
+        };
         let result = typing::compile_bool(node, &scope);
         match result {
             Ok(b) => Some(b),
@@ -628,9 +681,22 @@ impl Checker<'_> {
         let opts = self.scope_options();
         let scoped: BTreeMap<String, OptionScope<'_>> = opts
             .iter()
-            .map(|(k, (v, vs))| (k.clone(), OptionScope { value: v, values: vs }))
+            .map(|(k, (v, vs))| {
+                (
+                    k.clone(),
+                    OptionScope {
+                        value: v,
+                        values: vs,
+                    },
+                )
+            })
             .collect();
-        let scope = Scope { facts, place, options: &scoped, used: &self.used };
+        let scope = Scope {
+            facts,
+            place,
+            options: &scoped,
+            used: &self.used,
+        };
         match typing::compile_hole(&node, &scope) {
             Ok(h) => Some(h),
             Err(mut d) => {
@@ -650,7 +716,11 @@ impl Checker<'_> {
         };
         let place = "in a capture clause";
         let when = self.condition(&c.when, facts, place, &c.name);
-        let take: Vec<Option<HoleX>> = c.take.iter().map(|t| self.hole(t, facts, place, &c.name)).collect();
+        let take: Vec<Option<HoleX>> = c
+            .take
+            .iter()
+            .map(|t| self.hole(t, facts, place, &c.name))
+            .collect();
         if c.take.is_empty() {
             self.error(Diagnostic::error(format!(
                 "capture clause \"{}\" takes no hole: `take` is empty",
@@ -696,7 +766,10 @@ impl Checker<'_> {
     }
 
     #[allow(clippy::type_complexity)]
-    fn end(&mut self, e: &End) -> Option<(EndingRule, EndingRule, EndingRule, Vec<(BoolX, EndingRule)>)> {
+    fn end(
+        &mut self,
+        e: &End,
+    ) -> Option<(EndingRule, EndingRule, EndingRule, Vec<(BoolX, EndingRule)>)> {
         let default = Ending {
             remaining: Setting::Fixed(ruleset::Remaining::Owners),
             result: Setting::Fixed(Verdict::MostSeeds),

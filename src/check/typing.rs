@@ -69,39 +69,189 @@ pub struct FunctionDoc {
 }
 
 pub const NAMES: &[NameDoc] = &[
-    NameDoc { name: "here", ty: Type::Hole, needs: facts::HERE, doc: "the hole just sown (at a drop), or the last hole of the lap" },
-    NameDoc { name: "last", ty: Type::Hole, needs: facts::LAST, doc: "the hole the last seed of the lap fell into" },
-    NameDoc { name: "origin", ty: Type::Hole, needs: facts::ORIGIN, doc: "the hole the move starts from (in legality clauses: the hole tried)" },
-    NameDoc { name: "lap_origin", ty: Type::Hole, needs: facts::LAP, doc: "the hole the current lap was lifted from" },
-    NameDoc { name: "hole", ty: Type::Hole, needs: facts::BOUND, doc: "in a chain: the hole just taken" },
-    NameDoc { name: "mover", ty: Type::Player, needs: 0, doc: "the player making the move (in endings: see the ending)" },
-    NameDoc { name: "opponent", ty: Type::Player, needs: 0, doc: "the other player" },
-    NameDoc { name: "starter", ty: Type::Player, needs: 0, doc: "the player who made the first move of the game or round" },
-    NameDoc { name: "south", ty: Type::Player, needs: 0, doc: "South, holes s1..sN" },
-    NameDoc { name: "north", ty: Type::Player, needs: 0, doc: "North, holes n1..nN" },
-    NameDoc { name: "holes", ty: Type::Number, needs: 0, doc: "holes in a row" },
-    NameDoc { name: "board_seeds", ty: Type::Number, needs: 0, doc: "seeds in all holes (stores excluded)" },
-    NameDoc { name: "move_captures", ty: Type::Number, needs: facts::MOVE, doc: "seeds the mover has captured during this move" },
-    NameDoc { name: "turn_sowings", ty: Type::Number, needs: 0, doc: "sowings the mover has made this turn, this one included once it has started" },
-    NameDoc { name: "last_seed", ty: Type::Bool, needs: facts::DROP, doc: "at a drop: whether it is the lap's last seed" },
-    NameDoc { name: "first_move", ty: Type::Bool, needs: 0, doc: "whether the mover has not yet moved in this game or round" },
-    NameDoc { name: "reached_opponent", ty: Type::Bool, needs: facts::MOVE, doc: "whether the move has dropped a seed into an opponent's hole" },
+    NameDoc {
+        name: "here",
+        ty: Type::Hole,
+        needs: facts::HERE,
+        doc: "the hole just sown (at a drop), or the last hole of the lap",
+    },
+    NameDoc {
+        name: "last",
+        ty: Type::Hole,
+        needs: facts::LAST,
+        doc: "the hole the last seed of the lap fell into",
+    },
+    NameDoc {
+        name: "origin",
+        ty: Type::Hole,
+        needs: facts::ORIGIN,
+        doc: "the hole the move starts from (in legality clauses: the hole tried)",
+    },
+    NameDoc {
+        name: "lap_origin",
+        ty: Type::Hole,
+        needs: facts::LAP,
+        doc: "the hole the current lap was lifted from",
+    },
+    NameDoc {
+        name: "hole",
+        ty: Type::Hole,
+        needs: facts::BOUND,
+        doc: "in a chain: the hole just taken",
+    },
+    NameDoc {
+        name: "mover",
+        ty: Type::Player,
+        needs: 0,
+        doc: "the player making the move (in endings: see the ending)",
+    },
+    NameDoc {
+        name: "opponent",
+        ty: Type::Player,
+        needs: 0,
+        doc: "the other player",
+    },
+    NameDoc {
+        name: "starter",
+        ty: Type::Player,
+        needs: 0,
+        doc: "the player who made the first move of the game or round",
+    },
+    NameDoc {
+        name: "south",
+        ty: Type::Player,
+        needs: 0,
+        doc: "South, holes s1..sN",
+    },
+    NameDoc {
+        name: "north",
+        ty: Type::Player,
+        needs: 0,
+        doc: "North, holes n1..nN",
+    },
+    NameDoc {
+        name: "holes",
+        ty: Type::Number,
+        needs: 0,
+        doc: "holes in a row",
+    },
+    NameDoc {
+        name: "board_seeds",
+        ty: Type::Number,
+        needs: 0,
+        doc: "seeds in all holes (stores excluded)",
+    },
+    NameDoc {
+        name: "move_captures",
+        ty: Type::Number,
+        needs: facts::MOVE,
+        doc: "seeds the mover has captured during this move",
+    },
+    NameDoc {
+        name: "turn_sowings",
+        ty: Type::Number,
+        needs: 0,
+        doc: "sowings the mover has made this turn, this one included once it has started",
+    },
+    NameDoc {
+        name: "last_seed",
+        ty: Type::Bool,
+        needs: facts::DROP,
+        doc: "at a drop: whether it is the lap's last seed",
+    },
+    NameDoc {
+        name: "first_move",
+        ty: Type::Bool,
+        needs: 0,
+        doc: "whether the mover has not yet moved in this game or round",
+    },
+    NameDoc {
+        name: "reached_opponent",
+        ty: Type::Bool,
+        needs: facts::MOVE,
+        doc: "whether the move has dropped a seed into an opponent's hole",
+    },
 ];
 
 pub const FUNCTIONS: &[FunctionDoc] = &[
-    FunctionDoc { name: "seeds", args: &[Type::Hole], ty: Type::Number, doc: "seeds in a hole or store (0 for no hole)" },
-    FunctionDoc { name: "number", args: &[Type::Hole], ty: Type::Number, doc: "a hole's number counted from its owner's left (1..)" },
-    FunctionDoc { name: "next", args: &[Type::Hole], ty: Type::Hole, doc: "the following hole in the mover's sowing direction" },
-    FunctionDoc { name: "prev", args: &[Type::Hole], ty: Type::Hole, doc: "the preceding hole in the mover's sowing direction" },
-    FunctionDoc { name: "opposite", args: &[Type::Hole], ty: Type::Hole, doc: "the hole facing it across the board" },
-    FunctionDoc { name: "behind", args: &[Type::Hole], ty: Type::Hole, doc: "four rows: the same player's hole in the other row of the same column" },
-    FunctionDoc { name: "hole", args: &[Type::Player, Type::Number], ty: Type::Hole, doc: "a player's hole by number, e.g. hole(mover, holes) is the mover's rightmost" },
-    FunctionDoc { name: "owner", args: &[Type::Hole], ty: Type::Player, doc: "the player owning a hole or store" },
-    FunctionDoc { name: "own", args: &[Type::Hole], ty: Type::Bool, doc: "whether the mover owns the hole" },
-    FunctionDoc { name: "is_store", args: &[Type::Hole], ty: Type::Bool, doc: "whether the position is a store" },
-    FunctionDoc { name: "closed", args: &[Type::Hole], ty: Type::Bool, doc: "whether the hole is closed" },
-    FunctionDoc { name: "store", args: &[Type::Player], ty: Type::Number, doc: "seeds a player holds in their store or reserve" },
-    FunctionDoc { name: "row_seeds", args: &[Type::Player], ty: Type::Number, doc: "seeds in a player's holes" },
+    FunctionDoc {
+        name: "seeds",
+        args: &[Type::Hole],
+        ty: Type::Number,
+        doc: "seeds in a hole or store (0 for no hole)",
+    },
+    FunctionDoc {
+        name: "number",
+        args: &[Type::Hole],
+        ty: Type::Number,
+        doc: "a hole's number counted from its owner's left (1..)",
+    },
+    FunctionDoc {
+        name: "next",
+        args: &[Type::Hole],
+        ty: Type::Hole,
+        doc: "the following hole in the mover's sowing direction",
+    },
+    FunctionDoc {
+        name: "prev",
+        args: &[Type::Hole],
+        ty: Type::Hole,
+        doc: "the preceding hole in the mover's sowing direction",
+    },
+    FunctionDoc {
+        name: "opposite",
+        args: &[Type::Hole],
+        ty: Type::Hole,
+        doc: "the hole facing it across the board",
+    },
+    FunctionDoc {
+        name: "behind",
+        args: &[Type::Hole],
+        ty: Type::Hole,
+        doc: "four rows: the same player's hole in the other row of the same column",
+    },
+    FunctionDoc {
+        name: "hole",
+        args: &[Type::Player, Type::Number],
+        ty: Type::Hole,
+        doc: "a player's hole by number, e.g. hole(mover, holes) is the mover's rightmost",
+    },
+    FunctionDoc {
+        name: "owner",
+        args: &[Type::Hole],
+        ty: Type::Player,
+        doc: "the player owning a hole or store",
+    },
+    FunctionDoc {
+        name: "own",
+        args: &[Type::Hole],
+        ty: Type::Bool,
+        doc: "whether the mover owns the hole",
+    },
+    FunctionDoc {
+        name: "is_store",
+        args: &[Type::Hole],
+        ty: Type::Bool,
+        doc: "whether the position is a store",
+    },
+    FunctionDoc {
+        name: "closed",
+        args: &[Type::Hole],
+        ty: Type::Bool,
+        doc: "whether the hole is closed",
+    },
+    FunctionDoc {
+        name: "store",
+        args: &[Type::Player],
+        ty: Type::Number,
+        doc: "seeds a player holds in their store or reserve",
+    },
+    FunctionDoc {
+        name: "row_seeds",
+        args: &[Type::Player],
+        ty: Type::Number,
+        doc: "seeds in a player's holes",
+    },
 ];
 
 /// An option as seen by expressions: its value in force and its allowed values.
@@ -191,11 +341,13 @@ fn compile(node: &Node, scope: &Scope<'_>) -> Result<Typed, Diagnostic> {
                         .at(item.span.clone()));
                     }
                     _ => {
-                        return Err(Diagnostic::error(
-                            "a list after `in` must hold plain numbers",
-                        )
-                        .at(item.span.clone())
-                        .hint("compare with `==` and join with `or` to test computed values"));
+                        return Err(
+                            Diagnostic::error("a list after `in` must hold plain numbers")
+                                .at(item.span.clone())
+                                .hint(
+                                    "compare with `==` and join with `or` to test computed values",
+                                ),
+                        );
                     }
                 }
             }
@@ -291,7 +443,11 @@ fn call_node(
             Some(s) => d.hint(format!("did you mean `{s}`?")),
             None => d.hint(format!(
                 "the functions are: {}",
-                FUNCTIONS.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                FUNCTIONS
+                    .iter()
+                    .map(|f| f.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         });
     };
@@ -308,8 +464,9 @@ fn call_node(
     for (arg, want) in args.iter().zip(doc.args) {
         let t = compile(arg, scope)?;
         if t.ty() != *want {
-            return Err(mismatch(*want, t.ty(), &arg.span)
-                .hint(format!("`{name}` takes {}", want.word())));
+            return Err(
+                mismatch(*want, t.ty(), &arg.span).hint(format!("`{name}` takes {}", want.word()))
+            );
         }
         typed.push(t);
     }
@@ -351,16 +508,26 @@ fn call_node(
 }
 
 fn unreachable_function(name: &str, span: &Span) -> Result<Typed, Diagnostic> {
-    Err(Diagnostic::error(format!("internal error: function `{name}` is declared but not compiled")).at(span.clone()))
+    Err(Diagnostic::error(format!(
+        "internal error: function `{name}` is declared but not compiled"
+    ))
+    .at(span.clone()))
 }
 
-fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagnostic> {
+fn binary(
+    op: BinaryOp,
+    a: &Node,
+    b: &Node,
+    span: &Span,
+    scope: &Scope<'_>,
+) -> Result<Typed, Diagnostic> {
     match op {
         BinaryOp::And | BinaryOp::Or => {
             let x = compile_bool(a, scope)?;
             let y = compile_bool(b, scope)?;
             Ok(Typed::Bool(match (op, x, y) {
-                (BinaryOp::And, BoolX::Const(false), _) | (BinaryOp::And, _, BoolX::Const(false)) => BoolX::Const(false),
+                (BinaryOp::And, BoolX::Const(false), _)
+                | (BinaryOp::And, _, BoolX::Const(false)) => BoolX::Const(false),
                 (BinaryOp::And, BoolX::Const(true), y) => y,
                 (BinaryOp::And, x, BoolX::Const(true)) => x,
                 (BinaryOp::And, x, y) => BoolX::And(Box::new(x), Box::new(y)),
@@ -413,7 +580,10 @@ fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> R
                     );
                     if eq { same } else { not(same) }
                 }
-                (Typed::Option(name), Typed::Text(text)) | (Typed::Text(text), Typed::Option(name)) if equality => {
+                (Typed::Option(name), Typed::Text(text))
+                | (Typed::Text(text), Typed::Option(name))
+                    if equality =>
+                {
                     option_test(&name, &text, eq, a, b, scope)?
                 }
                 (x, y) => {
@@ -432,21 +602,34 @@ fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> R
     }
 }
 
-fn option_test(name: &str, text: &str, eq: bool, a: &Node, b: &Node, scope: &Scope<'_>) -> Result<BoolX, Diagnostic> {
+fn option_test(
+    name: &str,
+    text: &str,
+    eq: bool,
+    a: &Node,
+    b: &Node,
+    scope: &Scope<'_>,
+) -> Result<BoolX, Diagnostic> {
     let Some(option) = scope.options.get(name) else {
         return Err(Diagnostic::error(format!("unknown option `{name}`")).at(a.span.clone()));
     };
     if !option.values.iter().any(|v| v == text) {
-        let literal = if matches!(a.kind, NodeKind::Text(_)) { a } else { b };
+        let literal = if matches!(a.kind, NodeKind::Text(_)) {
+            a
+        } else {
+            b
+        };
         let d = Diagnostic::error(format!(
             "option `{name}` has no value \"{text}\"; its values are {}",
             quoted(option.values)
         ))
         .at(literal.span.clone());
-        return Err(match did_you_mean(text, option.values.iter().map(String::as_str)) {
-            Some(s) => d.hint(format!("did you mean \"{s}\"?")),
-            None => d,
-        });
+        return Err(
+            match did_you_mean(text, option.values.iter().map(String::as_str)) {
+                Some(s) => d.hint(format!("did you mean \"{s}\"?")),
+                None => d,
+            },
+        );
     }
     Ok(BoolX::Const((option.value == text) == eq))
 }

@@ -25,7 +25,13 @@ pub struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     /// A context with no hole facts, for legality and ending conditions.
-    pub fn new(rules: &'a Rules, pos: &'a Position, tables: &'a Tables, mover: Player, starter: Player) -> Self {
+    pub fn new(
+        rules: &'a Rules,
+        pos: &'a Position,
+        tables: &'a Tables,
+        mover: Player,
+        starter: Player,
+    ) -> Self {
         Cx {
             rules,
             pos,
@@ -52,7 +58,11 @@ impl<'a> Cx<'a> {
     }
 
     pub fn seeds(&self, h: Pos) -> u16 {
-        if h == NO_HOLE { 0 } else { self.pos.board[h as usize] }
+        if h == NO_HOLE {
+            0
+        } else {
+            self.pos.board[h as usize]
+        }
     }
 
     pub fn hole(&self, x: &HoleX) -> Pos {
@@ -63,7 +73,9 @@ impl<'a> Cx<'a> {
             HoleX::LapOrigin => self.lap_origin,
             HoleX::Bound => self.bound,
             HoleX::Next(h) => self.tables.look(self.rules, self.mover, self.hole(h), true),
-            HoleX::Prev(h) => self.tables.look(self.rules, self.mover, self.hole(h), false),
+            HoleX::Prev(h) => self
+                .tables
+                .look(self.rules, self.mover, self.hole(h), false),
             HoleX::Opposite(h) => match self.hole(h) {
                 NO_HOLE => NO_HOLE,
                 p => self.rules.geometry.opposite[p as usize],

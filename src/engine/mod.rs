@@ -40,13 +40,18 @@ pub struct Position {
 impl Position {
     /// Seeds a player holds: their reserve plus their store on the track.
     pub fn held(&self, rules: &Rules, p: Player) -> u32 {
-        let on_track = rules.geometry.store[p as usize].map_or(0, |s| u32::from(self.board[s as usize]));
+        let on_track =
+            rules.geometry.store[p as usize].map_or(0, |s| u32::from(self.board[s as usize]));
         self.reserve[p as usize] + on_track
     }
 
     /// Seeds in a player's holes.
     pub fn row_seeds(&self, rules: &Rules, p: Player) -> u32 {
-        rules.geometry.holes_of(p).map(|h| u32::from(self.board[h as usize])).sum()
+        rules
+            .geometry
+            .holes_of(p)
+            .map(|h| u32::from(self.board[h as usize]))
+            .sum()
     }
 
     /// Gives seeds to a player: into their store on the track, or their reserve.
@@ -189,7 +194,9 @@ impl MoveList {
 pub enum Status {
     Playing,
     /// The game or match is over; `None` is a draw.
-    Over { winner: Option<Player> },
+    Over {
+        winner: Option<Player>,
+    },
 }
 
 /// Why a move was refused.
@@ -267,7 +274,11 @@ impl Game {
         let tables = Tables::build(&rules, pos.closed);
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
-        let round_starts = if rules.rounds.is_some() { vec![pos] } else { Vec::new() };
+        let round_starts = if rules.rounds.is_some() {
+            vec![pos]
+        } else {
+            Vec::new()
+        };
         let mut game = Game {
             rules,
             pos,
@@ -361,7 +372,10 @@ impl Game {
         let rules = &*self.rules;
         let g = &rules.geometry;
         if !g.is_hole(h) || g.owner[h as usize] != player {
-            return Some(format!("{} is not a hole of the player to move", g.label(h)));
+            return Some(format!(
+                "{} is not a hole of the player to move",
+                g.label(h)
+            ));
         }
         if self.pos.closed & (1 << h) != 0 {
             return Some(format!("{} is closed", g.label(h)));
@@ -391,8 +405,16 @@ impl Game {
             };
             if !cx.bool(&rule.require) || !after_ok() {
                 let clause = rules.clause(rule.id);
-                let cites = clause.cites.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
-                return Some(format!("the rule \"{}\"{cites} forbids {}", clause.name, g.label(h)));
+                let cites = clause
+                    .cites
+                    .as_deref()
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default();
+                return Some(format!(
+                    "the rule \"{}\"{cites} forbids {}",
+                    clause.name,
+                    g.label(h)
+                ));
             }
         }
         None
@@ -444,7 +466,13 @@ impl Game {
         if run.endless.is_some() {
             report.endless = true;
             report.round_over = true;
-            self.end_round(rules.endless_move, EndCause::EndlessMove, mover, 1 - mover, tracer);
+            self.end_round(
+                rules.endless_move,
+                EndCause::EndlessMove,
+                mover,
+                1 - mover,
+                tracer,
+            );
             return Ok(report);
         }
         let mut cx = Cx::new(&rules, &self.pos, &self.tables, mover, self.starter);
@@ -453,7 +481,11 @@ impl Game {
         cx.last = run.last;
         cx.move_captures = run.move_captures;
         cx.reached_opponent = run.reached_opponent;
-        let extra = rules.extra_turns.iter().find(|x| cx.bool(&x.when)).map(|x| x.id);
+        let extra = rules
+            .extra_turns
+            .iter()
+            .find(|x| cx.bool(&x.when))
+            .map(|x| x.id);
         let next = match extra {
             Some(clause) => {
                 if T::ENABLED {
@@ -500,7 +532,10 @@ impl Game {
         }
         if let Some(&(_, first)) = self.history.iter().find(|(p, _)| *p == self.pos) {
             if T::ENABLED {
-                tracer.event(Event::Cycle { first, ply: self.ply });
+                tracer.event(Event::Cycle {
+                    first,
+                    ply: self.ply,
+                });
             }
             self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
             return true;
@@ -511,7 +546,14 @@ impl Game {
 
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
     /// refills the board for the next round (or ends the match).
-    fn end_round<T: Tracer>(&mut self, ending: EndingRule, cause: EndCause, mover: Player, next_up: Player, tracer: &mut T) {
+    fn end_round<T: Tracer>(
+        &mut self,
+        ending: EndingRule,
+        cause: EndCause,
+        mover: Player,
+        next_up: Player,
+        tracer: &mut T,
+    ) {
         let rules = self.rules.clone();
         let g = &rules.geometry;
         let mut shares = [0u32; 2];

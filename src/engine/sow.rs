@@ -192,7 +192,15 @@ impl Mover<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn cx<'b>(&'b self, pos: &'b Position, run: &MoveRun, here: Pos, last: Pos, lap_origin: Pos, last_seed: bool) -> Cx<'b> {
+    fn cx<'b>(
+        &'b self,
+        pos: &'b Position,
+        run: &MoveRun,
+        here: Pos,
+        last: Pos,
+        lap_origin: Pos,
+        last_seed: bool,
+    ) -> Cx<'b> {
         Cx {
             rules: self.rules,
             pos,
@@ -211,7 +219,14 @@ impl Mover<'_> {
     }
 
     /// Sows one lap.
-    fn lap<T: Tracer>(&self, pos: &mut Position, cursor: Cursor, lap: u32, run: &mut MoveRun, tracer: &mut T) -> LapOutcome {
+    fn lap<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cursor: Cursor,
+        lap: u32,
+        run: &mut MoveRun,
+        tracer: &mut T,
+    ) -> LapOutcome {
         let rules = self.rules;
         let me = self.player as usize;
         let sow = &self.tables.sow[me];
@@ -223,7 +238,11 @@ impl Mover<'_> {
             hand = pos.board[at as usize];
             pos.board[at as usize] = 0;
             if T::ENABLED {
-                tracer.event(Event::Lift { lap, hole: at, seeds: hand });
+                tracer.event(Event::Lift {
+                    lap,
+                    hole: at,
+                    seeds: hand,
+                });
             }
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
@@ -233,7 +252,11 @@ impl Mover<'_> {
         } else {
             hand = cursor.hand;
             if T::ENABLED {
-                tracer.event(Event::Resow { lap, after: at, seeds: hand });
+                tracer.event(Event::Resow {
+                    lap,
+                    after: at,
+                    seeds: hand,
+                });
             }
         }
         let skip = match rules.skip_origin {
@@ -242,7 +265,11 @@ impl Mover<'_> {
             SkipOrigin::Lap => lap_origin,
         };
         // A track of one sowable hole cannot pass over it.
-        let skip = if self.tables.sowable[me] > 1 { skip } else { NO_HOLE };
+        let skip = if self.tables.sowable[me] > 1 {
+            skip
+        } else {
+            NO_HOLE
+        };
         while hand > 0 {
             at = sow[at as usize];
             if at == NO_HOLE {
@@ -315,7 +342,15 @@ impl Mover<'_> {
 
     /// After a seed is dropped into `at`: note where it went and try the drop clauses.
     #[inline]
-    fn dropped<T: Tracer>(&self, pos: &mut Position, run: &mut MoveRun, at: Pos, last_seed: bool, lap_origin: Pos, tracer: &mut T) {
+    fn dropped<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        run: &mut MoveRun,
+        at: Pos,
+        last_seed: bool,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
         let g = &self.rules.geometry;
         if g.owner[at as usize] != self.player && g.is_hole(at) {
             run.reached_opponent = true;
@@ -335,8 +370,19 @@ impl Mover<'_> {
     }
 
     /// Fires a capture clause; returns the seeds taken.
-    fn capture<T: Tracer>(&self, rule: &CaptureRule, pos: &mut Position, run: &mut MoveRun, here: Pos, lap_origin: Pos, tracer: &mut T) -> u32 {
-        let backup = rule.cancel_if.as_ref().map(|_| (*pos, tracer.mark(), run.move_captures));
+    fn capture<T: Tracer>(
+        &self,
+        rule: &CaptureRule,
+        pos: &mut Position,
+        run: &mut MoveRun,
+        here: Pos,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) -> u32 {
+        let backup = rule
+            .cancel_if
+            .as_ref()
+            .map(|_| (*pos, tracer.mark(), run.move_captures));
         let last = here;
         let mut total = 0u32;
         let mut first = NO_HOLE;
@@ -386,7 +432,14 @@ impl Mover<'_> {
     }
 
     /// Takes the seeds of one hole for a capture clause.
-    fn take<T: Tracer>(&self, rule: &CaptureRule, pos: &mut Position, run: &mut MoveRun, h: Pos, tracer: &mut T) -> u32 {
+    fn take<T: Tracer>(
+        &self,
+        rule: &CaptureRule,
+        pos: &mut Position,
+        run: &mut MoveRun,
+        h: Pos,
+        tracer: &mut T,
+    ) -> u32 {
         let g = &self.rules.geometry;
         if !g.is_hole(h) || pos.board[h as usize] == 0 {
             return 0;

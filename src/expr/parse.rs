@@ -106,11 +106,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::add_op => "`+` or `-`",
         Rule::mul_op => "`*`, `/` or `%`",
         Rule::neg_op => "`-`",
-        Rule::expression
-        | Rule::WHITESPACE
-        | Rule::keyword
-        | Rule::text
-        | Rule::ident_char => return None,
+        Rule::expression | Rule::WHITESPACE | Rule::keyword | Rule::text | Rule::ident_char => {
+            return None;
+        }
     })
 }
 
@@ -278,7 +276,10 @@ mod tests {
             ("a or b and c", "(a or (b and c))"),
             ("not a and b", "((not a) and b)"),
             ("1 + 2 * 3 == 7", "((1 + (2 * 3)) == 7)"),
-            ("seeds(next(last)) in [2, 3]", "(seeds(next(last)) in [2, 3])"),
+            (
+                "seeds(next(last)) in [2, 3]",
+                "(seeds(next(last)) in [2, 3])",
+            ),
             ("option.x == \"owner\"", "(option.x == \"owner\")"),
             ("-1 - -2", "((-1) - (-2))"),
             ("android and inert", "(android and inert)"),
