@@ -1,12 +1,6 @@
 //! The rulesets shipped with sow, embedded in the binary so that a name works from anywhere.
 
-/// (name, file text) of every shipped ruleset.
-pub const SHIPPED: &[(&str, &str)] = &[
-    ("kalah", include_str!("../rulesets/kalah.toml")),
-    ("oware", include_str!("../rulesets/oware.toml")),
-    ("raja_pasu", include_str!("../rulesets/raja_pasu.toml")),
-    ("sadeqa_ii", include_str!("../rulesets/sadeqa_ii.toml")),
-];
+include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 
 /// The text of a shipped ruleset.
 pub fn shipped(name: &str) -> Option<&'static str> {
