@@ -335,16 +335,7 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             Some(Event::Move { .. }) => true,
             Some(_) => false,
         };
-        if ply_ends
-            && matches!(
-                events
-                    .iter()
-                    .take(i + 1)
-                    .rev()
-                    .find(|e| matches!(e, Event::Move { .. })),
-                Some(_)
-            )
-        {
+        if ply_ends && events[..=i].iter().any(|e| matches!(e, Event::Move { .. })) {
             flush(&mut out, &mut line);
             if let Some(b) = boards.get(ply_index) {
                 out.push_str(&format!("  board {}\n", board(rules, b)));

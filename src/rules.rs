@@ -370,12 +370,8 @@ impl Geometry {
             }
         }
         let shared: Vec<Pos> = circuits[0].iter().chain(&circuits[1]).copied().collect();
-        for player in 0..2usize {
-            let circuit = if rows == 2 {
-                &shared
-            } else {
-                &circuits[player]
-            };
+        for (player, own) in circuits.iter().enumerate() {
+            let circuit = if rows == 2 { &shared } else { own };
             for (k, &p) in circuit.iter().enumerate() {
                 let succ = circuit[(k + 1) % circuit.len()];
                 g.ccw[player][p as usize] = succ;

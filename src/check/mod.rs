@@ -61,11 +61,12 @@ fn toml_error(e: &toml::de::Error) -> Diagnostic {
         d = d.at(span);
     }
     // serde says: unknown field `x`, expected one of `a`, `b`  (or: unknown variant `x`, ...)
-    if let Some(rest) = message
+    if let Some((word, expected)) = message
         .strip_prefix("unknown field `")
         .or_else(|| message.strip_prefix("unknown variant `"))
+        .and_then(|rest| rest.split_once('`'))
     {
-        if let Some((word, expected)) = rest.split_once('`') {
+        {
             let candidates: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
             if let Some(s) = did_you_mean(word, candidates.iter().copied()) {
                 d = d.hint(format!("did you mean `{s}`?"));
@@ -232,7 +233,7 @@ impl Checker<'_> {
         });
 
         // Options declared but read nowhere are likely a mistake.
-        for (name, _) in &f.options {
+        for name in f.options.keys() {
             if !self.used.borrow().contains(name.get_ref()) {
                 self.diags.push(
                     Diagnostic::warning(format!("option `{}` is never used", name.get_ref()))

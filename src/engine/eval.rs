@@ -184,3 +184,46 @@ pub fn compare(op: CmpOp, a: i64, b: i64) -> bool {
         CmpOp::Ge => a >= b,
     }
 }
+
+/// Whether a condition reads a hole fact of the moment (`here`, `last`, `origin`, ...), so that
+/// its value can differ from one hole played to another.
+pub fn reads_hole(x: &BoolX) -> bool {
+    fn hole(x: &HoleX) -> bool {
+        match x {
+            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => true,
+            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
+            HoleX::Of(p, n) => player(p) || int(n),
+        }
+    }
+    fn player(x: &PlayerX) -> bool {
+        match x {
+            PlayerX::Owner(h) => hole(h),
+            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => false,
+        }
+    }
+    fn int(x: &IntX) -> bool {
+        match x {
+            IntX::Seeds(h) | IntX::Number(h) => hole(h),
+            IntX::Store(p) | IntX::RowSeeds(p) => player(p),
+            IntX::Neg(a) => int(a),
+            IntX::Arith(_, a, b) => int(a) || int(b),
+            IntX::Const(_)
+            | IntX::BoardSeeds
+            | IntX::HolesPerRow
+            | IntX::MoveCaptures
+            | IntX::TurnSowings => false,
+        }
+    }
+    match x {
+        BoolX::Const(_) | BoolX::FirstMove => false,
+        // Moment facts: constant outside a move, but count them as varying to be safe.
+        BoolX::LastSeed | BoolX::ReachedOpponent => true,
+        BoolX::Not(a) => reads_hole(a),
+        BoolX::And(a, b) | BoolX::Or(a, b) => reads_hole(a) || reads_hole(b),
+        BoolX::Int(_, a, b) => int(a) || int(b),
+        BoolX::Player(_, a, b) => player(a) || player(b),
+        BoolX::Hole(_, a, b) => hole(a) || hole(b),
+        BoolX::In(v, _) => int(v),
+        BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) => hole(h),
+    }
+}

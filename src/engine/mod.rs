@@ -70,6 +70,31 @@ impl Position {
             + self.taken.iter().sum::<u32>()
     }
 
+    /// Equality, comparing only the first `positions` board entries (the rest are always 0).
+    #[inline]
+    pub(crate) fn same_as(&self, other: &Position, positions: u8) -> bool {
+        let n = positions as usize;
+        self.board[..n] == other.board[..n]
+            && self.reserve == other.reserve
+            && self.taken == other.taken
+            && self.closed == other.closed
+            && self.to_move == other.to_move
+            && self.moved == other.moved
+            && self.turn_sowings == other.turn_sowings
+    }
+
+    /// A hash of the position for the cycle history: a cheap filter before comparing in full.
+    #[inline]
+    fn quick_hash(&self, positions: u8) -> u64 {
+        let mut h = self.closed ^ (u64::from(self.to_move) << 56) ^ (u64::from(self.moved) << 48);
+        for &s in &self.board[..positions as usize] {
+            h = (h.rotate_left(5) ^ u64::from(s)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        h ^ u64::from(self.reserve[0])
+            ^ (u64::from(self.reserve[1]) << 20)
+            ^ (u64::from(self.turn_sowings) << 40)
+    }
+
     /// Seeds banked so far; a change means no earlier position can come back.
     fn banked(&self, rules: &Rules) -> u32 {
         self.held(rules, 0) + self.held(rules, 1) + self.taken[0] + self.taken[1]
@@ -208,6 +233,15 @@ pub enum MoveError {
     Illegal { hole: Pos, reason: String },
 }
 
+/// Why a move is illegal, before it is put in words.
+#[derive(Debug, Clone, Copy)]
+enum Illegality {
+    NotOwn,
+    Closed,
+    Empty,
+    Rule(crate::rules::ClauseId),
+}
+
 /// What one ply did, in figures (the trace has the details).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PlyReport {
@@ -229,18 +263,29 @@ pub struct Game {
     round: u32,
     ply: u32,
     status: Status,
+    /// The legal moves of the player to move, listed when the position was settled.
+    moves: MoveList,
     /// Positions since the last irreversible change, with the ply after which each stood.
-    history: Vec<(Position, u32)>,
+    history: Vec<(u64, Position, u32)>,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
     track_first_move: bool,
     track_turn_sowings: bool,
     /// Whether lap-end states must remember that the move reached the opponent's row.
     track_reached: bool,
+    /// Whether a move can have more than one lap (a relay, or captured seeds sown again).
+    can_relay: bool,
+    /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
+    /// listing of the legal moves, not once per hole.
+    fixed_when: u64,
+    /// Quick tests of the drop clauses.
+    drop_guards: Vec<sow::Guard>,
 }
 
 /// How many positions the cycle history holds before it has to grow.
 const HISTORY_CAPACITY: usize = 512;
+/// How many round starts a match holds before the list has to grow.
+const ROUNDS_CAPACITY: usize = 64;
 
 impl Game {
     /// A new game from the ruleset's initial position.
@@ -274,11 +319,28 @@ impl Game {
         let tables = Tables::build(&rules, pos.closed);
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
-        let round_starts = if rules.rounds.is_some() {
-            vec![pos]
-        } else {
-            Vec::new()
-        };
+        let drop_guards = rules
+            .drop_captures
+            .iter()
+            .map(|c| sow::Guard::of(&c.when))
+            .collect();
+        let can_relay = rules.relay.is_some()
+            || rules
+                .lap_captures
+                .iter()
+                .any(|c| c.then == crate::ruleset::After::Sow);
+        let fixed_when = rules
+            .legal
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, l)| !eval::reads_hole(&l.when))
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let mut round_starts = Vec::new();
+        if rules.rounds.is_some() {
+            round_starts.reserve(ROUNDS_CAPACITY);
+            round_starts.push(pos);
+        }
         let mut game = Game {
             rules,
             pos,
@@ -287,11 +349,15 @@ impl Game {
             round: 1,
             ply: 0,
             status: Status::Playing,
+            moves: MoveList::new(),
             history,
             round_starts,
             track_first_move,
             track_turn_sowings,
             track_reached: rules_move_reads_reached,
+            can_relay,
+            fixed_when,
+            drop_guards,
         };
         // A position where the player to move is already stuck ends at once.
         game.settle(&mut ());
@@ -350,17 +416,26 @@ impl Game {
 
     /// The legal moves of the player to move (empty once the game is over).
     pub fn legal_moves(&self) -> MoveList {
-        let mut out = MoveList::new();
         if self.is_over() {
-            return out;
+            return MoveList::new();
         }
-        self.legal_for(self.pos.to_move, &mut out);
-        out
+        self.moves
     }
 
     fn legal_for(&self, player: Player, out: &mut MoveList) {
-        for h in self.rules.geometry.holes_of(player) {
-            if self.why_illegal(player, h).is_none() {
+        // Clauses whose `when` reads no hole apply to every hole or to none.
+        let rules = &*self.rules;
+        let mut off = 0u64;
+        if self.fixed_when != 0 {
+            let cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
+            for (i, rule) in rules.legal.iter().enumerate().take(64) {
+                if self.fixed_when & (1 << i) != 0 && !cx.bool(&rule.when) {
+                    off |= 1 << i;
+                }
+            }
+        }
+        for h in rules.geometry.holes_of(player) {
+            if self.illegality_skipping(player, h, off).is_none() {
                 out.holes[out.len as usize] = h;
                 out.len += 1;
             }
@@ -369,21 +444,45 @@ impl Game {
 
     /// Why `player` may not sow from `h` now, or None if they may.
     pub fn why_illegal(&self, player: Player, h: Pos) -> Option<String> {
+        let g = &self.rules.geometry;
+        self.illegality(player, h).map(|why| match why {
+            Illegality::NotOwn => format!("{} is not a hole of the player to move", g.label(h)),
+            Illegality::Closed => format!("{} is closed", g.label(h)),
+            Illegality::Empty => format!("{} is empty", g.label(h)),
+            Illegality::Rule(id) => {
+                let clause = self.rules.clause(id);
+                let cites = clause
+                    .cites
+                    .as_deref()
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default();
+                format!("the rule \"{}\"{cites} forbids {}", clause.name, g.label(h))
+            }
+        })
+    }
+
+    /// Why `player` may not sow from `h` now, without building the message (no allocation).
+    fn illegality(&self, player: Player, h: Pos) -> Option<Illegality> {
+        self.illegality_skipping(player, h, 0)
+    }
+
+    /// `illegality`, with the clauses of the mask `off` known not to apply.
+    fn illegality_skipping(&self, player: Player, h: Pos, off: u64) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
         if !g.is_hole(h) || g.owner[h as usize] != player {
-            return Some(format!(
-                "{} is not a hole of the player to move",
-                g.label(h)
-            ));
+            return Some(Illegality::NotOwn);
         }
         if self.pos.closed & (1 << h) != 0 {
-            return Some(format!("{} is closed", g.label(h)));
+            return Some(Illegality::Closed);
         }
         if self.pos.board[h as usize] == 0 {
-            return Some(format!("{} is empty", g.label(h)));
+            return Some(Illegality::Empty);
         }
-        for rule in &rules.legal {
+        for (i, rule) in rules.legal.iter().enumerate() {
+            if i < 64 && off & (1 << i) != 0 {
+                continue;
+            }
             let mut cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
             cx.origin = h;
             if !cx.bool(&rule.when) {
@@ -404,17 +503,7 @@ impl Game {
                 cx.bool(after)
             };
             if !cx.bool(&rule.require) || !after_ok() {
-                let clause = rules.clause(rule.id);
-                let cites = clause
-                    .cites
-                    .as_deref()
-                    .map(|c| format!(" ({c})"))
-                    .unwrap_or_default();
-                return Some(format!(
-                    "the rule \"{}\"{cites} forbids {}",
-                    clause.name,
-                    g.label(h)
-                ));
+                return Some(Illegality::Rule(rule.id));
             }
         }
         None
@@ -428,6 +517,8 @@ impl Game {
             starter: self.starter,
             origin,
             track_reached: self.track_reached,
+            can_relay: self.can_relay,
+            drop_guards: &self.drop_guards,
         }
     }
 
@@ -437,7 +528,9 @@ impl Game {
             return Err(MoveError::GameOver);
         }
         let mover = self.pos.to_move;
-        if let Some(reason) = self.why_illegal(mover, h) {
+        // The legal moves were listed when this position was settled.
+        if !self.moves.contains(h) {
+            let reason = self.why_illegal(mover, h).unwrap_or_default();
             return Err(MoveError::Illegal { hole: h, reason });
         }
         self.ply += 1;
@@ -452,10 +545,17 @@ impl Game {
         if self.track_turn_sowings {
             self.pos.turn_sowings = self.pos.turn_sowings.saturating_add(1);
         }
-        let rules = self.rules.clone();
-        let mut pos = self.pos;
-        let run = self.mover(mover, h).run(&mut pos, tracer);
-        self.pos = pos;
+        let run = Mover {
+            rules: &self.rules,
+            tables: &self.tables,
+            player: mover,
+            starter: self.starter,
+            origin: h,
+            track_reached: self.track_reached,
+            can_relay: self.can_relay,
+            drop_guards: &self.drop_guards,
+        }
+        .run(&mut self.pos, tracer);
         if self.track_first_move {
             self.pos.moved |= 1 << mover;
         }
@@ -467,7 +567,7 @@ impl Game {
             report.endless = true;
             report.round_over = true;
             self.end_round(
-                rules.endless_move,
+                self.rules.endless_move,
                 EndCause::EndlessMove,
                 mover,
                 1 - mover,
@@ -475,7 +575,8 @@ impl Game {
             );
             return Ok(report);
         }
-        let mut cx = Cx::new(&rules, &self.pos, &self.tables, mover, self.starter);
+        let rules = &*self.rules;
+        let mut cx = Cx::new(rules, &self.pos, &self.tables, mover, self.starter);
         cx.origin = h;
         cx.here = run.last;
         cx.last = run.last;
@@ -500,15 +601,14 @@ impl Game {
             }
         };
         self.pos.to_move = next;
-        for (cond, ending) in &rules.end_when {
-            let cx = Cx::new(&rules, &self.pos, &self.tables, next, self.starter);
-            if cx.bool(cond) {
-                report.round_over = true;
-                self.end_round(*ending, EndCause::Condition, next, next, tracer);
-                return Ok(report);
-            }
+        let rules = &*self.rules;
+        let cx = Cx::new(rules, &self.pos, &self.tables, next, self.starter);
+        if let Some(&(_, ending)) = rules.end_when.iter().find(|(cond, _)| cx.bool(cond)) {
+            report.round_over = true;
+            self.end_round(ending, EndCause::Condition, next, next, tracer);
+            return Ok(report);
         }
-        if self.pos.banked(&rules) != banked {
+        if self.pos.banked(&self.rules) != banked {
             self.history.clear();
         }
         let round = self.round;
@@ -526,11 +626,17 @@ impl Game {
         let next = self.pos.to_move;
         let mut moves = MoveList::new();
         self.legal_for(next, &mut moves);
+        self.moves = moves;
         if moves.is_empty() {
             self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
             return false;
         }
-        if let Some(&(_, first)) = self.history.iter().find(|(p, _)| *p == self.pos) {
+        let key = self.pos.quick_hash(self.rules.geometry.positions);
+        if let Some(&(_, _, first)) = self
+            .history
+            .iter()
+            .find(|(k, p, _)| *k == key && p.same_as(&self.pos, self.rules.geometry.positions))
+        {
             if T::ENABLED {
                 tracer.event(Event::Cycle {
                     first,
@@ -540,7 +646,7 @@ impl Game {
             self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
             return true;
         }
-        self.history.push((self.pos, self.ply));
+        self.history.push((key, self.pos, self.ply));
         false
     }
 
@@ -635,14 +741,14 @@ impl Game {
                 pos.board[s as usize] = 0;
             }
             pos.reserve[p as usize] = 0;
-            let holes: Vec<Pos> = g.holes_of(p).collect();
-            let order: Box<dyn Iterator<Item = &Pos>> = match rounds.from {
-                RowEnd::Left => Box::new(holes.iter()),
-                RowEnd::Right => Box::new(holes.iter().rev()),
-            };
+            let holes = &g.hole_of[p as usize][..g.holes_per_player as usize];
             let mut filled = 0u8;
             let mut closed = 0u64;
-            for &h in order {
+            for i in 0..holes.len() {
+                let h = match rounds.from {
+                    RowEnd::Left => holes[i],
+                    RowEnd::Right => holes[holes.len() - 1 - i],
+                };
                 if supply >= refill {
                     pos.board[h as usize] = rounds.refill;
                     supply -= refill;

@@ -48,6 +48,40 @@ pub struct Mover<'a> {
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
+    /// Whether the rules can make a move of more than one lap.
+    pub can_relay: bool,
+    /// A quick test for each drop clause, in order, before its condition is evaluated.
+    pub drop_guards: &'a [Guard],
+}
+
+/// What must hold for a drop clause to fire, read off its condition when the game is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    /// The condition is false: the clause never fires.
+    Never,
+    /// The condition requires `seeds(here) == n`.
+    Seeds(u16),
+    /// Nothing quick to test.
+    Any,
+}
+
+impl Guard {
+    pub fn of(x: &crate::rules::BoolX) -> Guard {
+        use crate::rules::{BoolX, CmpOp, HoleX, IntX};
+        match x {
+            BoolX::Const(false) => Guard::Never,
+            BoolX::Int(CmpOp::Eq, IntX::Seeds(HoleX::Here), IntX::Const(n))
+            | BoolX::Int(CmpOp::Eq, IntX::Const(n), IntX::Seeds(HoleX::Here)) => {
+                u16::try_from(*n).map_or(Guard::Never, Guard::Seeds)
+            }
+            BoolX::And(a, b) => match (Guard::of(a), Guard::of(b)) {
+                (Guard::Never, _) | (_, Guard::Never) => Guard::Never,
+                (Guard::Seeds(n), _) | (_, Guard::Seeds(n)) => Guard::Seeds(n),
+                _ => Guard::Any,
+            },
+            _ => Guard::Any,
+        }
+    }
 }
 
 enum LapOutcome {
@@ -62,7 +96,8 @@ impl Mover<'_> {
     /// (found with Brent's cycle detection, then located exactly by a second pass), and `pos`
     /// is left as it stands at that repeat.
     pub fn run<T: Tracer>(&self, pos: &mut Position, tracer: &mut T) -> MoveRun {
-        let start = *pos;
+        // Only a move of several laps can be endless and need its start again.
+        let start = if self.can_relay { Some(*pos) } else { None };
         let mark = tracer.mark();
         let mut run = MoveRun {
             last: NO_HOLE,
@@ -90,8 +125,13 @@ impl Mover<'_> {
                 }
                 LapOutcome::Relay(next, _) => cursor = next,
             }
-            let state = LapState { pos: *pos, cursor };
-            if saved == Some(state) {
+            let n = self.rules.geometry.positions;
+            if saved
+                .as_ref()
+                .is_some_and(|s| s.cursor == cursor && s.pos.same_as(pos, n))
+            {
+                // Only rules that can relay make a move of several laps, so `start` is kept.
+                let start = start.unwrap_or(*pos);
                 // Found a repeat: `since` laps apart. Locate the first one exactly.
                 let period = since + 1;
                 let first = self.first_repeat(&start, period);
@@ -135,7 +175,7 @@ impl Mover<'_> {
             }
             since += 1;
             if since == power {
-                saved = Some(state);
+                saved = Some(LapState { pos: *pos, cursor });
                 power = power.saturating_mul(2);
                 since = 0;
             }
@@ -361,7 +401,12 @@ impl Mover<'_> {
                 seeds: pos.board[at as usize],
             });
         }
-        for rule in &self.rules.drop_captures {
+        for (rule, guard) in self.rules.drop_captures.iter().zip(self.drop_guards) {
+            match *guard {
+                Guard::Never => continue,
+                Guard::Seeds(n) if pos.board[at as usize] != n => continue,
+                _ => {}
+            }
             let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
             if cx.bool(&rule.when) {
                 self.capture(rule, pos, run, at, lap_origin, tracer);

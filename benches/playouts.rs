@@ -1,0 +1,367 @@
+//! Speed of the rules interpreter against hand-written Rust, measured in the same run.
+//!
+//! For each of Raja Pasu, Sadeqa II, Kalah and Oware:
+//! - `load/<game>`: checking and compiling the shipped ruleset from its text;
+//! - `<game>/move/{interpreted,native}`: one ply (list the legal moves, pick one, play it) in
+//!   steady state, along random games;
+//! - `<game>/playout/{interpreted,native}`: a batch of whole random games (for Raja Pasu, one
+//!   round; `raja_pasu/match` plays whole matches). The throughput is games per second.
+//!
+//! Both sides play the same games: the same random policy (`random_range(0..n)` over the legal
+//! moves in hole order) from the same ChaCha8 stream. The natives are the hand-written models
+//! of `tests/reference` (`tests/differential_stores.rs` and the reference tests check they play
+//! the same games as the engine); before measuring, each batch is played once on both sides
+//! and the plies and results are compared, so the two timings are of identical work.
+//!
+//! `cargo bench --bench playouts` runs it (a few minutes on two cores);
+//! `python3 benches/summary.py` then prints the table of `BENCHMARKS.md`.
+
+#[path = "../tests/reference/mod.rs"]
+mod reference;
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use reference::Outcome;
+use reference::kalah::{self, Kalah};
+use reference::oware::{self, Oware};
+use reference::raja_pasu::{self, RajaPasu};
+use reference::sadeqa_ii::{self, SadeqaII};
+use sow::engine::{Game, Status};
+use sow::rules::Rules;
+
+/// The seed of the random stream of every batch.
+const SEED: u64 = 2024;
+
+/// A hand-written model, as the benchmark drives it.
+trait Native: Clone {
+    fn fresh() -> Self;
+    /// Bit `n - 1`: the mover may play their hole `n`. 0 once the game is over.
+    fn mask(&self) -> u32;
+    fn play(&mut self, hole: usize);
+    fn result(&self) -> Option<Outcome>;
+    fn round(&self) -> u32 {
+        1
+    }
+}
+
+impl Native for Kalah {
+    fn fresh() -> Self {
+        Kalah::new(kalah::Options::default())
+    }
+    fn mask(&self) -> u32 {
+        self.legal_mask()
+    }
+    fn play(&mut self, hole: usize) {
+        Kalah::play(self, hole);
+    }
+    fn result(&self) -> Option<Outcome> {
+        Kalah::result(self)
+    }
+}
+
+impl Native for Oware {
+    fn fresh() -> Self {
+        Oware::new(oware::Options::default())
+    }
+    fn mask(&self) -> u32 {
+        self.legal_mask()
+    }
+    fn play(&mut self, hole: usize) {
+        Oware::play(self, hole);
+    }
+    fn result(&self) -> Option<Outcome> {
+        Oware::result(self)
+    }
+}
+
+impl Native for RajaPasu {
+    fn fresh() -> Self {
+        RajaPasu::new(raja_pasu::Options::default())
+    }
+    fn mask(&self) -> u32 {
+        self.legal_mask()
+    }
+    fn play(&mut self, hole: usize) {
+        RajaPasu::play(self, hole);
+    }
+    fn result(&self) -> Option<Outcome> {
+        RajaPasu::result(self)
+    }
+    fn round(&self) -> u32 {
+        RajaPasu::round(self)
+    }
+}
+
+impl Native for SadeqaII {
+    fn fresh() -> Self {
+        SadeqaII::new(sadeqa_ii::Options::default())
+    }
+    fn mask(&self) -> u32 {
+        self.legal_mask()
+    }
+    fn play(&mut self, hole: usize) {
+        SadeqaII::play(self, hole);
+    }
+    fn result(&self) -> Option<Outcome> {
+        SadeqaII::result(self)
+    }
+}
+
+/// How far a playout goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Span {
+    /// The whole game (or match).
+    Game,
+    /// The first round of a match.
+    Round,
+}
+
+/// How a playout ended: its plies and, once the game is over, the result.
+type Ending = (u32, Option<Outcome>);
+
+/// The `k`-th set bit of `mask` (0-based), as a hole number (1-based).
+#[inline]
+fn nth_hole(mask: u32, k: usize) -> usize {
+    let mut m = mask;
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize + 1
+}
+
+fn engine_result(game: &Game) -> Option<Outcome> {
+    match game.status() {
+        Status::Playing => None,
+        Status::Over { winner: None } => Some(Outcome::Draw),
+        Status::Over { winner: Some(0) } => Some(Outcome::Winner(reference::Side::South)),
+        Status::Over { winner: Some(_) } => Some(Outcome::Winner(reference::Side::North)),
+    }
+}
+
+/// One random playout on the engine, from the start.
+#[inline]
+fn interpreted(game: &mut Game, rng: &mut ChaCha8Rng, span: Span) -> Ending {
+    game.restart();
+    let mut plies = 0;
+    while !game.is_over() && (span == Span::Game || game.round() == 1) {
+        let moves = game.legal_moves();
+        let k = rng.random_range(0..moves.len());
+        let _ = game.play(moves.as_slice()[k], &mut ());
+        plies += 1;
+    }
+    (plies, engine_result(game))
+}
+
+/// The same playout on a hand-written model.
+#[inline]
+fn native<N: Native>(rng: &mut ChaCha8Rng, span: Span) -> Ending {
+    let mut game = N::fresh();
+    let mut plies = 0;
+    loop {
+        let mask = game.mask();
+        if mask == 0 || (span == Span::Round && game.round() != 1) {
+            break;
+        }
+        let k = rng.random_range(0..mask.count_ones() as usize);
+        game.play(nth_hole(mask, k));
+        plies += 1;
+    }
+    (plies, game.result())
+}
+
+fn load(name: &str) -> Arc<Rules> {
+    let text = sow::catalog::shipped(name).expect("shipped ruleset");
+    Arc::new(
+        sow::check::load(text, &[])
+            .expect("shipped ruleset loads")
+            .rules,
+    )
+}
+
+/// Games in one batch, chosen so that a batch takes a few milliseconds.
+fn batch_size(name: &str, span: Span) -> u64 {
+    match (name, span) {
+        // Whole Raja Pasu matches: about 150 plies each.
+        ("raja_pasu", Span::Game) => 20,
+        _ => 100,
+    }
+}
+
+/// Plays the batch on both sides, checks they played the same games, and returns the plies.
+fn calibrate<N: Native>(rules: &Arc<Rules>, games: u64, span: Span) -> u64 {
+    let mut game = Game::new(rules.clone());
+    let (mut a, mut b) = (
+        ChaCha8Rng::seed_from_u64(SEED),
+        ChaCha8Rng::seed_from_u64(SEED),
+    );
+    let mut plies = 0;
+    for i in 0..games {
+        let x = interpreted(&mut game, &mut a, span);
+        let y = native::<N>(&mut b, span);
+        assert_eq!(
+            x, y,
+            "{}: game {i} of the batch differs (interpreted, native)",
+            rules.name
+        );
+        plies += u64::from(x.0);
+    }
+    plies
+}
+
+fn bench_playouts<N: Native>(c: &mut Criterion, name: &str, span: Span) {
+    let rules = load(name);
+    let games = batch_size(name, span);
+    let plies = calibrate::<N>(&rules, games, span);
+    let label = match span {
+        Span::Game if name == "raja_pasu" => "match",
+        Span::Game => "playout",
+        Span::Round => "playout",
+    };
+    let group_name = format!("{name}/{label}");
+    // Read by benches/summary.py, to turn games per second into plies per second.
+    println!("calibration {group_name}: {games} games, {plies} plies");
+    let mut group = c.benchmark_group(&group_name);
+    group.throughput(Throughput::Elements(games));
+    let mut game = Game::new(rules.clone());
+    group.bench_function("interpreted", |b| {
+        b.iter(|| {
+            let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+            for _ in 0..games {
+                black_box(interpreted(&mut game, &mut rng, span));
+            }
+        })
+    });
+    group.bench_function("native", |b| {
+        b.iter(|| {
+            let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+            for _ in 0..games {
+                black_box(native::<N>(&mut rng, span));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// Games played side by side in the one-move benchmarks.
+const POOL: u64 = 16;
+
+/// Plays one move in each game of `pool` per round, timing only the moves; a game that is over
+/// starts again (untimed). Returns the time of `iters` moves.
+fn time_moves<G>(
+    pool: &mut [(G, ChaCha8Rng)],
+    iters: u64,
+    mut step: impl FnMut(&mut G, &mut ChaCha8Rng),
+    mut reset_if_over: impl FnMut(&mut G),
+) -> Duration {
+    let mut elapsed = Duration::ZERO;
+    let mut done = 0;
+    while done < iters {
+        let start = Instant::now();
+        for (game, rng) in pool.iter_mut() {
+            step(game, rng);
+        }
+        elapsed += start.elapsed();
+        done += pool.len() as u64;
+        for (game, _) in pool.iter_mut() {
+            reset_if_over(game);
+        }
+    }
+    elapsed.mul_f64(iters as f64 / done as f64)
+}
+
+/// One move (list the legal moves, pick one at random, play it) in steady state: `POOL` games
+/// advance one ply per round, and a finished game starts again outside the timing, so neither
+/// side pays for setting a game up (nor for a first use of a cloned buffer).
+fn bench_move<N: Native>(c: &mut Criterion, name: &str) {
+    let rules = load(name);
+    let mut group = c.benchmark_group(format!("{name}/move"));
+    group.throughput(Throughput::Elements(1));
+    let rngs = || (0..POOL).map(|i| ChaCha8Rng::seed_from_u64(SEED + i));
+    let mut pool: Vec<(Game, ChaCha8Rng)> = rngs().map(|r| (Game::new(rules.clone()), r)).collect();
+    group.bench_function("interpreted", |b| {
+        b.iter_custom(|iters| {
+            time_moves(
+                &mut pool,
+                iters,
+                |game, rng| {
+                    let moves = game.legal_moves();
+                    let k = rng.random_range(0..moves.len());
+                    black_box(game.play(moves.as_slice()[k], &mut ())).ok();
+                },
+                |game| {
+                    if game.is_over() {
+                        game.restart();
+                    }
+                },
+            )
+        })
+    });
+    let mut pool: Vec<(N, ChaCha8Rng)> = rngs().map(|r| (N::fresh(), r)).collect();
+    group.bench_function("native", |b| {
+        b.iter_custom(|iters| {
+            time_moves(
+                &mut pool,
+                iters,
+                |game, rng| {
+                    let mask = game.mask();
+                    let k = rng.random_range(0..mask.count_ones() as usize);
+                    game.play(nth_hole(mask, k));
+                },
+                |game| {
+                    if game.mask() == 0 {
+                        *game = N::fresh();
+                    }
+                },
+            )
+        })
+    });
+    group.finish();
+}
+
+const GAMES: [&str; 4] = ["raja_pasu", "sadeqa_ii", "kalah", "oware"];
+
+fn loading(c: &mut Criterion) {
+    let mut group = c.benchmark_group("load");
+    for name in GAMES {
+        let text = sow::catalog::shipped(name).expect("shipped ruleset");
+        group.bench_with_input(BenchmarkId::from_parameter(name), text, |b, text| {
+            b.iter(|| sow::check::load(black_box(text), &[]).map(|l| l.rules.clauses.len()))
+        });
+    }
+    group.finish();
+}
+
+fn one_move(c: &mut Criterion) {
+    bench_move::<RajaPasu>(c, "raja_pasu");
+    bench_move::<SadeqaII>(c, "sadeqa_ii");
+    bench_move::<Kalah>(c, "kalah");
+    bench_move::<Oware>(c, "oware");
+}
+
+fn playouts(c: &mut Criterion) {
+    bench_playouts::<RajaPasu>(c, "raja_pasu", Span::Round);
+    bench_playouts::<RajaPasu>(c, "raja_pasu", Span::Game);
+    bench_playouts::<SadeqaII>(c, "sadeqa_ii", Span::Game);
+    bench_playouts::<Kalah>(c, "kalah", Span::Game);
+    bench_playouts::<Oware>(c, "oware", Span::Game);
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(20)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = loading, one_move, playouts
+}
+criterion_main!(benches);
