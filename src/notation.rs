@@ -7,9 +7,15 @@
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve) and the player to
 //! move (`south` or `north`, default South). A closed hole is written `x`.
+//!
+//! Moves and positions are user input: no `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use crate::engine::Position;
-use crate::rules::{MAX_POSITIONS, Player, Pos, Rules};
+use crate::rules::{MAX_POSITIONS, MAX_SEEDS, Player, Pos, Rules};
 
 /// Parses a move such as `s3` for `player`.
 pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
@@ -36,7 +42,11 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, Stri
                     g.holes_per_player
                 ));
             }
-            Ok(g.hole_of[player as usize][n - 1])
+            g.hole_of
+                .get(usize::from(player))
+                .and_then(|row| row.get(n - 1))
+                .copied()
+                .ok_or_else(|| format!("there is no hole {side}{n}"))
         }
         _ => Err(format!(
             "`{text}` is not a move; write the side's letter and the hole number counted from the mover's left, e.g. {side}3"
@@ -79,11 +89,11 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
                 .strip_prefix("S*=")
                 .or_else(|| word.strip_prefix("N*="))
             {
-                let p = usize::from(word.starts_with('N'));
-                held[p] = Some(
-                    v.parse()
-                        .map_err(|_| format!("`{word}`: `{v}` is not a seed count"))?,
-                );
+                let k = v
+                    .parse()
+                    .map_err(|_| format!("`{word}`: `{v}` is not a seed count"))?;
+                let [south, north] = &mut held;
+                *(if word.starts_with('N') { north } else { south }) = Some(k);
             } else if word.eq_ignore_ascii_case("south") {
                 pos.to_move = 0;
             } else if word.eq_ignore_ascii_case("north") {
@@ -102,10 +112,12 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
             )
         })?;
         rest = tail.trim_start();
-        if seen[player as usize] {
+        let [south_seen, north_seen] = &mut seen;
+        let seen_row = if player == 0 { south_seen } else { north_seen };
+        if *seen_row {
             return Err(format!("the {} row is given twice", player_name(player)));
         }
-        seen[player as usize] = true;
+        *seen_row = true;
         let cells: Vec<&str> = inside.split_whitespace().collect();
         if cells.len() != g.holes_per_player as usize {
             return Err(format!(
@@ -116,28 +128,53 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
             ));
         }
         for (i, cell) in cells.iter().enumerate() {
-            let h = g.hole_of[player as usize][i];
+            let h = g
+                .hole_of
+                .get(usize::from(player))
+                .and_then(|row| row.get(i))
+                .copied()
+                .unwrap_or(crate::rules::NO_HOLE);
+            let Some(cell_seeds) = pos.board.get_mut(usize::from(h)) else {
+                return Err(format!(
+                    "{}'s row has no hole {}",
+                    player_name(player),
+                    i + 1
+                ));
+            };
             if *cell == "x" {
-                pos.closed |= 1 << h;
+                pos.closed |= 1u64 << h;
                 continue;
             }
             let seeds: u16 = cell.parse().map_err(|_| {
                 format!("`{cell}` is not a seed count (a closed hole is written x)")
             })?;
-            pos.board[h as usize] = seeds;
+            *cell_seeds = seeds;
         }
     }
     if !seen[0] || !seen[1] {
         return Err("a position needs both rows: S[...] N[...]".into());
     }
-    for p in 0..2u8 {
-        if let Some(k) = held[p as usize] {
-            match g.store[p as usize] {
-                Some(s) => {
-                    pos.board[s as usize] = u16::try_from(k)
-                        .map_err(|_| format!("{k} seeds is too many for a store"))?
+    for (p, k) in (0..2u8).zip(held) {
+        if let Some(k) = k {
+            // Checked before anything adds the counts up: two reserves near u32::MAX would
+            // overflow the position's total.
+            if k > MAX_SEEDS {
+                return Err(format!(
+                    "{} holds {k} seeds; a board holds at most {MAX_SEEDS}",
+                    player_name(p)
+                ));
+            }
+            let store = g.store.get(usize::from(p)).copied().flatten();
+            match store.and_then(|s| pos.board.get_mut(usize::from(s))) {
+                Some(cell) => {
+                    *cell = u16::try_from(k)
+                        .map_err(|_| format!("{k} seeds is too many for a store"))?;
                 }
-                None => pos.reserve[p as usize] = k,
+                None => {
+                    if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
+                        *reserve = k;
+                    }
+                }
             }
         }
     }

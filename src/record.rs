@@ -18,6 +18,12 @@
 //!
 //! Parsing checks only the form: whether a move is legal depends on the rules, and is the
 //! replay's business.
+//!
+//! Its input is user input: no `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::ops::Range;
 
@@ -54,6 +60,10 @@ pub struct Record {
 }
 
 const KEYS: &[&str] = &["ruleset", "option", "position", "moves"];
+
+/// The most moves a record may hold. Longer games are cut short by the rules' own endings
+/// (cycles are detected), so a longer record is a mistake or hostile.
+pub const MAX_MOVES: usize = 100_000;
 
 /// Parses a record. Every problem found is returned, each at its place in `text`.
 pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
@@ -123,6 +133,15 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
             }
             "moves" => {
                 for m in words_of(&value) {
+                    if moves.len() >= MAX_MOVES {
+                        errors.push(
+                            Diagnostic::error(format!(
+                                "the record holds more than {MAX_MOVES} moves, the limit"
+                            ))
+                            .at(m.span.clone()),
+                        );
+                        break;
+                    }
                     if !is_move_form(&m.text) {
                         errors.push(
                             Diagnostic::error(format!("`{}` is not a move", m.text))

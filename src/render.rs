@@ -123,6 +123,8 @@ fn cause(c: EndCause) -> &'static str {
         EndCause::EndlessMove => "endless move",
         EndCause::Cycle => "position repeated",
         EndCause::Condition => "end condition",
+        EndCause::LapLimit => "lap limit reached",
+        EndCause::PlyLimit => "ply limit reached",
     }
 }
 
@@ -249,6 +251,18 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 flush(&mut out, &mut line);
                 out.push_str(&format!(
                     "  endless move: the state after lap {repeat} repeats the state after lap {first}\n"
+                ));
+            }
+            Event::LapLimit { laps } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!(
+                    "  lap limit: the move was stopped after {laps} laps without repeating; it is treated as endless\n"
+                ));
+            }
+            Event::PlyLimit { plies } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!(
+                    "  ply limit: play was stopped after {plies} plies; it ends as a cycle would\n"
                 ));
             }
             Event::Cycle { first, ply } => {
@@ -396,6 +410,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::EndlessMove { first, repeat } => {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }
+        Event::LapLimit { laps } => json!({"event": "lap_limit", "laps": laps}),
+        Event::PlyLimit { plies } => json!({"event": "ply_limit", "plies": plies}),
         Event::Cycle { first, ply } => json!({"event": "cycle", "first_ply": first, "ply": ply}),
         Event::RoundEnd {
             round,

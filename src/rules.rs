@@ -15,6 +15,15 @@ pub const MAX_HOLES: usize = 60;
 /// The most seeds a board may hold: every count fits a hole's `u16`.
 pub const MAX_SEEDS: u32 = 60_000;
 
+/// The most laps one move may take. A move this long whose lap-end state has not yet repeated is
+/// stopped there and treated as endless, and the trace says that the limit, not a repeat,
+/// stopped it. (Exact detection needs up to about twice the lap where the repeat closes; some
+/// rulesets have repeats billions of laps long.)
+pub const MAX_LAPS_PER_MOVE: u32 = 1_000_000;
+/// The most plies one game (or match) may take; reaching it ends the game with the ruleset's
+/// `cycle` ending, and the trace says that the limit ended it.
+pub const MAX_PLIES: u32 = 100_000;
+
 /// A board position: a hole or a store on the track.
 pub type Pos = u8;
 /// "No such hole" (the opposite of a store, a hole number out of range). Holds no seeds and

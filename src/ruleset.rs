@@ -299,7 +299,8 @@ pub enum After {
     Continue,
     /// The move ends at once; move-end clauses still run.
     End,
-    /// The captured seeds are sown as the next lap, starting after the first hole taken.
+    /// The captured seeds are not banked: they are sown as the next lap, starting after the
+    /// hole the lap ended in (`to` is then only who the trace names).
     Sow,
 }
 

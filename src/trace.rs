@@ -17,6 +17,10 @@ pub enum EndCause {
     Cycle,
     /// An `[[end.when]]` condition held.
     Condition,
+    /// A move reached the lap limit without repeating (treated as endless).
+    LapLimit,
+    /// The game reached the ply limit (treated as a cycle).
+    PlyLimit,
 }
 
 /// One thing that happened.
@@ -51,6 +55,11 @@ pub enum Event {
     ExtraTurn { clause: ClauseId },
     /// The state after lap `repeat` equals the state after lap `first`: the move never ends.
     EndlessMove { first: u32, repeat: u32 },
+    /// A move reached the lap limit without its lap-end state repeating: it is stopped and
+    /// treated as endless.
+    LapLimit { laps: u32 },
+    /// The game reached the ply limit: it is ended as a cycle would be.
+    PlyLimit { plies: u32 },
     /// The position after ply `ply` repeats the one after ply `first` (0 = the start).
     Cycle { first: u32, ply: u32 },
     /// A game or round ended. `shares` are the seeds each player took from the board.

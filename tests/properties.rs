@@ -195,6 +195,8 @@ impl<'a> Ledger<'a> {
             | Event::MoveEnd { .. }
             | Event::ExtraTurn { .. }
             | Event::EndlessMove { .. }
+            | Event::LapLimit { .. }
+            | Event::PlyLimit { .. }
             | Event::Cycle { .. }
             | Event::RoundStart { .. }
             | Event::GameEnd { .. } => {}

@@ -215,3 +215,33 @@ fn every_shipped_ruleset_loads_without_warnings() {
         }
     }
 }
+
+/// A Sadeqa III move whose lap-end states repeat only after about 3.2 billion laps (period
+/// about 1.09 billion, found by a separate program): the documented lap limit stops it, the
+/// trace says so, and the ruleset's endless-move ending applies.
+#[test]
+fn lap_limit_stops_a_move_too_long_to_prove_endless() {
+    let r = rules("sadeqa_iii", &[]);
+    let pos = parse_position(
+        &r,
+        "S[0 4 3 1 4 13 0 1] N[10 1 6 3 0 1 9 1] S*=16 N*=23 south",
+    )
+    .expect("position");
+    let mut game = Game::from_position(r.clone(), pos);
+    let mut events = Vec::new();
+    let h = parse_move(&r, 0, "s3").expect("move");
+    let report = game.play(h, &mut ()).expect("legal");
+    assert!(report.endless && report.round_over);
+    let mut game = Game::from_position(r.clone(), pos);
+    game.play(h, &mut events).expect("legal");
+    assert!(events.contains(&Event::LapLimit {
+        laps: sow::rules::MAX_LAPS_PER_MOVE
+    }));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::RoundEnd {
+            cause: sow::trace::EndCause::LapLimit,
+            ..
+        }
+    )));
+}

@@ -2,6 +2,12 @@
 //!
 //! Checking goes on after a problem wherever it can, so that one run reports every mistake
 //! in the file. Warnings flag what is legal but suspicious.
+//!
+//! Everything here reads user input: no `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 pub mod typing;
 
@@ -22,6 +28,10 @@ use typing::{OptionScope, Scope, facts};
 /// The most holes in one row.
 pub const MAX_HOLES_PER_ROW: u32 = 30;
 
+/// The most rule clauses (legality, capture, extra-turn and ending clauses together) a ruleset
+/// may have: clause ids are `u16`, and no documented game needs more than a few dozen.
+pub const MAX_CLAUSES: usize = 1000;
+
 /// A loaded ruleset and the warnings found while checking it.
 pub struct Loaded {
     pub rules: Rules,
@@ -41,6 +51,8 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         options: BTreeMap::new(),
         used: RefCell::new(BTreeSet::new()),
         clauses: Vec::new(),
+        holes_per_player: None,
+        track_stores: false,
     };
     let rules = checker.ruleset(&file, overrides);
     let Checker { diags, .. } = checker;
@@ -92,6 +104,11 @@ struct Checker<'a> {
     options: BTreeMap<String, (String, Vec<String>)>,
     used: RefCell<BTreeSet<String>>,
     clauses: Vec<ClauseInfo>,
+    /// Holes each player has, once the board is known to be valid: constant hole numbers
+    /// in expressions are checked against it.
+    holes_per_player: Option<i64>,
+    /// Whether the board has stores on the track.
+    track_stores: bool,
 }
 
 impl Checker<'_> {
@@ -104,7 +121,8 @@ impl Checker<'_> {
             name: name.to_string(),
             cites: cites.clone(),
         });
-        (self.clauses.len() - 1) as ClauseId
+        // The clause count is limited (MAX_CLAUSES) before any clause is compiled.
+        ClauseId::try_from(self.clauses.len() - 1).unwrap_or(ClauseId::MAX)
     }
 
     fn ruleset(&mut self, f: &RulesetFile, overrides: &[(String, String)]) -> Option<Rules> {
@@ -118,8 +136,33 @@ impl Checker<'_> {
                 .hint("write `format = 1`"),
             );
         }
+        let clauses = f.legal.len() + f.capture.len() + f.extra_turn.len() + f.end.when.len();
+        if clauses > MAX_CLAUSES {
+            self.error(
+                Diagnostic::error(format!(
+                    "this ruleset has {clauses} rule clauses; the limit is {MAX_CLAUSES}"
+                ))
+                .hint("legality, capture, extra-turn and [[end.when]] clauses count together"),
+            );
+            return None;
+        }
         let options = self.options(f, overrides);
         let geometry = self.geometry(&f.board);
+        if let Some(g) = &geometry {
+            self.holes_per_player = Some(i64::from(g.holes_per_player));
+            self.track_stores = g.store.iter().any(Option::is_some);
+        }
+        if f.board.stores == Stores::Reserve && f.board.store_side != ruleset::StoreSide::Right {
+            let d = Diagnostic::error(
+                "`store_side` places a store on the track, but this board has none (`stores = \"reserve\"`)",
+            )
+            .hint("add `stores = \"track\"`, or remove `store_side`");
+            let d = match key_near(self.source, f.board.seeds.span().start, "store_side") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+        }
         let initial = geometry.as_ref().and_then(|g| self.initial(&f.board, g));
         let first = self.setting(&f.start.first, "start.first");
         let start_id = self.clause("start", &f.start.cites);
@@ -150,10 +193,13 @@ impl Checker<'_> {
         let mut names = BTreeSet::new();
         for c in &f.capture {
             if !names.insert(c.name.clone()) {
-                self.error(
-                    Diagnostic::error(format!("two capture clauses are named \"{}\"", c.name))
-                        .hint("give each clause its own name: traces name the clause that fired"),
-                );
+                let d = Diagnostic::error(format!("two capture clauses are named \"{}\"", c.name))
+                    .hint("give each clause its own name: traces name the clause that fired");
+                let d = match key_near(self.source, c.when.span().start, "name") {
+                    Some(span) => d.at(span),
+                    None => d,
+                };
+                self.error(d);
             }
             if let Some(rule) = self.capture(c) {
                 match c.at {
@@ -181,10 +227,16 @@ impl Checker<'_> {
                     None => None,
                 };
                 if l.require.is_none() && l.require_after.is_none() {
-                    self.error(Diagnostic::error(format!(
+                    let d = Diagnostic::error(format!(
                         "legality clause \"{}\" has neither `require` nor `require_after`",
                         l.name
-                    )));
+                    ))
+                    .hint("add `require = '...'` (checked before the move) or `require_after = '...'`");
+                    let d = match l.when.as_ref().and_then(|w| key_near(self.source, w.span().start, "name")) {
+                        Some(span) => d.at(span),
+                        None => d,
+                    };
+                    self.error(d);
                 }
                 Some(LegalRule {
                     id,
@@ -527,7 +579,15 @@ impl Checker<'_> {
         for (player, counts) in [(0usize, &south), (1, &north)] {
             for (i, &c) in counts.iter().enumerate() {
                 // total <= MAX_SEEDS, so every count fits.
-                board[g.hole_of[player][i] as usize] = c as u16;
+                let hole = g
+                    .hole_of
+                    .get(player)
+                    .and_then(|row| row.get(i))
+                    .copied()
+                    .unwrap_or(NO_HOLE);
+                if let Some(cell) = board.get_mut(usize::from(hole)) {
+                    *cell = u16::try_from(c).unwrap_or(u16::MAX);
+                }
             }
         }
         Some(board)
@@ -550,6 +610,7 @@ impl Checker<'_> {
                 return None;
             }
         };
+        self.board_lints(&node, offset);
         let compiled = self.compile_node_bool(&node, facts, place, offset)?;
         if compiled == BoolX::Const(false) && self.never_fires(&node, facts, place) {
             self.diags.push(
@@ -679,6 +740,7 @@ impl Checker<'_> {
                 return None;
             }
         };
+        self.board_lints(&node, offset);
         let opts = self.scope_options();
         let scoped: BTreeMap<String, OptionScope<'_>> = opts
             .iter()
@@ -723,10 +785,16 @@ impl Checker<'_> {
             .map(|t| self.hole(t, facts, place, &c.name))
             .collect();
         if c.take.is_empty() {
-            self.error(Diagnostic::error(format!(
+            let d = Diagnostic::error(format!(
                 "capture clause \"{}\" takes no hole: `take` is empty",
                 c.name
-            )));
+            ))
+            .hint("list the holes taken, e.g. `take = ['opposite(last)']`");
+            let d = match key_near(self.source, c.when.span().start, "take") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
         }
         let chain = c.chain.as_ref().map(|ch| {
             let w = self.condition(&ch.while_, facts | facts::BOUND, "in a chain", &c.name);
@@ -739,10 +807,15 @@ impl Checker<'_> {
             .map(|e| self.condition(e, facts, place, &c.name));
         let to = self.setting(&c.to, "to");
         if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
-            self.error(Diagnostic::error(format!(
+            let d = Diagnostic::error(format!(
                 "capture clause \"{}\": `then` applies only to `at = \"lap_end\"` clauses",
                 c.name
-            )));
+            ));
+            let d = match key_near(self.source, c.when.span().start, "then") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
         }
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
         let chain = match chain {
@@ -804,5 +877,136 @@ impl Checker<'_> {
             remaining: remaining?,
             result: result?,
         })
+    }
+}
+
+/// The span of `key` (as in `key = ...`) in the TOML table that contains byte `anchor`: for
+/// problems with a clause as a whole, whose keys serde does not keep places for.
+fn key_near(source: &str, anchor: usize, key: &str) -> Option<std::ops::Range<usize>> {
+    let anchor = anchor.min(source.len());
+    let is_header = |line: &str| line.trim_start().starts_with('[');
+    // Lines with their start offsets.
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        lines.push((at, line));
+        at += line.len();
+    }
+    let here = lines
+        .iter()
+        .rposition(|(start, _)| *start <= anchor)
+        .unwrap_or(0);
+    let first = lines
+        .get(..=here)?
+        .iter()
+        .rposition(|(_, l)| is_header(l))
+        .unwrap_or(0);
+    let last = lines
+        .get(here + 1..)?
+        .iter()
+        .position(|(_, l)| is_header(l))
+        .map_or(lines.len(), |i| here + 1 + i);
+    lines.get(first..last)?.iter().find_map(|(start, line)| {
+        let lead = line.len() - line.trim_start().len();
+        let rest = line.trim_start().strip_prefix(key)?;
+        rest.trim_start()
+            .starts_with('=')
+            .then(|| start + lead..start + lead + key.len())
+    })
+}
+
+impl Checker<'_> {
+    /// Refuses what the board makes impossible, where an expression says it in constants:
+    /// `hole(p, k)` with no hole k, `number(h)` compared with a number no hole has, and warns
+    /// of `is_store` on a board without stores on the track.
+    fn board_lints(&mut self, node: &expr::Node, offset: usize) {
+        use expr::{BinaryOp, NodeKind, UnaryOp};
+        let Some(per) = self.holes_per_player else {
+            return;
+        };
+        let constant = |n: &expr::Node| -> Option<i64> {
+            match &n.kind {
+                NodeKind::Number(k) => Some(*k),
+                NodeKind::Unary(UnaryOp::Neg, x) => match &x.kind {
+                    NodeKind::Number(k) => Some(k.saturating_neg()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let is_number_call =
+            |n: &expr::Node| matches!(&n.kind, NodeKind::Call(f, _, _) if f == "number");
+        let at = |n: &expr::Node| offset + n.span.start..offset + n.span.end;
+        // An explicit stack: the parser bounds the depth, but this walk need not rely on it.
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            match &n.kind {
+                NodeKind::Call(f, name_span, args) => {
+                    if f == "hole"
+                        && let Some(k) = args.get(1).and_then(constant)
+                        && !(1..=per).contains(&k)
+                        && let Some(arg) = args.get(1)
+                    {
+                        self.error(
+                            Diagnostic::error(format!(
+                                "there is no hole {k}: each player has holes 1 to {per} on this board"
+                            ))
+                            .at(at(arg)),
+                        );
+                    }
+                    if f == "is_store" && !self.track_stores {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                "`is_store` is always false here: this board has no stores on the track",
+                            )
+                            .at(offset + name_span.start..offset + name_span.end)
+                            .hint("captured seeds go to reserves beside the board; `store(p)` counts them"),
+                        );
+                    }
+                    stack.extend(args.iter());
+                }
+                NodeKind::Binary(op, a, b) => {
+                    // Only equality: `number(h) < 9` is merely always true on a short row.
+                    let comparison = matches!(op, BinaryOp::Eq | BinaryOp::Ne);
+                    for (call, value) in [(a, b), (b, a)] {
+                        if comparison
+                            && is_number_call(call)
+                            && let Some(k) = constant(value)
+                            && !(0..=per).contains(&k)
+                        {
+                            self.error(
+                                Diagnostic::error(format!(
+                                    "no hole is numbered {k}: each player has holes 1 to {per} on this board"
+                                ))
+                                .at(at(value)),
+                            );
+                        }
+                    }
+                    stack.push(a);
+                    stack.push(b);
+                }
+                NodeKind::In(x, items) => {
+                    if is_number_call(x) {
+                        for item in items {
+                            if let Some(k) = constant(item)
+                                && !(0..=per).contains(&k)
+                            {
+                                self.error(
+                                    Diagnostic::error(format!(
+                                        "no hole is numbered {k}: each player has holes 1 to {per} on this board"
+                                    ))
+                                    .at(at(item)),
+                                );
+                            }
+                        }
+                    }
+                    stack.push(x);
+                    stack.extend(items.iter());
+                }
+                NodeKind::Unary(_, x) => stack.push(x),
+                NodeKind::Number(_) | NodeKind::Text(_) | NodeKind::Bool(_) | NodeKind::Name(_) => {
+                }
+            }
+        }
     }
 }

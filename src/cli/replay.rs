@@ -402,6 +402,8 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::CaptureCancelled { .. }
         | Event::ExtraTurn { .. }
         | Event::EndlessMove { .. }
+        | Event::LapLimit { .. }
+        | Event::PlyLimit { .. }
         | Event::Cycle { .. }
         | Event::RoundEnd { .. }
         | Event::Refill { .. }

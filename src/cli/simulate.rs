@@ -190,6 +190,8 @@ impl Tracer for Counter {
             | Event::LapEnd { .. }
             | Event::MoveEnd { .. }
             | Event::EndlessMove { .. }
+            | Event::LapLimit { .. }
+            | Event::PlyLimit { .. }
             | Event::Cycle { .. }
             | Event::Refill { .. }
             | Event::GameEnd { .. } => {}

@@ -47,10 +47,21 @@ impl Position {
 
     /// Seeds in a player's holes.
     pub fn row_seeds(&self, rules: &Rules, p: Player) -> u32 {
-        rules
-            .geometry
-            .holes_of(p)
-            .map(|h| u32::from(self.board[h as usize]))
+        let g = &rules.geometry;
+        let holes = &g.hole_of[p as usize][..g.holes_per_player as usize];
+        // On the usual layouts a player's holes are consecutive positions: sum the slice (the
+        // compiler vectorises it) rather than gathering hole by hole.
+        if let (Some(&first), Some(&last)) = (holes.first(), holes.last())
+            && usize::from(last) + 1 == usize::from(first) + holes.len()
+        {
+            return self.board[first as usize..=last as usize]
+                .iter()
+                .map(|&s| u32::from(s))
+                .sum();
+        }
+        holes
+            .iter()
+            .map(|&h| u32::from(self.board[h as usize]))
             .sum()
     }
 
@@ -87,8 +98,16 @@ impl Position {
     #[inline]
     fn quick_hash(&self, positions: u8) -> u64 {
         let mut h = self.closed ^ (u64::from(self.to_move) << 56) ^ (u64::from(self.moved) << 48);
-        for &s in &self.board[..positions as usize] {
-            h = (h.rotate_left(5) ^ u64::from(s)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        // Four holes per step: the board past `positions` is all zeros, so rounding up to a
+        // whole chunk reads nothing that varies. A quarter of the multiplications of a
+        // hole-by-hole hash, which were a serial chain.
+        let words = (positions as usize).div_ceil(4).min(MAX_POSITIONS / 4);
+        for c in self.board[..4 * words].chunks_exact(4) {
+            let w = u64::from(c[0])
+                | u64::from(c[1]) << 16
+                | u64::from(c[2]) << 32
+                | u64::from(c[3]) << 48;
+            h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
         h ^ u64::from(self.reserve[0])
             ^ (u64::from(self.reserve[1]) << 20)
@@ -98,6 +117,30 @@ impl Position {
     /// Seeds banked so far; a change means no earlier position can come back.
     fn banked(&self, rules: &Rules) -> u32 {
         self.held(rules, 0) + self.held(rules, 1) + self.taken[0] + self.taken[1]
+    }
+}
+
+/// A position's fields other than the board, for the cycle history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rest {
+    reserve: [u32; 2],
+    taken: [u32; 2],
+    closed: u64,
+    to_move: Player,
+    moved: u8,
+    turn_sowings: u8,
+}
+
+impl Position {
+    fn rest(&self) -> Rest {
+        Rest {
+            reserve: self.reserve,
+            taken: self.taken,
+            closed: self.closed,
+            to_move: self.to_move,
+            moved: self.moved,
+            turn_sowings: self.turn_sowings,
+        }
     }
 }
 
@@ -265,8 +308,12 @@ pub struct Game {
     status: Status,
     /// The legal moves of the player to move, listed when the position was settled.
     moves: MoveList,
-    /// Positions since the last irreversible change, with the ply after which each stood.
-    history: Vec<(u64, Position, u32)>,
+    /// Positions since the last irreversible change, with the ply after which each stood, in
+    /// compact form: a hash, the fields other than the board, the ply; the boards (their first
+    /// `positions` entries) are laid end to end in `history_boards`. A record is a fifth of a
+    /// whole `Position` (mostly unused board slots), so recording each ply copies little.
+    history: Vec<(u64, Rest, u32)>,
+    history_boards: Vec<u16>,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
     track_first_move: bool,
@@ -280,6 +327,9 @@ pub struct Game {
     fixed_when: u64,
     /// Quick tests of the drop clauses.
     drop_guards: Vec<sow::Guard>,
+    /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
+    /// ply computes it once, after the move, instead of before and after.
+    banked: u32,
 }
 
 /// How many positions the cycle history holds before it has to grow.
@@ -319,6 +369,8 @@ impl Game {
         let tables = Tables::build(&rules, pos.closed);
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
+        let history_boards =
+            Vec::with_capacity(HISTORY_CAPACITY * usize::from(rules.geometry.positions));
         let drop_guards = rules
             .drop_captures
             .iter()
@@ -351,6 +403,7 @@ impl Game {
             status: Status::Playing,
             moves: MoveList::new(),
             history,
+            history_boards,
             round_starts,
             track_first_move,
             track_turn_sowings,
@@ -358,7 +411,9 @@ impl Game {
             can_relay,
             fixed_when,
             drop_guards,
+            banked: 0,
         };
+        game.banked = game.pos.banked(&game.rules);
         // A position where the player to move is already stuck ends at once.
         game.settle(&mut ());
         game
@@ -381,7 +436,8 @@ impl Game {
         self.round = 1;
         self.ply = 0;
         self.status = Status::Playing;
-        self.history.clear();
+        self.clear_history();
+        self.banked = self.pos.banked(&rules);
         self.round_starts.clear();
         if rules.rounds.is_some() {
             self.round_starts.push(self.pos);
@@ -422,7 +478,7 @@ impl Game {
         self.moves
     }
 
-    fn legal_for(&self, player: Player, out: &mut MoveList) {
+    fn legal_for(&self, player: Player) -> MoveList {
         // Clauses whose `when` reads no hole apply to every hole or to none.
         let rules = &*self.rules;
         let mut off = 0u64;
@@ -434,11 +490,31 @@ impl Game {
                 }
             }
         }
+        // When every clause is known not to apply (the usual case: most rulesets have no
+        // legality clause, or only ones whose `when` is off now), a hole is legal exactly when
+        // it is open and not empty; `holes_of(player)` are the player's own holes. This skips
+        // the per-hole clause loop, the most frequent work of a playout.
+        let n = rules.legal.len();
+        let plain = n < 64 && off == (1u64 << n) - 1;
+        let (board, closed) = (&self.pos.board, self.pos.closed);
+        // The list is filled through a local count, not `MoveList::len` in memory: the
+        // store-then-reload of the count was the loop's critical path.
+        let mut holes = [NO_HOLE; MAX_POSITIONS];
+        let mut len = 0usize;
         for h in rules.geometry.holes_of(player) {
-            if self.illegality_skipping(player, h, off).is_none() {
-                out.holes[out.len as usize] = h;
-                out.len += 1;
+            let legal = if plain {
+                closed & (1 << h) == 0 && board[h as usize] != 0
+            } else {
+                self.illegality_skipping(player, h, off).is_none()
+            };
+            if legal && let Some(slot) = holes.get_mut(len) {
+                *slot = h;
+                len += 1;
             }
+        }
+        MoveList {
+            len: len as u8,
+            holes,
         }
     }
 
@@ -541,7 +617,6 @@ impl Game {
                 hole: h,
             });
         }
-        let banked = self.pos.banked(&self.rules);
         if self.track_turn_sowings {
             self.pos.turn_sowings = self.pos.turn_sowings.saturating_add(1);
         }
@@ -563,16 +638,15 @@ impl Game {
             laps: run.laps,
             ..PlyReport::default()
         };
-        if run.endless.is_some() {
+        if run.endless.is_some() || run.lap_limit {
             report.endless = true;
             report.round_over = true;
-            self.end_round(
-                self.rules.endless_move,
-                EndCause::EndlessMove,
-                mover,
-                1 - mover,
-                tracer,
-            );
+            let cause = if run.lap_limit {
+                EndCause::LapLimit
+            } else {
+                EndCause::EndlessMove
+            };
+            self.end_round(self.rules.endless_move, cause, mover, 1 - mover, tracer);
             return Ok(report);
         }
         let rules = &*self.rules;
@@ -608,11 +682,22 @@ impl Game {
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);
         }
-        if self.pos.banked(&self.rules) != banked {
-            self.history.clear();
+        let banked = self.pos.banked(&self.rules);
+        if banked != self.banked {
+            self.clear_history();
+            self.banked = banked;
         }
         let round = self.round;
         report.cycle = self.settle(tracer);
+        if self.ply >= crate::rules::MAX_PLIES && !self.is_over() {
+            // A documented limit, not a rule: the trace says that it, not a repeat, ended play.
+            if T::ENABLED {
+                tracer.event(Event::PlyLimit { plies: self.ply });
+            }
+            let next = self.pos.to_move;
+            let ending = self.rules.cycle;
+            self.end_round(ending, EndCause::PlyLimit, next, next, tracer);
+        }
         report.round_over = self.round != round || self.is_over();
         Ok(report)
     }
@@ -624,18 +709,24 @@ impl Game {
             return false;
         }
         let next = self.pos.to_move;
-        let mut moves = MoveList::new();
-        self.legal_for(next, &mut moves);
+        let moves = self.legal_for(next);
         self.moves = moves;
         if moves.is_empty() {
             self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
             return false;
         }
-        let key = self.pos.quick_hash(self.rules.geometry.positions);
+        let positions = self.rules.geometry.positions;
+        let n = usize::from(positions);
+        let key = self.pos.quick_hash(positions);
+        let rest = self.pos.rest();
+        let board = &self.pos.board[..n];
+        let boards = &self.history_boards;
         if let Some(&(_, _, first)) = self
             .history
             .iter()
-            .find(|(k, p, _)| *k == key && p.same_as(&self.pos, self.rules.geometry.positions))
+            .enumerate()
+            .find(|&(i, &(k, r, _))| k == key && r == rest && boards[i * n..(i + 1) * n] == *board)
+            .map(|(_, e)| e)
         {
             if T::ENABLED {
                 tracer.event(Event::Cycle {
@@ -646,8 +737,14 @@ impl Game {
             self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
             return true;
         }
-        self.history.push((key, self.pos, self.ply));
+        self.history.push((key, rest, self.ply));
+        self.history_boards.extend_from_slice(board);
         false
+    }
+
+    fn clear_history(&mut self) {
+        self.history.clear();
+        self.history_boards.clear();
     }
 
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
@@ -710,6 +807,11 @@ impl Game {
             self.finish(winner, scores, tracer);
             return;
         };
+        if cause == EndCause::PlyLimit {
+            // The limit ends the whole match, not just the round.
+            self.finish(most(scores), scores, tracer);
+            return;
+        }
         // Seeds removed from the game at a round's end are gone for the match too.
         self.pos.taken[mover as usize] += removed;
         let refill = u32::from(rounds.refill);
@@ -783,7 +885,8 @@ impl Game {
         self.pos = pos;
         self.starter = starter;
         self.tables = Tables::build(&rules, pos.closed);
-        self.history.clear();
+        self.clear_history();
+        self.banked = pos.banked(&rules);
         if T::ENABLED {
             tracer.event(Event::RoundStart {
                 round: self.round,

@@ -2,7 +2,7 @@
 
 use super::eval::Cx;
 use super::{Position, Tables};
-use crate::rules::{CaptureRule, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{CaptureRule, MAX_LAPS_PER_MOVE, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Tracer};
 
@@ -20,6 +20,8 @@ pub struct MoveRun {
     /// For an endless move: the lap whose end state the move came back to, and the lap that
     /// repeated it.
     pub endless: Option<(u32, u32)>,
+    /// The move was stopped at [`MAX_LAPS_PER_MOVE`] before any repeat was found.
+    pub lap_limit: bool,
 }
 
 /// Where the next lap starts: lift `from`, or sow `hand` captured seeds after `from`.
@@ -105,6 +107,7 @@ impl Mover<'_> {
             move_captures: 0,
             reached_opponent: false,
             endless: None,
+            lap_limit: false,
         };
         let mut cursor = Cursor {
             from: self.origin,
@@ -125,6 +128,13 @@ impl Mover<'_> {
                 }
                 LapOutcome::Relay(next, _) => cursor = next,
             }
+            if run.laps >= MAX_LAPS_PER_MOVE {
+                run.lap_limit = true;
+                if T::ENABLED {
+                    tracer.event(Event::LapLimit { laps: run.laps });
+                }
+                return run;
+            }
             let n = self.rules.geometry.positions;
             if saved
                 .as_ref()
@@ -143,6 +153,7 @@ impl Mover<'_> {
                     move_captures: 0,
                     reached_opponent: false,
                     endless: None,
+                    lap_limit: false,
                 };
                 let mut cursor = Cursor {
                     from: self.origin,
@@ -210,6 +221,7 @@ impl Mover<'_> {
             move_captures: 0,
             reached_opponent: false,
             endless: None,
+            lap_limit: false,
         };
         let step = |pos: &mut Position, cursor: &mut Cursor, run: &mut MoveRun, lap: u32| {
             if let LapOutcome::Relay(next, _) = self.lap(pos, *cursor, lap, run, &mut ()) {
@@ -498,6 +510,8 @@ impl Mover<'_> {
             Destination::Removed => None,
         };
         match to {
+            // Seeds captured to be sown again stay in hand: nobody banks them.
+            Some(_) if rule.then == After::Sow => {}
             Some(p) => pos.credit(self.rules, p, u32::from(seeds)),
             None => pos.taken[self.player as usize] += u32::from(seeds),
         }

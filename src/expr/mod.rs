@@ -3,6 +3,12 @@
 //! `parse` turns the text of one expression into a [`Node`] tree; `check` gives it types and
 //! compiles it. Spans are byte ranges into the expression text; the caller shifts them into
 //! the ruleset file.
+//!
+//! Expression text is user input: no `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 mod parse;
 

@@ -67,9 +67,9 @@ fn from_pest(err: pest::error::Error<Rule>) -> SyntaxError {
             let mut words: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
             words.sort_unstable();
             words.dedup();
-            match words.len() {
-                0 => "unexpected text".to_string(),
-                1 => format!("expected {}", words[0]),
+            match words.as_slice() {
+                [] => "unexpected text".to_string(),
+                [one] => format!("expected {one}"),
                 _ => {
                     let (last, rest) = words.split_last().map_or(("", &[][..]), |(l, r)| (*l, r));
                     format!("expected {} or {}", rest.join(", "), last)
