@@ -73,6 +73,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
         to_move: 0,
         moved: 0b11,
         turn_sowings: 0,
+        claims: [crate::rules::NO_HOLE; 2],
     };
     let mut rest = text.trim();
     let mut seen = [false; 2];

@@ -108,6 +108,8 @@ pub enum HoleX {
     Behind(Box<HoleX>),
     /// `hole(player, number)`.
     Of(Box<PlayerX>, Box<IntX>),
+    /// `claim(player)`: the hole the player has claimed, or no hole.
+    Claim(Box<PlayerX>),
 }
 
 /// A compiled player-valued expression.
@@ -174,6 +176,8 @@ pub enum BoolX {
     Own(HoleX),
     IsStore(HoleX),
     IsClosed(HoleX),
+    /// `claimed(h)`: the hole is some player's claimed hole.
+    Claimed(HoleX),
     LastSeed,
     FirstMove,
     ReachedOpponent,
@@ -199,6 +203,7 @@ pub struct CaptureRule {
     pub chain: Option<(BoolX, HoleX)>,
     pub cancel_if: Option<BoolX>,
     pub then: After,
+    pub claim: bool,
 }
 
 /// A compiled legality clause.
@@ -282,6 +287,9 @@ pub struct Rules {
     pub end_when: Vec<(BoolX, EndingRule)>,
     pub rounds: Option<RoundsRule>,
     pub options: Vec<OptionValue>,
+    /// The first capture clause that claims holes, named in traces when a seed falls into a
+    /// claimed hole.
+    pub claim_clause: Option<ClauseId>,
     /// Every clause, indexed by [`ClauseId`].
     pub clauses: Vec<ClauseInfo>,
     /// Whether any legality clause simulates the move (costly: the engine plays it on a copy).
@@ -413,7 +421,9 @@ impl BoolX {
             BoolX::In(a, _) => a.reads(fact),
             BoolX::Player(_, a, b) => a.reads(fact) || b.reads(fact),
             BoolX::Hole(_, a, b) => a.reads(fact) || b.reads(fact),
-            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) => h.reads(fact),
+            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
+                h.reads(fact)
+            }
             BoolX::Const(_) | BoolX::LastSeed => false,
         }
     }
@@ -439,6 +449,7 @@ impl HoleX {
                 h.reads(fact)
             }
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
+            HoleX::Claim(p) => p.reads(fact),
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => false,
         }
     }

@@ -348,6 +348,11 @@ pub struct Capture {
     /// For `lap_end` captures: what the move does next.
     #[serde(default)]
     pub then: After,
+    /// The first hole taken becomes the mover's claimed hole: from then on every seed sown
+    /// into it goes to the mover's store or reserve, so it stays empty and nobody can play it.
+    /// A player holds at most one claim; `claim(p)` and `claimed(h)` read claims.
+    #[serde(default)]
+    pub claim: bool,
 }
 
 /// A chain of captures: from the hole just taken (`hole`), step to another while a condition holds.

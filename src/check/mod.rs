@@ -302,6 +302,12 @@ impl Checker<'_> {
         };
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
         let geometry = geometry?;
+        let claim_clause = drop_captures
+            .iter()
+            .chain(&lap_captures)
+            .chain(&move_captures)
+            .find(|c| c.claim)
+            .map(|c| c.id);
         Some(Rules {
             name: f.name.clone(),
             region: f.region.clone(),
@@ -329,6 +335,7 @@ impl Checker<'_> {
             end_when,
             rounds,
             options,
+            claim_clause,
             clauses: std::mem::take(&mut self.clauses),
             looks_ahead,
         })
@@ -836,6 +843,7 @@ impl Checker<'_> {
             chain,
             cancel_if,
             then: c.then,
+            claim: c.claim,
         })
     }
 

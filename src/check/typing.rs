@@ -217,6 +217,18 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         doc: "a player's hole by number, e.g. hole(mover, holes) is the mover's rightmost",
     },
     FunctionDoc {
+        name: "claim",
+        args: &[Type::Player],
+        ty: Type::Hole,
+        doc: "the hole a player has claimed (see `claim` in capture clauses), or no hole",
+    },
+    FunctionDoc {
+        name: "claimed",
+        args: &[Type::Hole],
+        ty: Type::Bool,
+        doc: "whether the hole is a player's claimed hole",
+    },
+    FunctionDoc {
         name: "owner",
         args: &[Type::Hole],
         ty: Type::Player,
@@ -486,7 +498,8 @@ fn call_node(
         "own" => Typed::Bool(BoolX::Own(hole())),
         "is_store" => Typed::Bool(BoolX::IsStore(hole())),
         "closed" => Typed::Bool(BoolX::IsClosed(hole())),
-        "store" | "row_seeds" | "hole" => {
+        "claimed" => Typed::Bool(BoolX::Claimed(hole())),
+        "store" | "row_seeds" | "hole" | "claim" => {
             let player = match typed.next() {
                 Some(Typed::Player(p)) => p,
                 _ => PlayerX::Mover,
@@ -494,6 +507,7 @@ fn call_node(
             match name {
                 "store" => Typed::Number(IntX::Store(player)),
                 "row_seeds" => Typed::Number(IntX::RowSeeds(player)),
+                "claim" => Typed::Hole(HoleX::Claim(Box::new(player))),
                 _ => {
                     let n = match typed.next() {
                         Some(Typed::Number(n)) => n,

@@ -94,6 +94,10 @@ impl<'a> Cx<'a> {
                     g.hole_of[player as usize][(n - 1) as usize]
                 }
             }
+            HoleX::Claim(p) => match self.player(p) {
+                NOBODY => NO_HOLE,
+                p => self.pos.claims[p as usize],
+            },
         }
     }
 
@@ -156,6 +160,10 @@ impl<'a> Cx<'a> {
                 NO_HOLE => false,
                 p => self.pos.closed & (1 << p) != 0,
             },
+            BoolX::Claimed(h) => match self.hole(h) {
+                NO_HOLE => false,
+                p => self.pos.claims.contains(&p),
+            },
             BoolX::LastSeed => self.last_seed,
             BoolX::FirstMove => self.pos.moved & (1 << self.mover) == 0,
             BoolX::ReachedOpponent => self.reached_opponent,
@@ -193,6 +201,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => true,
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
             HoleX::Of(p, n) => player(p) || int(n),
+            HoleX::Claim(p) => player(p),
         }
     }
     fn player(x: &PlayerX) -> bool {
@@ -224,6 +233,6 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::Player(_, a, b) => player(a) || player(b),
         BoolX::Hole(_, a, b) => hole(a) || hole(b),
         BoolX::In(v, _) => int(v),
-        BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) => hole(h),
+        BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => hole(h),
     }
 }

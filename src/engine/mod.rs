@@ -35,6 +35,8 @@ pub struct Position {
     pub moved: u8,
     /// Sowings made in the current turn (kept only when the rules read `turn_sowings`).
     pub turn_sowings: u8,
+    /// Each player's claimed hole (see `claim` in capture clauses), or [`NO_HOLE`].
+    pub claims: [Pos; 2],
 }
 
 impl Position {
@@ -92,6 +94,7 @@ impl Position {
             && self.to_move == other.to_move
             && self.moved == other.moved
             && self.turn_sowings == other.turn_sowings
+            && self.claims == other.claims
     }
 
     /// A hash of the position for the cycle history: a cheap filter before comparing in full.
@@ -129,6 +132,7 @@ struct Rest {
     to_move: Player,
     moved: u8,
     turn_sowings: u8,
+    claims: [Pos; 2],
 }
 
 impl Position {
@@ -140,6 +144,7 @@ impl Position {
             to_move: self.to_move,
             moved: self.moved,
             turn_sowings: self.turn_sowings,
+            claims: self.claims,
         }
     }
 }
@@ -348,6 +353,7 @@ impl Game {
             to_move: rules.first,
             moved: 0,
             turn_sowings: 0,
+            claims: [NO_HOLE; 2],
         };
         let first = rules.first;
         Game::start(rules, pos, first)
@@ -430,6 +436,7 @@ impl Game {
             to_move: rules.first,
             moved: 0,
             turn_sowings: 0,
+            claims: [NO_HOLE; 2],
         };
         self.tables = Tables::build(&rules, 0);
         self.starter = rules.first;

@@ -333,6 +333,24 @@ impl Mover<'_> {
                 }
                 continue;
             }
+            if pos.claims[0] == at || pos.claims[1] == at {
+                // A claimed hole keeps nothing: the seed goes to the claimer.
+                let claimer: Player = if pos.claims[0] == at { 0 } else { 1 };
+                pos.credit(rules, claimer, 1);
+                hand -= 1;
+                if claimer == self.player {
+                    run.move_captures += 1;
+                }
+                if T::ENABLED {
+                    tracer.event(Event::Capture {
+                        clause: rules.claim_clause.unwrap_or_default(),
+                        hole: at,
+                        seeds: 1,
+                        to: Some(claimer),
+                    });
+                }
+                continue;
+            }
             pos.board[at as usize] += 1;
             hand -= 1;
             self.dropped(pos, run, at, hand == 0, lap_origin, tracer);
@@ -469,6 +487,13 @@ impl Mover<'_> {
                 total += self.take(rule, pos, run, next, tracer);
                 at = next;
             }
+        }
+        if rule.claim
+            && first != NO_HOLE
+            && total > 0
+            && pos.claims[self.player as usize] == NO_HOLE
+        {
+            pos.claims[self.player as usize] = first;
         }
         if let (Some(cancel), Some((before, mark, captures))) = (&rule.cancel_if, backup) {
             let cx = self.cx(pos, run, here, last, lap_origin, false);
