@@ -108,17 +108,83 @@ pub enum StoreSide {
 }
 
 /// Initial seeds.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged)]
 pub enum Seeds {
     /// The same count in every hole.
     Uniform(u32),
     /// A count per hole of each player, in the player's own numbering (hole 1 first).
     Layout(Layout),
+    /// The same count in every hole, taken from an option whose values are numbers.
+    FromOption(CountOption),
+}
+
+/// `{ option = "NAME" }` for a count: the option's values are whole numbers.
+#[derive(Debug, Clone, JsonSchema)]
+pub struct CountOption {
+    /// The option whose value is the count.
+    #[schemars(with = "String")]
+    pub option: toml::Spanned<String>,
+}
+
+impl<'de> Deserialize<'de> for Seeds {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        // Written by hand so that `{ option = ... }` keeps its span and a mistake gets a
+        // precise message (an untagged enum would only say that nothing matched).
+        struct SeedsVisitor;
+        impl<'de> serde::de::Visitor<'de> for SeedsVisitor {
+            type Value = Seeds;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a seed count, { south = [...], north = [...] } or { option = \"NAME\" }",
+                )
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Seeds, E> {
+                u32::try_from(v).map(Seeds::Uniform).map_err(|_| {
+                    E::custom(format!(
+                        "a seed count is a whole number from 0 to {}, found {v}",
+                        u32::MAX
+                    ))
+                })
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Seeds, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Seeds, A::Error> {
+                let (mut south, mut north, mut option) = (None, None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "south" => south = Some(map.next_value::<Vec<u32>>()?),
+                        "north" => north = Some(map.next_value::<Vec<u32>>()?),
+                        "option" => option = Some(map.next_value::<toml::Spanned<String>>()?),
+                        other => {
+                            return Err(serde::de::Error::unknown_field(
+                                other,
+                                &["south", "north", "option"],
+                            ));
+                        }
+                    }
+                }
+                match (south, north, option) {
+                    (None, None, Some(option)) => Ok(Seeds::FromOption(CountOption { option })),
+                    (Some(south), Some(north), None) => Ok(Seeds::Layout(Layout { south, north })),
+                    (_, _, Some(_)) => Err(serde::de::Error::custom(
+                        "give either `option` or `south` and `north`, not both",
+                    )),
+                    (None, _, None) => Err(serde::de::Error::missing_field("south")),
+                    (_, None, None) => Err(serde::de::Error::missing_field("north")),
+                }
+            }
+        }
+        de.deserialize_any(SeedsVisitor)
+    }
 }
 
 /// Per-hole initial seeds, in each player's own numbering.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Layout {
     /// South's holes, s1 first.
@@ -469,8 +535,9 @@ pub enum Verdict {
 pub struct Rounds {
     /// Seeds put into each hole when the board is refilled from a player's reserve. A player
     /// holding fewer than this at a round's end cannot open a hole, and the match ends.
-    #[schemars(with = "u32")]
-    pub refill: toml::Spanned<u32>,
+    /// A number, or `{ option = "NAME" }` for an option whose values are numbers.
+    #[schemars(with = "Seeds")]
+    pub refill: toml::Spanned<Seeds>,
     /// The end of their own row from which each player refills.
     pub refill_from: Setting<RowEnd>,
     /// Who starts the next round.

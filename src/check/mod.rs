@@ -267,7 +267,17 @@ impl Checker<'_> {
         }
         let rounds = f.rounds.as_ref().and_then(|r| {
             let id = self.clause("rounds", &r.cites);
-            let refill = *r.refill.get_ref();
+            let refill = match r.refill.get_ref() {
+                Seeds::Uniform(n) => *n,
+                Seeds::FromOption(o) => self.count_option(&o.option, "rounds.refill")?,
+                Seeds::Layout(_) => {
+                    self.error(
+                        Diagnostic::error("`refill` is one number for every hole, not a layout")
+                            .at(r.refill.span()),
+                    );
+                    return None;
+                }
+            };
             if refill == 0 || refill > MAX_SEEDS {
                 self.error(
                     Diagnostic::error(format!(
@@ -520,6 +530,35 @@ impl Checker<'_> {
         chosen
     }
 
+    /// The value in force of an option whose values are all whole numbers.
+    fn count_option(&mut self, name: &toml::Spanned<String>, key: &str) -> Option<u32> {
+        let Some((value, values)) = self.options.get(name.get_ref()).cloned() else {
+            let d = Diagnostic::error(format!(
+                "`{key}` names an unknown option `{}`",
+                name.get_ref()
+            ))
+            .at(name.span());
+            let d = match did_you_mean(name.get_ref(), self.options.keys().map(String::as_str)) {
+                Some(s) => d.hint(format!("did you mean `{s}`?")),
+                None => d.hint("declare it under [options]"),
+            };
+            self.error(d);
+            return None;
+        };
+        self.used.borrow_mut().insert(name.get_ref().clone());
+        if let Some(bad) = values.iter().find(|v| v.parse::<u32>().is_err()) {
+            self.error(
+                Diagnostic::error(format!(
+                    "option `{}` gives `{key}`, so its values must be whole numbers, but one is \"{bad}\"",
+                    name.get_ref()
+                ))
+                .at(name.span()),
+            );
+            return None;
+        }
+        value.parse().ok()
+    }
+
     fn geometry(&mut self, b: &ruleset::Board) -> Option<Geometry> {
         let rows = *b.rows.get_ref();
         let holes = *b.holes.get_ref();
@@ -556,6 +595,10 @@ impl Checker<'_> {
         let per = g.holes_per_player as usize;
         let (south, north): (Vec<u32>, Vec<u32>) = match b.seeds.get_ref() {
             Seeds::Uniform(n) => (vec![*n; per], vec![*n; per]),
+            Seeds::FromOption(o) => {
+                let n = self.count_option(&o.option, "board.seeds")?;
+                (vec![n; per], vec![n; per])
+            }
             Seeds::Layout(l) => {
                 for (who, v) in [("south", &l.south), ("north", &l.north)] {
                     if v.len() != per {

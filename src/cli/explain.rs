@@ -398,7 +398,7 @@ impl Explainer<'_> {
                 &r.cites,
                 self.header_line("[rounds]", 0),
             );
-            let refill = r.refill.get_ref();
+            let refill = self.rules.rounds.map_or(0, |r| r.refill);
             s.say(format!(
                 "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole, {}; holes they cannot fill stay closed for the round.",
                 self.setting(&r.refill_from, |e| match e {
@@ -493,6 +493,10 @@ impl Explainer<'_> {
                 "The holes start as S[{}] N[{}], {total} seeds in all.",
                 join(&l.south),
                 join(&l.north)
+            ),
+            Seeds::FromOption(o) => format!(
+                "Every hole starts with the number of seeds the option `{}` gives, {total} in all.",
+                o.option.get_ref()
             ),
         });
         s

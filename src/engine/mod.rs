@@ -810,6 +810,9 @@ impl Game {
                 scores,
             });
         }
+        // Seeds that leave the game at the end are booked to the ending's mover, so that the
+        // position still accounts for every seed.
+        self.pos.taken[mover as usize] += removed;
         let Some(rounds) = rules.rounds else {
             self.finish(winner, scores, tracer);
             return;
@@ -819,8 +822,6 @@ impl Game {
             self.finish(most(scores), scores, tracer);
             return;
         }
-        // Seeds removed from the game at a round's end are gone for the match too.
-        self.pos.taken[mover as usize] += removed;
         let refill = u32::from(rounds.refill);
         if scores.iter().any(|&s| s < refill) {
             self.finish(most(scores), scores, tracer);
