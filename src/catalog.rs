@@ -14,6 +14,16 @@ pub fn shipped(name: &str) -> Option<&'static str> {
 pub fn read(name_or_path: &str) -> Result<(String, String), String> {
     let path = std::path::Path::new(name_or_path);
     if path.exists() {
+        // A ruleset is a few kilobytes; refuse anything large before reading it into memory.
+        const MAX_BYTES: u64 = 1 << 20;
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.len() > MAX_BYTES
+        {
+            return Err(format!(
+                "{name_or_path} is {} bytes; a ruleset may be at most {MAX_BYTES} bytes",
+                meta.len()
+            ));
+        }
         return std::fs::read_to_string(path)
             .map(|text| (name_or_path.to_string(), text))
             .map_err(|e| format!("cannot read {name_or_path}: {e}"));

@@ -130,6 +130,8 @@ pub enum IntX {
     Number(HoleX),
     Store(PlayerX),
     RowSeeds(PlayerX),
+    /// `max_seeds(p)`: the most seeds in any one of the player's holes.
+    MaxSeeds(PlayerX),
     BoardSeeds,
     HolesPerRow,
     MoveCaptures,
@@ -434,7 +436,7 @@ impl IntX {
         match self {
             IntX::TurnSowings => fact == Fact::TurnSowings,
             IntX::Seeds(h) | IntX::Number(h) => h.reads(fact),
-            IntX::Store(p) | IntX::RowSeeds(p) => p.reads(fact),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => p.reads(fact),
             IntX::Neg(a) => a.reads(fact),
             IntX::Arith(_, a, b) => a.reads(fact) || b.reads(fact),
             IntX::Const(_) | IntX::BoardSeeds | IntX::HolesPerRow | IntX::MoveCaptures => false,

@@ -308,6 +308,8 @@ fn play_scripted_session() {
     // a hole that does not exist, `help`, then moves (one of them empty, one on the wrong
     // side); the input then ends.
     let record = scratch().join("play_session.sow");
+    // sow never overwrites a record: start from no file.
+    let _ = std::fs::remove_file(&record);
     let record = record.to_str().expect("utf-8 path");
     let script = "s3\nsx\ns9\nhelp\n6\ns5\nn2\n2\n3\n";
     let run = snapshot(

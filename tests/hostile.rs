@@ -282,16 +282,39 @@ fn binary_and_huge_files() {
     );
 }
 
-/// KNOWN DEFECT (src/engine, not fixed here): a move whose relay never stops is found endless
-/// only after the engine has walked its lap-end states to the first repeat, with no budget of
-/// laps per move; on a 24-hole board that walk took longer than the fuzzer's 20-second limit,
-/// and traced (`sow replay`) it keeps every drop in memory. Ignored so that the suite stays
-/// green; run it with `cargo test --test hostile -- --ignored` once the engine has a lap budget.
+/// A move whose relay never stops must end promptly: the engine stops it at the documented
+/// lap limit (or at its first repeat, if that comes first) and applies the endless-move ending.
 #[test]
-#[ignore = "the engine has no laps-per-move budget yet"]
 fn endless_relay_ends_promptly() {
     let file = "tests/hostile/engine/endless_relay.toml";
     assert_described(file);
     let run = sow(&["replay".into(), file.into(), "--moves".into(), "s1".into()]);
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+}
+
+/// `--record` never overwrites a file, least of all the ruleset being played.
+#[test]
+fn play_record_never_overwrites_a_file() {
+    let dir = std::env::temp_dir().join(format!("sow-hostile-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ruleset = dir.join("kalah.toml");
+    let original = std::fs::read_to_string("rulesets/kalah.toml").expect("kalah");
+    std::fs::write(&ruleset, &original).expect("copy");
+    let path = ruleset.display().to_string();
+    let args: Vec<String> = [
+        "play", &path, "--south", "random", "--north", "random", "--seed", "1", "--record", &path,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let run = sow(&args);
+    let after = std::fs::read_to_string(&ruleset).expect("still there");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(after, original, "the ruleset was overwritten");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("never overwrites") || run.stdout.contains("never overwrites"),
+        "{}",
+        run.stderr
+    );
 }

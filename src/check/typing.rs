@@ -217,6 +217,12 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         doc: "a player's hole by number, e.g. hole(mover, holes) is the mover's rightmost",
     },
     FunctionDoc {
+        name: "max_seeds",
+        args: &[Type::Player],
+        ty: Type::Number,
+        doc: "the most seeds in any one of a player's holes",
+    },
+    FunctionDoc {
         name: "claim",
         args: &[Type::Player],
         ty: Type::Hole,
@@ -499,7 +505,7 @@ fn call_node(
         "is_store" => Typed::Bool(BoolX::IsStore(hole())),
         "closed" => Typed::Bool(BoolX::IsClosed(hole())),
         "claimed" => Typed::Bool(BoolX::Claimed(hole())),
-        "store" | "row_seeds" | "hole" | "claim" => {
+        "store" | "row_seeds" | "max_seeds" | "hole" | "claim" => {
             let player = match typed.next() {
                 Some(Typed::Player(p)) => p,
                 _ => PlayerX::Mover,
@@ -507,6 +513,7 @@ fn call_node(
             match name {
                 "store" => Typed::Number(IntX::Store(player)),
                 "row_seeds" => Typed::Number(IntX::RowSeeds(player)),
+                "max_seeds" => Typed::Number(IntX::MaxSeeds(player)),
                 "claim" => Typed::Hole(HoleX::Claim(Box::new(player))),
                 _ => {
                     let n = match typed.next() {

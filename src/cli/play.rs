@@ -238,9 +238,21 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 ),
                 format!("result: {result}"),
             ];
-            std::fs::write(path, record::write(&rec, &comments)).map_err(|e| {
-                Fail::Usage(format!("cannot write the record {}: {e}", path.display()))
-            })?;
+            // Never overwrite a file: it may be the ruleset, or an earlier record.
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| {
+                    Fail::Usage(format!(
+                        "cannot write the record {}: {e} (sow never overwrites a file; name a new one)",
+                        path.display()
+                    ))
+                })?;
+            std::io::Write::write_all(&mut file, record::write(&rec, &comments).as_bytes())
+                .map_err(|e| {
+                    Fail::Usage(format!("cannot write the record {}: {e}", path.display()))
+                })?;
             screen.say(&format!("Record written to {}.\n", path.display()));
             Some(path.display().to_string())
         }

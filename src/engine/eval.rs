@@ -127,6 +127,14 @@ impl<'a> Cx<'a> {
                 NOBODY => 0,
                 p => i64::from(self.pos.row_seeds(self.rules, p)),
             },
+            IntX::MaxSeeds(p) => match self.player(p) {
+                NOBODY => 0,
+                p => {
+                    let g = &self.rules.geometry;
+                    let most = g.holes_of(p).map(|h| self.pos.board[h as usize]).max();
+                    i64::from(most.unwrap_or(0))
+                }
+            },
             IntX::BoardSeeds => {
                 i64::from(self.pos.row_seeds(self.rules, 0) + self.pos.row_seeds(self.rules, 1))
             }
@@ -213,7 +221,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
     fn int(x: &IntX) -> bool {
         match x {
             IntX::Seeds(h) | IntX::Number(h) => hole(h),
-            IntX::Store(p) | IntX::RowSeeds(p) => player(p),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => player(p),
             IntX::Neg(a) => int(a),
             IntX::Arith(_, a, b) => int(a) || int(b),
             IntX::Const(_)
