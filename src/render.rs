@@ -19,8 +19,8 @@ pub enum Detail {
 }
 
 /// `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2] S*=15 N*=4`: each row from its owner's left, `x`
-/// for a closed hole, then the seeds each player holds.
-pub fn board(rules: &Rules, pos: &Position) -> String {
+/// for a closed hole, then the seeds each player holds — the notation positions are read in.
+pub fn notation(rules: &Rules, pos: &Position) -> String {
     let g = &rules.geometry;
     let row = |p: Player| -> String {
         g.holes_of(p)
@@ -34,13 +34,18 @@ pub fn board(rules: &Rules, pos: &Position) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let mut s = format!(
+    format!(
         "S[{}] N[{}] S*={} N*={}",
         row(0),
         row(1),
         pos.held(rules, 0),
         pos.held(rules, 1)
-    );
+    )
+}
+
+/// [`notation`], followed by the seeds each player's captures removed from the game, if any.
+pub fn board(rules: &Rules, pos: &Position) -> String {
+    let mut s = notation(rules, pos);
     if pos.taken != [0, 0] {
         s.push_str(&format!(" removed S={} N={}", pos.taken[0], pos.taken[1]));
     }

@@ -430,25 +430,9 @@ pub fn side(p: sow::rules::Player) -> &'static str {
 
 /// A position in the notation `--from` reads: rows, holdings and the player to move.
 pub fn position_notation(rules: &Rules, pos: &sow::engine::Position) -> String {
-    let g = &rules.geometry;
-    let row = |p: sow::rules::Player| -> String {
-        g.holes_of(p)
-            .map(|h| {
-                if pos.closed & (1 << h) != 0 {
-                    "x".to_string()
-                } else {
-                    pos.board[h as usize].to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     format!(
-        "S[{}] N[{}] S*={} N*={} {}",
-        row(0),
-        row(1),
-        pos.held(rules, 0),
-        pos.held(rules, 1),
+        "{} {}",
+        sow::render::notation(rules, pos),
         side(pos.to_move)
     )
 }
