@@ -204,7 +204,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
     let Some(ruleset) = ruleset else {
         errors.push(
             Diagnostic::error("the record names no ruleset")
-                .hint("add a line `ruleset = NAME` (a shipped name such as raja_pasu, or a path)"),
+                .hint("add a line `ruleset = NAME` (a shipped name from `sow list`, or a path)"),
         );
         return Err(errors);
     };
@@ -285,10 +285,10 @@ mod tests {
 
     #[test]
     fn reads_the_documented_example() {
-        let text = "# Raja Pasu, a short game\nruleset = raja_pasu\noption last_four = none\n\
+        let text = "# A short game\nruleset = my_variant\noption last_four = none\n\
                     position = S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south\nmoves = s1 n3 s5  # opening\nmoves = n2\n";
         let r = parse(text).expect("parses");
-        assert_eq!(r.ruleset.text, "raja_pasu");
+        assert_eq!(r.ruleset.text, "my_variant");
         assert_eq!(r.options[0].0.text, "last_four");
         assert_eq!(r.options[0].1.text, "none");
         let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn writes_what_it_reads() {
         let record = Record {
-            ruleset: Item::new("sadeqa_ii"),
+            ruleset: Item::new("my_variant"),
             options: vec![(Item::new("first"), Item::new("north"))],
             position: None,
             moves: (1..=12)
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn reports_every_problem_at_its_place() {
-        let text = "rulset = raja_pasu\nmoves = s1 x9\noption a b = c\n";
+        let text = "rulset = my_variant\nmoves = s1 x9\noption a b = c\n";
         let errors = parse(text).expect_err("three problems");
         assert_eq!(errors.len(), 4, "{errors:?}");
         assert_eq!(errors[0].hint.as_deref(), Some("did you mean `ruleset`?"));
