@@ -14,7 +14,7 @@ option never used, a condition that can never hold, relay sowing with no endless
 Examples:
   sow check my_variant.toml
   sow check rulesets/*.toml --deny-warnings
-  sow check raja_pasu --option last_four=sower
+  sow check RULESET --option NAME=VALUE
   sow --format json check my_variant.toml
 
 Exit codes: 0 no errors (warnings allowed unless --deny-warnings), 1 problems found,

@@ -22,9 +22,9 @@ comes from; expressions are shown beside their source text. Settings that an opt
 the option and its value in force: try --option to read another reading of the rules.
 
 Examples:
-  sow explain raja_pasu
-  sow explain my_variant.toml --option last_four=none
-  sow --format json explain sadeqa_ii";
+  sow explain RULESET
+  sow explain my_variant.toml --option NAME=VALUE
+  sow --format json explain RULESET";
 
 /// Tell the rules of a ruleset back in plain English, clause by clause.
 #[derive(Debug, clap::Args)]

@@ -6,7 +6,7 @@ use super::{Exit, Fail, Format, emit_json, plural};
 
 const AFTER_HELP: &str = "\
 A shipped ruleset works by name everywhere a ruleset is asked for, from any folder:
-  sow play raja_pasu
+  sow play RULESET
 A path works too: sow play ./my_variant.toml (a file of that name wins over a shipped name).";
 
 /// List the rulesets shipped with sow.

@@ -28,11 +28,11 @@ const EXAMPLES: &str = "\
 Examples:
   sow list                                  the rulesets shipped with sow
   sow check my_variant.toml                 every problem, with file, line, column and a caret
-  sow explain raja_pasu                     the rules back in plain English
-  sow play raja_pasu --north greedy         play South against the greedy player
-  sow replay tests/records/raja_pasu_short.sow --detail laps
-  sow replay sadeqa_ii --moves \"s6 n6 s2\"
-  sow simulate raja_pasu --games 1000 --seed 1 --option last_four=none
+  sow explain RULESET                       the rules back in plain English
+  sow play RULESET --north greedy           play South against the greedy player
+  sow replay game.sow --detail laps
+  sow replay RULESET --moves \"s6 n6 s2\"
+  sow simulate RULESET --games 1000 --seed 1 --option NAME=VALUE
   sow --format json replay game.sow         one JSON document on stdout
 
 A ruleset is the name of a shipped one (see `sow list`) or the path of a .toml file.

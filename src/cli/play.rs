@@ -25,10 +25,10 @@ script fed on stdin) the game is left unfinished: exit code 0, and --record stil
 moves played so far.
 
 Examples:
-  sow play raja_pasu                          you (South) against the greedy player
-  sow play sadeqa_ii --south greedy --north human --seed 7
-  sow play raja_pasu --south random --north greedy --seed 1 --record game.sow
-  sow play raja_pasu --option last_four=none --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1]\"";
+  sow play RULESET                            you (South) against the greedy player
+  sow play RULESET --south greedy --north human --seed 7
+  sow play RULESET --south random --north greedy --seed 1 --record game.sow
+  sow play RULESET --option NAME=VALUE --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1]\"";
 
 /// Play a game (or a whole match) in the terminal.
 #[derive(Debug, clap::Args)]

@@ -15,16 +15,16 @@ use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, position_notatio
 
 const AFTER_HELP: &str = "\
 Examples:
-  sow replay tests/records/raja_pasu_short.sow
-  sow replay tests/records/raja_pasu_short.sow --detail drops
-  sow replay sadeqa_ii --moves \"s6 n6 s2 n1\" --detail laps
-  sow replay raja_pasu --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south\" --moves s5
+  sow replay game.sow
+  sow replay game.sow --detail drops
+  sow replay RULESET --moves \"s6 n6 s2 n1\" --detail laps
+  sow replay RULESET --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south\" --moves s5
   sow --format json replay game.sow
 
 A record is a small text file:
   # comments start with #
-  ruleset = raja_pasu            (a shipped name, or a path relative to the record)
-  option last_four = none        (any number of these)
+  ruleset = NAME                 (a shipped name, or a path relative to the record)
+  option NAME = VALUE            (any number of these)
   position = S[..] N[..] south   (optional: start from a set-up position)
   moves = s1 n3 s5               (may be repeated over several lines)
 

@@ -25,10 +25,10 @@ plays it again. Results do not depend on --threads. For the first endless move a
 cycle found, the exact `sow replay` command that shows it is printed.
 
 Examples:
-  sow simulate raja_pasu --games 10000 --seed 1
-  sow simulate sadeqa_ii --games 1000 --seed 7 --south greedy --option endless=mover_loses
-  sow simulate raja_pasu --games 2000 --seed 1 --threads 1      (to measure scaling)
-  sow --format json simulate raja_pasu --games 100 --seed 3";
+  sow simulate RULESET --games 10000 --seed 1
+  sow simulate RULESET --games 1000 --seed 7 --south greedy --option NAME=VALUE
+  sow simulate RULESET --games 2000 --seed 1 --threads 1      (to measure scaling)
+  sow --format json simulate RULESET --games 100 --seed 3";
 
 /// Play many seeded games between computer players and report statistics.
 #[derive(Debug, clap::Args)]
