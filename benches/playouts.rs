@@ -152,7 +152,7 @@ fn interpreted(game: &mut Game, rng: &mut ChaCha8Rng, span: Span) -> Ending {
     while !game.is_over() && (span == Span::Game || game.round() == 1) {
         let moves = game.legal_moves();
         let k = rng.random_range(0..moves.len());
-        let _ = game.play(moves.as_slice()[k], &mut ());
+        let _ = game.play(moves.get(k).expect("a legal move"), &mut ());
         plies += 1;
     }
     (plies, engine_result(game))
@@ -292,7 +292,7 @@ fn bench_move<N: Native>(c: &mut Criterion, name: &str) {
                 |game, rng| {
                     let moves = game.legal_moves();
                     let k = rng.random_range(0..moves.len());
-                    black_box(game.play(moves.as_slice()[k], &mut ())).ok();
+                    black_box(game.play(moves.get(k).expect("a legal move"), &mut ())).ok();
                 },
                 |game| {
                     if game.is_over() {

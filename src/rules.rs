@@ -64,6 +64,8 @@ pub struct Geometry {
     pub cw: [[Pos; MAX_POSITIONS]; 2],
     /// Mask of store positions.
     pub store_mask: u64,
+    /// Mask of each player's holes.
+    pub holes_mask: [u64; 2],
 }
 
 impl Geometry {
@@ -339,6 +341,7 @@ impl Geometry {
             ccw: [[NO_HOLE; MAX_POSITIONS]; 2],
             cw: [[NO_HOLE; MAX_POSITIONS]; 2],
             store_mask: 0,
+            holes_mask: [0; 2],
         };
         let track = stores == Stores::Track && rows == 2;
         // Each player's positions in counter-clockwise order.
@@ -356,12 +359,15 @@ impl Geometry {
                 place_store(&mut g, &mut circuit, next_pos);
                 next_pos += 1;
             }
+            // Holes take positions in their owner's numbering order: lists of legal moves,
+            // kept as position masks, come out in hole order because of it.
             for i in 0..per {
                 let p = next_pos;
                 next_pos += 1;
                 g.owner[p as usize] = player;
                 g.number[p as usize] = (i + 1) as u8;
                 g.hole_of[player as usize][i] = p;
+                g.holes_mask[player as usize] |= 1 << p;
                 circuit.push(p);
             }
             if track && side == StoreSide::Right {

@@ -67,7 +67,9 @@ fn playout(game: &mut Game, rng: &mut ChaCha8Rng) -> u64 {
     let mut plies = 0;
     while !game.is_over() {
         let moves = game.legal_moves();
-        let h = moves.as_slice()[rng.random_range(0..moves.len())];
+        let h = moves
+            .get(rng.random_range(0..moves.len()))
+            .expect("a legal move");
         game.play(h, &mut ()).expect("a legal move");
         plies += 1;
     }

@@ -25,7 +25,9 @@ fn every_shipped_ruleset_plays_a_thousand_random_games() {
                     !moves.is_empty(),
                     "{name} seed {seed}: playing but no legal move"
                 );
-                let hole = moves.as_slice()[rng.random_range(0..moves.len())];
+                let hole = moves
+                    .get(rng.random_range(0..moves.len()))
+                    .expect("a legal move");
                 let report = game
                     .play(hole, &mut ())
                     .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));

@@ -364,9 +364,8 @@ fn engine_snapshot<M: Model>(game: &Game) -> Snapshot {
     let closed = |p: Player| g.holes_of(p).map(|h| pos.closed & (1 << h) != 0).collect();
     let legal = game
         .legal_moves()
-        .as_slice()
         .iter()
-        .fold(0, |mask, &h| mask | 1 << (g.number[h as usize] - 1));
+        .fold(0, |mask, h| mask | 1 << (g.number[h as usize] - 1));
     Snapshot {
         seen: Observed {
             south: seeds(0),
@@ -478,7 +477,11 @@ fn play_both<M: Model>(rules: &Arc<Rules>, options: &[(&str, &str)], start: Star
             pair.cx
         );
         let legal = pair.game.legal_moves();
-        pair.play(legal.as_slice()[rng.random_range(0..legal.len())]);
+        pair.play(
+            legal
+                .get(rng.random_range(0..legal.len()))
+                .expect("a legal move"),
+        );
     }
 }
 
@@ -493,7 +496,7 @@ fn every_move_both<M: Model + Clone>(
     let pair = Pair::<M>::new(rules, options, Start::Setup, seed, &mut rng);
     pair.check();
     let mut endless = 0;
-    for &hole in pair.game.legal_moves().as_slice() {
+    for hole in pair.game.legal_moves().iter() {
         let mut after = pair.clone();
         endless += u32::from(after.play(hole).endless);
         after.check();

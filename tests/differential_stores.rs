@@ -69,9 +69,8 @@ fn side(p: u8) -> Side {
 fn engine_mask(game: &Game) -> u32 {
     let g = &game.rules().geometry;
     game.legal_moves()
-        .as_slice()
         .iter()
-        .fold(0, |m, &h| m | 1 << (g.number[h as usize] - 1))
+        .fold(0, |m, h| m | 1 << (g.number[h as usize] - 1))
 }
 
 fn engine_result(game: &Game) -> Option<Outcome> {
@@ -183,7 +182,7 @@ fn play_both<M: Model>(rules: &Arc<Rules>, mut model: M, seed: u64) -> Result<u3
         }
         let k = rng.random_range(0..mask.count_ones() as usize);
         let hole = nth_hole(mask, k);
-        let h = game.legal_moves().as_slice()[k];
+        let h = game.legal_moves().get(k).expect("a legal move");
         let mover = game.to_move().expect("a player to move");
         moves.push(game.rules().geometry.label(h));
         let report = match game.play(h, &mut ()) {

@@ -106,7 +106,9 @@ fn play_random<T: Tracer>(
             "seed {seed}: no end after {MAX_PLIES} plies"
         );
         let legal = game.legal_moves();
-        let hole = legal.as_slice()[rng.random_range(0..legal.len())];
+        let hole = legal
+            .get(rng.random_range(0..legal.len()))
+            .expect("a legal move");
         game.play(hole, tracer).expect("a legal move");
         moves.push(hole);
         after_ply(&game, tracer);

@@ -230,7 +230,9 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCase
         }
         let legal = game.legal_moves();
         prop_assert!(!legal.is_empty(), "a game in play has a legal move");
-        let h = legal.as_slice()[rng.random_range(0..legal.len())];
+        let h = legal
+            .get(rng.random_range(0..legal.len()))
+            .expect("a legal move");
         let mut events = Count::default();
         game.play(h, &mut events)
             .map_err(|e| TestCaseError::fail(format!("a legal move was refused: {e}")))?;

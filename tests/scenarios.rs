@@ -53,9 +53,8 @@ fn scenarios() {
         for m in &s.moves {
             let legal: Vec<String> = game
                 .legal_moves()
-                .as_slice()
                 .iter()
-                .map(|&h| rules.geometry.label(h))
+                .map(|h| rules.geometry.label(h))
                 .collect();
             let Some(mover) = game.to_move() else {
                 out.push_str(&format!("{m}: refused, the game is over\n"));

@@ -164,9 +164,8 @@ fn sadeqa_openings() {
     let mut game = Game::new(r.clone());
     let legal: Vec<String> = game
         .legal_moves()
-        .as_slice()
         .iter()
-        .map(|&h| r.geometry.label(h))
+        .map(|h| r.geometry.label(h))
         .collect();
     assert_eq!(legal, ["s6"]);
     play(&mut game, &["s6"]);
@@ -176,9 +175,8 @@ fn sadeqa_openings() {
     );
     let legal: Vec<String> = game
         .legal_moves()
-        .as_slice()
         .iter()
-        .map(|&h| r.geometry.label(h))
+        .map(|h| r.geometry.label(h))
         .collect();
     assert_eq!(legal, ["n6"]);
     play(&mut game, &["n6"]);

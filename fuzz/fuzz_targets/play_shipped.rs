@@ -51,8 +51,8 @@ fuzz_target!(|data: &[u8]| {
             // A raw position: 0..=15, or NO_HOLE-like values.
             if b == 0xFF { u8::MAX } else { b & 0x3F }
         } else {
-            match legal.as_slice().get(b as usize % legal.len().max(1)) {
-                Some(&h) => h,
+            match legal.get(b as usize % legal.len().max(1)) {
+                Some(h) => h,
                 None => break,
             }
         };

@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
             let mut game = Game::new(rules);
             for ply in 0..200usize {
                 let moves = game.legal_moves();
-                let Some(&h) = moves.as_slice().get(ply % moves.len().max(1)) else {
+                let Some(h) = moves.get(ply % moves.len().max(1)) else {
                     break;
                 };
                 if game.play(h, &mut ()).is_err() {

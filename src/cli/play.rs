@@ -164,7 +164,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         let Some(mover) = game.to_move() else {
             break Ending::Over;
         };
-        let seat = seats[mover as usize];
+        let seat = if mover == 0 { seats[0] } else { seats[1] };
         screen.say(&format!("\n{}", render::picture(&rules, game.position())));
         let h = match seat.bot() {
             Some(bot) => match players::choose(bot, &game, &mut rng) {
@@ -284,7 +284,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
 fn ask(game: &Game, mover: Player, input: &mut impl BufRead, screen: Screen, echo: bool) -> Entry {
     let rules = game.rules();
     let legal = game.legal_moves();
-    let offered = labels(rules, legal.as_slice());
+    let offered = labels(rules, &legal.to_vec());
     loop {
         screen.say(&format!("{} to move ({offered}): ", player_name(mover)));
         let mut line = String::new();

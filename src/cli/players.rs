@@ -61,18 +61,17 @@ impl Bot {
 /// seed alone.
 pub fn choose(bot: Bot, game: &Game, rng: &mut ChaCha8Rng) -> Option<Pos> {
     let moves = game.legal_moves();
-    let moves = moves.as_slice();
     if moves.is_empty() {
         return None;
     }
     match bot {
-        Bot::Random => moves.get(rng.random_range(0..moves.len())).copied(),
+        Bot::Random => moves.get(rng.random_range(0..moves.len())),
         Bot::Greedy => {
             let mover = game.to_move()?;
             let rules = game.rules().clone();
             let mut best = Vec::with_capacity(moves.len());
             let mut best_score = i64::MIN;
-            for &h in moves {
+            for h in moves.iter() {
                 let mut copy = game.clone();
                 if copy.play(h, &mut ()).is_err() {
                     continue;
@@ -80,8 +79,10 @@ pub fn choose(bot: Bot, game: &Game, rng: &mut ChaCha8Rng) -> Option<Pos> {
                 let pos = copy.position();
                 // Seeds a player's captures took out of the game count as theirs, as the
                 // rules say of removed seeds.
-                let gains =
-                    |p: u8| i64::from(pos.held(&rules, p)) + i64::from(pos.taken[p as usize]);
+                let gains = |p: u8| {
+                    let taken = pos.taken.get(usize::from(p)).copied().unwrap_or(0);
+                    i64::from(pos.held(&rules, p)) + i64::from(taken)
+                };
                 let score = gains(mover) - gains(1 - mover);
                 if score > best_score {
                     best_score = score;

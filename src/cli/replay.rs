@@ -120,9 +120,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         };
         let legal: Vec<String> = game
             .legal_moves()
-            .as_slice()
             .iter()
-            .map(|&h| rules.geometry.label(h))
+            .map(|h| rules.geometry.label(h))
             .collect();
         let played = parse_move(&rules, mover, &item.text).and_then(|h| {
             game.play(h, &mut events).map_err(|e| match e {
@@ -163,9 +162,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
 
     let legal_now: Vec<String> = game
         .legal_moves()
-        .as_slice()
         .iter()
-        .map(|&h| rules.geometry.label(h))
+        .map(|h| rules.geometry.label(h))
         .collect();
     if failure.is_none()
         && let Some(p) = game.to_move()

@@ -1,4 +1,4 @@
-//! Evaluation of compiled expressions against a position.
+//! What an expression reads at one moment of play, and the arithmetic it uses.
 
 use super::{Position, Tables};
 use crate::rules::{
@@ -49,133 +49,17 @@ impl<'a> Cx<'a> {
         }
     }
 
+    #[inline]
     pub fn owner(&self, h: Pos) -> Player {
-        if h == NO_HOLE {
-            NOBODY
-        } else {
-            self.rules.geometry.owner[h as usize]
-        }
+        // `NO_HOLE` is past the table: nobody owns it.
+        let owners = &self.rules.geometry.owner;
+        owners.get(usize::from(h)).copied().unwrap_or(NOBODY)
     }
 
+    #[inline]
     pub fn seeds(&self, h: Pos) -> u16 {
-        if h == NO_HOLE {
-            0
-        } else {
-            self.pos.board[h as usize]
-        }
-    }
-
-    pub fn hole(&self, x: &HoleX) -> Pos {
-        match x {
-            HoleX::Here => self.here,
-            HoleX::Last => self.last,
-            HoleX::Origin => self.origin,
-            HoleX::LapOrigin => self.lap_origin,
-            HoleX::Bound => self.bound,
-            HoleX::Next(h) => self.tables.look(self.rules, self.mover, self.hole(h), true),
-            HoleX::Prev(h) => self
-                .tables
-                .look(self.rules, self.mover, self.hole(h), false),
-            HoleX::Opposite(h) => match self.hole(h) {
-                NO_HOLE => NO_HOLE,
-                p => self.rules.geometry.opposite[p as usize],
-            },
-            HoleX::Behind(h) => match self.hole(h) {
-                NO_HOLE => NO_HOLE,
-                p => self.rules.geometry.behind[p as usize],
-            },
-            HoleX::Of(p, n) => {
-                let player = self.player(p);
-                let n = self.int(n);
-                let g = &self.rules.geometry;
-                if player == NOBODY || n < 1 || n > i64::from(g.holes_per_player) {
-                    NO_HOLE
-                } else {
-                    g.hole_of[player as usize][(n - 1) as usize]
-                }
-            }
-            HoleX::Claim(p) => match self.player(p) {
-                NOBODY => NO_HOLE,
-                p => self.pos.claims[p as usize],
-            },
-        }
-    }
-
-    pub fn player(&self, x: &PlayerX) -> Player {
-        match x {
-            PlayerX::Mover => self.mover,
-            PlayerX::Opponent => 1 - self.mover,
-            PlayerX::Starter => self.starter,
-            PlayerX::Fixed(p) => *p,
-            PlayerX::Owner(h) => self.owner(self.hole(h)),
-        }
-    }
-
-    pub fn int(&self, x: &IntX) -> i64 {
-        match x {
-            IntX::Const(v) => *v,
-            IntX::Seeds(h) => i64::from(self.seeds(self.hole(h))),
-            IntX::Number(h) => match self.hole(h) {
-                NO_HOLE => 0,
-                p => i64::from(self.rules.geometry.number[p as usize]),
-            },
-            IntX::Store(p) => match self.player(p) {
-                NOBODY => 0,
-                p => i64::from(self.pos.held(self.rules, p)),
-            },
-            IntX::RowSeeds(p) => match self.player(p) {
-                NOBODY => 0,
-                p => i64::from(self.pos.row_seeds(self.rules, p)),
-            },
-            IntX::MaxSeeds(p) => match self.player(p) {
-                NOBODY => 0,
-                p => {
-                    let g = &self.rules.geometry;
-                    let most = g.holes_of(p).map(|h| self.pos.board[h as usize]).max();
-                    i64::from(most.unwrap_or(0))
-                }
-            },
-            IntX::BoardSeeds => {
-                i64::from(self.pos.row_seeds(self.rules, 0) + self.pos.row_seeds(self.rules, 1))
-            }
-            IntX::HolesPerRow => i64::from(self.rules.geometry.holes_per_row),
-            IntX::MoveCaptures => i64::from(self.move_captures),
-            IntX::TurnSowings => i64::from(self.pos.turn_sowings),
-            IntX::Neg(v) => self.int(v).saturating_neg(),
-            IntX::Arith(op, a, b) => arith(*op, self.int(a), self.int(b)),
-        }
-    }
-
-    pub fn bool(&self, x: &BoolX) -> bool {
-        match x {
-            BoolX::Const(b) => *b,
-            BoolX::Not(b) => !self.bool(b),
-            BoolX::And(a, b) => self.bool(a) && self.bool(b),
-            BoolX::Or(a, b) => self.bool(a) || self.bool(b),
-            BoolX::Int(op, a, b) => compare(*op, self.int(a), self.int(b)),
-            BoolX::Player(eq, a, b) => (self.player(a) == self.player(b)) == *eq,
-            BoolX::Hole(eq, a, b) => (self.hole(a) == self.hole(b)) == *eq,
-            BoolX::In(v, mask) => {
-                let v = self.int(v);
-                (0..128).contains(&v) && mask & (1u128 << v) != 0
-            }
-            BoolX::Own(h) => self.owner(self.hole(h)) == self.mover,
-            BoolX::IsStore(h) => match self.hole(h) {
-                NO_HOLE => false,
-                p => self.rules.geometry.store_mask & (1 << p) != 0,
-            },
-            BoolX::IsClosed(h) => match self.hole(h) {
-                NO_HOLE => false,
-                p => self.pos.closed & (1 << p) != 0,
-            },
-            BoolX::Claimed(h) => match self.hole(h) {
-                NO_HOLE => false,
-                p => self.pos.claims.contains(&p),
-            },
-            BoolX::LastSeed => self.last_seed,
-            BoolX::FirstMove => self.pos.moved & (1 << self.mover) == 0,
-            BoolX::ReachedOpponent => self.reached_opponent,
-        }
+        // `NO_HOLE` is past the board: it holds nothing.
+        self.pos.board.get(usize::from(h)).copied().unwrap_or(0)
     }
 }
 

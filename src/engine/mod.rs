@@ -3,6 +3,7 @@
 //! A [`Game`] holds compiled [`Rules`] and a fixed-size [`Position`]; playing a move never
 //! parses, looks names up, or allocates (the cycle history reuses its buffer).
 
+mod compile;
 mod eval;
 mod sow;
 
@@ -13,6 +14,7 @@ pub use eval::{arith, compare};
 use crate::rules::{EndingRule, MAX_POSITIONS, NO_HOLE, NOBODY, Player, Pos, Rules};
 use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Verdict};
 use crate::trace::{EndCause, Event, Tracer};
+use compile::Program;
 use eval::Cx;
 use sow::Mover;
 
@@ -234,31 +236,47 @@ impl Tables {
     }
 }
 
-/// A list of legal moves, without allocation.
-#[derive(Debug, Clone, Copy)]
+/// The legal moves of a position, as a set of board positions (a bit per position). The
+/// moves come out in the mover's hole order, because a player's holes are numbered in the
+/// order of their positions (see [`crate::rules::Geometry::build`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MoveList {
-    len: u8,
-    holes: [Pos; MAX_POSITIONS],
+    mask: u64,
 }
 
 impl MoveList {
     fn new() -> Self {
-        MoveList {
-            len: 0,
-            holes: [NO_HOLE; MAX_POSITIONS],
-        }
+        MoveList { mask: 0 }
     }
-    pub fn as_slice(&self) -> &[Pos] {
-        &self.holes[..self.len as usize]
-    }
+    /// How many moves there are.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.mask.count_ones() as usize
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.mask == 0
     }
     pub fn contains(&self, h: Pos) -> bool {
-        self.as_slice().contains(&h)
+        h < 64 && self.mask & (1 << h) != 0
+    }
+    /// The `k`-th move (from 0) in hole order.
+    pub fn get(&self, k: usize) -> Option<Pos> {
+        self.iter().nth(k)
+    }
+    /// The moves in hole order.
+    pub fn iter(&self) -> impl Iterator<Item = Pos> + use<> {
+        let mut rest = self.mask;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let h = rest.trailing_zeros() as Pos;
+            rest &= rest - 1;
+            Some(h)
+        })
+    }
+    /// The moves in hole order, as a vector (for display and tests).
+    pub fn to_vec(&self) -> Vec<Pos> {
+        self.iter().collect()
     }
 }
 
@@ -305,6 +323,8 @@ pub struct PlyReport {
 #[derive(Debug, Clone)]
 pub struct Game {
     rules: Arc<Rules>,
+    /// The rules' expressions, compiled to closures.
+    program: Arc<Program>,
     pos: Position,
     tables: Tables,
     starter: Player,
@@ -399,8 +419,10 @@ impl Game {
             round_starts.reserve(ROUNDS_CAPACITY);
             round_starts.push(pos);
         }
+        let program = Arc::new(Program::new(&rules));
         let mut game = Game {
             rules,
+            program,
             pos,
             tables,
             starter,
@@ -491,38 +513,32 @@ impl Game {
         let mut off = 0u64;
         if self.fixed_when != 0 {
             let cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
-            for (i, rule) in rules.legal.iter().enumerate().take(64) {
-                if self.fixed_when & (1 << i) != 0 && !cx.bool(&rule.when) {
+            for (i, rule) in self.program.legal.iter().enumerate().take(64) {
+                if self.fixed_when & (1 << i) != 0 && !(rule.when)(&cx) {
                     off |= 1 << i;
                 }
             }
         }
         // When every clause is known not to apply (the usual case: most rulesets have no
         // legality clause, or only ones whose `when` is off now), a hole is legal exactly when
-        // it is open and not empty; `holes_of(player)` are the player's own holes. This skips
-        // the per-hole clause loop, the most frequent work of a playout.
+        // it is open and not empty. This skips the per-hole clause loop, the most frequent work
+        // of a playout.
         let n = rules.legal.len();
         let plain = n < 64 && off == (1u64 << n) - 1;
-        let (board, closed) = (&self.pos.board, self.pos.closed);
-        // The list is filled through a local count, not `MoveList::len` in memory: the
-        // store-then-reload of the count was the loop's critical path.
-        let mut holes = [NO_HOLE; MAX_POSITIONS];
-        let mut len = 0usize;
-        for h in rules.geometry.holes_of(player) {
+        let g = &rules.geometry;
+        let open = g.holes_mask[player as usize] & !self.pos.closed;
+        let board = &self.pos.board;
+        let mut mask = 0u64;
+        for h in g.holes_of(player) {
+            let bit = 1u64 << h;
             let legal = if plain {
-                closed & (1 << h) == 0 && board[h as usize] != 0
+                open & bit != 0 && board[h as usize] != 0
             } else {
                 self.illegality_skipping(player, h, off).is_none()
             };
-            if legal && let Some(slot) = holes.get_mut(len) {
-                *slot = h;
-                len += 1;
-            }
+            mask |= if legal { bit } else { 0 };
         }
-        MoveList {
-            len: len as u8,
-            holes,
-        }
+        MoveList { mask }
     }
 
     /// Why `player` may not sow from `h` now, or None if they may.
@@ -562,17 +578,17 @@ impl Game {
         if self.pos.board[h as usize] == 0 {
             return Some(Illegality::Empty);
         }
-        for (i, rule) in rules.legal.iter().enumerate() {
+        for (i, (rule, program)) in rules.legal.iter().zip(&self.program.legal).enumerate() {
             if i < 64 && off & (1 << i) != 0 {
                 continue;
             }
             let mut cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
             cx.origin = h;
-            if !cx.bool(&rule.when) {
+            if !(program.when)(&cx) {
                 continue;
             }
             let after_ok = || {
-                let Some(after) = &rule.require_after else {
+                let Some(after) = &program.require_after else {
                     return true;
                 };
                 let mut copy = self.pos;
@@ -583,9 +599,9 @@ impl Game {
                 cx.last = run.last;
                 cx.move_captures = run.move_captures;
                 cx.reached_opponent = run.reached_opponent;
-                cx.bool(after)
+                after(&cx)
             };
-            if !cx.bool(&rule.require) || !after_ok() {
+            if !(program.require)(&cx) || !after_ok() {
                 return Some(Illegality::Rule(rule.id));
             }
         }
@@ -595,6 +611,7 @@ impl Game {
     fn mover(&self, player: Player, origin: Pos) -> Mover<'_> {
         Mover {
             rules: &self.rules,
+            program: &self.program,
             tables: &self.tables,
             player,
             starter: self.starter,
@@ -629,6 +646,7 @@ impl Game {
         }
         let run = Mover {
             rules: &self.rules,
+            program: &self.program,
             tables: &self.tables,
             player: mover,
             starter: self.starter,
@@ -666,8 +684,9 @@ impl Game {
         let extra = rules
             .extra_turns
             .iter()
-            .find(|x| cx.bool(&x.when))
-            .map(|x| x.id);
+            .zip(&self.program.extra_turns)
+            .find(|(_, when)| when(&cx))
+            .map(|(x, _)| x.id);
         let next = match extra {
             Some(clause) => {
                 if T::ENABLED {
@@ -684,7 +703,8 @@ impl Game {
         self.pos.to_move = next;
         let rules = &*self.rules;
         let cx = Cx::new(rules, &self.pos, &self.tables, next, self.starter);
-        if let Some(&(_, ending)) = rules.end_when.iter().find(|(cond, _)| cx.bool(cond)) {
+        let ends = rules.end_when.iter().zip(&self.program.end_when);
+        if let Some((&(_, ending), _)) = ends.into_iter().find(|(_, when)| when(&cx)) {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);

@@ -1,5 +1,6 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
+use super::compile::{CaptureProgram, Program};
 use super::eval::Cx;
 use super::{Position, Tables};
 use crate::rules::{CaptureRule, MAX_LAPS_PER_MOVE, NO_HOLE, Player, Pos, Rules};
@@ -43,6 +44,7 @@ struct LapState {
 /// A move being made.
 pub struct Mover<'a> {
     pub rules: &'a Rules,
+    pub program: &'a Program,
     pub tables: &'a Tables,
     pub player: Player,
     pub starter: Player,
@@ -199,9 +201,10 @@ impl Mover<'_> {
             });
         }
         let last = run.last;
-        for rule in &self.rules.move_captures {
+        let rules = self.rules;
+        for rule in rules.move_captures.iter().zip(&self.program.move_captures) {
             let cx = self.cx(pos, &run, last, last, cursor.from, false);
-            if cx.bool(&rule.when) {
+            if (rule.1.when)(&cx) {
                 self.capture(rule, pos, &mut run, last, cursor.from, tracer);
             }
         }
@@ -359,13 +362,13 @@ impl Mover<'_> {
         if T::ENABLED {
             tracer.event(Event::LapEnd { lap, last });
         }
-        for rule in &rules.lap_captures {
+        for rule in rules.lap_captures.iter().zip(&self.program.lap_captures) {
             let cx = self.cx(pos, run, last, last, lap_origin, false);
-            if !cx.bool(&rule.when) {
+            if !(rule.1.when)(&cx) {
                 continue;
             }
             let taken = self.capture(rule, pos, run, last, lap_origin, tracer);
-            match rule.then {
+            match rule.0.then {
                 After::Continue => {}
                 After::End => return LapOutcome::End(last),
                 After::Sow if taken > 0 => {
@@ -382,9 +385,9 @@ impl Mover<'_> {
                 After::Sow => {}
             }
         }
-        if let Some(relay) = &rules.relay {
+        if let (Some(relay), Some(when)) = (&rules.relay, &self.program.relay) {
             let cx = self.cx(pos, run, last, last, lap_origin, false);
-            if cx.bool(&relay.when) {
+            if when(&cx) {
                 let from = match relay.from {
                     RelayFrom::Landing => last,
                     RelayFrom::Next => self.tables.look(rules, self.player, last, true),
@@ -431,14 +434,16 @@ impl Mover<'_> {
                 seeds: pos.board[at as usize],
             });
         }
-        for (rule, guard) in self.rules.drop_captures.iter().zip(self.drop_guards) {
+        let rules = self.rules;
+        let clauses = rules.drop_captures.iter().zip(&self.program.drop_captures);
+        for (rule, guard) in clauses.zip(self.drop_guards) {
             match *guard {
                 Guard::Never => continue,
                 Guard::Seeds(n) if pos.board[at as usize] != n => continue,
                 _ => {}
             }
             let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
-            if cx.bool(&rule.when) {
+            if (rule.1.when)(&cx) {
                 self.capture(rule, pos, run, at, lap_origin, tracer);
             }
         }
@@ -447,39 +452,39 @@ impl Mover<'_> {
     /// Fires a capture clause; returns the seeds taken.
     fn capture<T: Tracer>(
         &self,
-        rule: &CaptureRule,
+        (rule, program): (&CaptureRule, &CaptureProgram),
         pos: &mut Position,
         run: &mut MoveRun,
         here: Pos,
         lap_origin: Pos,
         tracer: &mut T,
     ) -> u32 {
-        let backup = rule
+        let backup = program
             .cancel_if
             .as_ref()
             .map(|_| (*pos, tracer.mark(), run.move_captures));
         let last = here;
         let mut total = 0u32;
         let mut first = NO_HOLE;
-        for (i, target) in rule.take.iter().enumerate() {
+        for (i, target) in program.take.iter().enumerate() {
             let cx = self.cx(pos, run, here, last, lap_origin, false);
-            let h = cx.hole(target);
+            let h = target(&cx);
             if i == 0 {
                 first = h;
             }
             total += self.take(rule, pos, run, h, tracer);
         }
-        if let Some((keep_going, step)) = &rule.chain {
+        if let Some((keep_going, step)) = &program.chain {
             // A chain never takes the same hole twice, so it always stops.
             let mut visited: u64 = if first == NO_HOLE { 0 } else { 1 << first };
             let mut at = first;
             while at != NO_HOLE {
                 let mut cx = self.cx(pos, run, here, last, lap_origin, false);
                 cx.bound = at;
-                if !cx.bool(keep_going) {
+                if !keep_going(&cx) {
                     break;
                 }
-                let next = cx.hole(step);
+                let next = step(&cx);
                 if next == NO_HOLE || visited & (1 << next) != 0 {
                     break;
                 }
@@ -495,9 +500,9 @@ impl Mover<'_> {
         {
             pos.claims[self.player as usize] = first;
         }
-        if let (Some(cancel), Some((before, mark, captures))) = (&rule.cancel_if, backup) {
+        if let (Some(cancel), Some((before, mark, captures))) = (&program.cancel_if, backup) {
             let cx = self.cx(pos, run, here, last, lap_origin, false);
-            if total > 0 && cx.bool(cancel) {
+            if total > 0 && cancel(&cx) {
                 *pos = before;
                 run.move_captures = captures;
                 tracer.truncate(mark);
