@@ -351,7 +351,7 @@ pub struct Game {
     /// listing of the legal moves, not once per hole.
     fixed_when: u64,
     /// Quick tests of the drop clauses.
-    drop_guards: Vec<sow::Guard>,
+    drops: sow::Drops,
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
@@ -397,11 +397,7 @@ impl Game {
         let history = Vec::with_capacity(HISTORY_CAPACITY);
         let history_boards =
             Vec::with_capacity(HISTORY_CAPACITY * usize::from(rules.geometry.positions));
-        let drop_guards = rules
-            .drop_captures
-            .iter()
-            .map(|c| sow::Guard::of(&c.when))
-            .collect();
+        let drops = sow::Drops::of(&rules);
         let can_relay = rules.relay.is_some()
             || rules
                 .lap_captures
@@ -438,7 +434,7 @@ impl Game {
             track_reached: rules_move_reads_reached,
             can_relay,
             fixed_when,
-            drop_guards,
+            drops,
             banked: 0,
         };
         game.banked = game.pos.banked(&game.rules);
@@ -526,17 +522,25 @@ impl Game {
         let n = rules.legal.len();
         let plain = n < 64 && off == (1u64 << n) - 1;
         let g = &rules.geometry;
-        let open = g.holes_mask[player as usize] & !self.pos.closed;
+        let holes = g.hole_of[player as usize]
+            .get(..usize::from(g.holes_per_player))
+            .unwrap_or_default();
         let board = &self.pos.board;
         let mut mask = 0u64;
-        for h in g.holes_of(player) {
-            let bit = 1u64 << h;
-            let legal = if plain {
-                open & bit != 0 && board[h as usize] != 0
-            } else {
-                self.illegality_skipping(player, h, off).is_none()
+        if plain {
+            // Branch-free: whether a hole is empty is the least predictable test of a playout.
+            for &h in holes {
+                let sown = board.get(usize::from(h)).is_some_and(|&s| s != 0);
+                mask |= u64::from(sown) << (h & 63);
+            }
+            return MoveList {
+                mask: mask & !self.pos.closed,
             };
-            mask |= if legal { bit } else { 0 };
+        }
+        for &h in holes {
+            if self.illegality_skipping(player, h, off).is_none() {
+                mask |= 1 << (h & 63);
+            }
         }
         MoveList { mask }
     }
@@ -618,7 +622,7 @@ impl Game {
             origin,
             track_reached: self.track_reached,
             can_relay: self.can_relay,
-            drop_guards: &self.drop_guards,
+            drops: &self.drops,
         }
     }
 
@@ -653,7 +657,7 @@ impl Game {
             origin: h,
             track_reached: self.track_reached,
             can_relay: self.can_relay,
-            drop_guards: &self.drop_guards,
+            drops: &self.drops,
         }
         .run(&mut self.pos, tracer);
         if self.track_first_move {

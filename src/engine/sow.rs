@@ -55,7 +55,57 @@ pub struct Mover<'a> {
     /// Whether the rules can make a move of more than one lap.
     pub can_relay: bool,
     /// A quick test for each drop clause, in order, before its condition is evaluated.
-    pub drop_guards: &'a [Guard],
+    pub drops: &'a Drops,
+}
+
+/// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
+/// clause may fire, so that most drops try no clause at all.
+#[derive(Debug, Clone)]
+pub struct Drops {
+    guards: Vec<Guard>,
+    /// Bit n: some clause may fire when the hole now holds n seeds (n < 64).
+    counts: u64,
+    /// Some clause may fire whatever the count.
+    always: bool,
+}
+
+impl Drops {
+    pub fn of(rules: &Rules) -> Drops {
+        let guards: Vec<Guard> = rules
+            .drop_captures
+            .iter()
+            .map(|c| Guard::of(&c.when))
+            .collect();
+        let mut counts = 0u64;
+        let mut always = false;
+        for guard in &guards {
+            match *guard {
+                Guard::Never => {}
+                Guard::Seeds(n) if n < 64 => counts |= 1 << n,
+                Guard::Seeds(_) | Guard::Any => always = true,
+            }
+        }
+        Drops {
+            guards,
+            counts,
+            always,
+        }
+    }
+
+    /// Whether some drop clause may fire when the hole dropped into holds `seeds`.
+    #[inline]
+    fn may_fire(&self, seeds: u16) -> bool {
+        self.always || (seeds < 64 && self.counts & (1 << seeds) != 0)
+    }
+}
+
+/// The claimed holes, as a mask of positions.
+#[inline]
+fn claimed_mask(pos: &Position) -> u64 {
+    pos.claims
+        .iter()
+        .filter(|&&h| h < 64)
+        .fold(0, |mask, &h| mask | 1 << h)
 }
 
 /// What must hold for a drop clause to fire, read off its condition when the game is set up.
@@ -325,6 +375,11 @@ impl Mover<'_> {
         } else {
             NO_HOLE
         };
+        let opponent_holes = rules.geometry.holes_mask[1 - me];
+        let mut claimed = claimed_mask(pos);
+        // Whether a seed of this lap fell into an opponent's hole, kept in a register and
+        // written back before any clause can read it.
+        let mut reached = false;
         while hand > 0 {
             at = sow[at as usize];
             if at == NO_HOLE {
@@ -336,7 +391,8 @@ impl Mover<'_> {
                 }
                 continue;
             }
-            if pos.claims[0] == at || pos.claims[1] == at {
+            let bit = 1u64 << (at & 63);
+            if claimed & bit != 0 {
                 // A claimed hole keeps nothing: the seed goes to the claimer.
                 let claimer: Player = if pos.claims[0] == at { 0 } else { 1 };
                 pos.credit(rules, claimer, 1);
@@ -354,10 +410,21 @@ impl Mover<'_> {
                 }
                 continue;
             }
-            pos.board[at as usize] += 1;
+            let seeds = &mut pos.board[at as usize];
+            *seeds += 1;
+            let seeds = *seeds;
             hand -= 1;
-            self.dropped(pos, run, at, hand == 0, lap_origin, tracer);
+            reached |= opponent_holes & bit != 0;
+            if T::ENABLED {
+                tracer.event(Event::Drop { hole: at, seeds });
+            }
+            if self.drops.may_fire(seeds) {
+                run.reached_opponent |= reached;
+                self.drop_clauses(pos, run, at, hand == 0, lap_origin, tracer);
+                claimed = claimed_mask(pos);
+            }
         }
+        run.reached_opponent |= reached;
         let last = at;
         if T::ENABLED {
             tracer.event(Event::LapEnd { lap, last });
@@ -413,8 +480,8 @@ impl Mover<'_> {
         LapOutcome::End(last)
     }
 
-    /// After a seed is dropped into `at`: note where it went and try the drop clauses.
-    #[inline]
+    /// After a seed is dropped into `at` outside the sowing loop (the first seed back into the
+    /// origin): note where it went and try the drop clauses.
     fn dropped<T: Tracer>(
         &self,
         pos: &mut Position,
@@ -434,9 +501,24 @@ impl Mover<'_> {
                 seeds: pos.board[at as usize],
             });
         }
+        if self.drops.may_fire(pos.board[at as usize]) {
+            self.drop_clauses(pos, run, at, last_seed, lap_origin, tracer);
+        }
+    }
+
+    /// Tries the drop clauses after a seed fell into `at`.
+    fn drop_clauses<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        run: &mut MoveRun,
+        at: Pos,
+        last_seed: bool,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
         let rules = self.rules;
         let clauses = rules.drop_captures.iter().zip(&self.program.drop_captures);
-        for (rule, guard) in clauses.zip(self.drop_guards) {
+        for (rule, guard) in clauses.zip(&self.drops.guards) {
             match *guard {
                 Guard::Never => continue,
                 Guard::Seeds(n) if pos.board[at as usize] != n => continue,
