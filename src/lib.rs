@@ -4,6 +4,8 @@
 //! ruleset text ([`ruleset`]) → expressions ([`expr`]) → checked, compiled rules ([`check`],
 //! [`rules`]) → the generic [`engine`] → [`trace`] events → [`render`]ing as text or JSON.
 
+#![forbid(unsafe_code)]
+
 pub mod catalog;
 pub mod check;
 pub mod diagnostic;

@@ -5,8 +5,11 @@
 //! 1..2N counter-clockwise from the left end of the player's outer row.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
-//! optionally followed by `S*=15 N*=4` (seeds held in store or reserve) and the player to
-//! move (`south` or `north`, default South). A closed hole is written `x`.
+//! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
+//! (seeds each player's captures removed from the game), `claimed S=n4 N=s2` (each player's
+//! claimed hole) and the player to move (`south` or `north`, default South). A closed hole is
+//! written `x`. It is the notation [`crate::render::notation`] writes: a printed position
+//! reads back as the same position. A mistake is reported at the cell or word at fault.
 //!
 //! Moves and positions are user input: no `unwrap`, `expect` or indexing that could panic.
 #![cfg_attr(
@@ -14,8 +17,10 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+use std::ops::Range;
+
 use crate::engine::Position;
-use crate::rules::{MAX_POSITIONS, MAX_SEEDS, Player, Pos, Rules};
+use crate::rules::{MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
 
 /// Parses a move such as `s3` for `player`.
 pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
@@ -62,133 +67,454 @@ pub fn player_name(p: Player) -> &'static str {
     }
 }
 
-/// Parses a set-up position for `rules`.
-pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, String> {
-    let g = &rules.geometry;
-    let mut pos = Position {
-        board: [0; MAX_POSITIONS],
-        reserve: [0; 2],
-        taken: [0; 2],
-        closed: 0,
-        to_move: 0,
-        moved: 0b11,
-        turn_sowings: 0,
-        claims: [crate::rules::NO_HOLE; 2],
-    };
-    let mut rest = text.trim();
-    let mut seen = [false; 2];
-    let mut held = [None::<u32>; 2];
-    while !rest.is_empty() {
-        let (player, after) = if let Some(r) = rest.strip_prefix("S[") {
-            (0u8, r)
-        } else if let Some(r) = rest.strip_prefix("N[") {
-            (1u8, r)
-        } else {
-            let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            rest = tail.trim_start();
-            if let Some(v) = word
-                .strip_prefix("S*=")
-                .or_else(|| word.strip_prefix("N*="))
-            {
-                let k = v
-                    .parse()
-                    .map_err(|_| format!("`{word}`: `{v}` is not a seed count"))?;
-                let [south, north] = &mut held;
-                *(if word.starts_with('N') { north } else { south }) = Some(k);
-            } else if word.eq_ignore_ascii_case("south") {
-                pos.to_move = 0;
-            } else if word.eq_ignore_ascii_case("north") {
-                pos.to_move = 1;
-            } else {
-                return Err(format!(
-                    "unexpected `{word}` in the position; write it as S[...] N[...], then optionally S*=k N*=k and south or north"
-                ));
+/// A mistake in a written position: what is wrong, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionError {
+    /// What is wrong, as a sentence without a final full stop.
+    pub message: String,
+    /// The byte range of the position text at fault: the cell, word or row, or the whole
+    /// position for a mistake of the position as a whole (too many seeds, say).
+    pub span: Range<usize>,
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+fn fail<T>(message: impl Into<String>, span: Range<usize>) -> Result<T, PositionError> {
+    Err(PositionError {
+        message: message.into(),
+        span,
+    })
+}
+
+/// How a position is written, for messages.
+const SHAPE: &str = "write it as S[...] N[...], then optionally S*=k N*=k, removed S=k N=k, claimed S=hole N=hole, and south or north";
+
+/// A seed count as written, or why it is not one.
+enum Count {
+    Seeds(u32),
+    /// A whole number, but more seeds than any board holds.
+    TooMany,
+    NotANumber,
+}
+
+fn count(text: &str) -> Count {
+    match text.parse::<u32>() {
+        Ok(k) if k <= MAX_SEEDS => Count::Seeds(k),
+        Ok(_) => Count::TooMany,
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Count::TooMany,
+        Err(_) => Count::NotANumber,
+    }
+}
+
+/// `text` from byte `at` on.
+fn after(text: &str, at: usize) -> &str {
+    text.get(at..).unwrap_or("")
+}
+
+/// The whitespace-separated words of `text`, each with its byte range shifted by `offset`.
+fn words(text: &str, offset: usize) -> Vec<(&str, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let end = std::iter::once((text.len(), ' '));
+    for (i, c) in text.char_indices().chain(end) {
+        match (start, c.is_whitespace()) {
+            (None, false) => start = Some(i),
+            (Some(b), true) => {
+                out.push((text.get(b..i).unwrap_or(""), offset + b..offset + i));
+                start = None;
             }
-            continue;
-        };
-        let (inside, tail) = after.split_once(']').ok_or_else(|| {
-            format!(
-                "a `]` is missing after {}[",
-                if player == 0 { 'S' } else { 'N' }
-            )
-        })?;
-        rest = tail.trim_start();
-        let [south_seen, north_seen] = &mut seen;
-        let seen_row = if player == 0 { south_seen } else { north_seen };
-        if *seen_row {
-            return Err(format!("the {} row is given twice", player_name(player)));
+            _ => {}
         }
-        *seen_row = true;
-        let cells: Vec<&str> = inside.split_whitespace().collect();
-        if cells.len() != g.holes_per_player as usize {
-            return Err(format!(
+    }
+    out
+}
+
+fn side_letter(p: Player) -> char {
+    if p == 0 { 'S' } else { 'N' }
+}
+
+/// The two parts after the rows that list a value per player: `removed S=k N=k` and
+/// `claimed S=hole N=hole`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Suffix {
+    Removed,
+    Claimed,
+}
+
+impl Suffix {
+    fn word(self) -> &'static str {
+        match self {
+            Suffix::Removed => "removed",
+            Suffix::Claimed => "claimed",
+        }
+    }
+}
+
+/// A position being read: what has been given so far.
+struct Reader<'a> {
+    rules: &'a Rules,
+    pos: Position,
+    rows: [bool; 2],
+    held: [Option<(u32, Range<usize>)>; 2],
+    to_move: bool,
+    removed: [bool; 2],
+    claimed: [bool; 2],
+    /// The `removed` or `claimed` just read, with its span and whether a value followed it.
+    suffix: Option<(Suffix, Range<usize>, bool)>,
+}
+
+impl Reader<'_> {
+    /// A row: `inner` is the text between the brackets, starting at byte `inner_start`;
+    /// `row` spans the whole row, brackets included.
+    fn row(
+        &mut self,
+        player: Player,
+        inner: &str,
+        inner_start: usize,
+        row: Range<usize>,
+    ) -> Result<(), PositionError> {
+        let g = &self.rules.geometry;
+        let [south, north] = &mut self.rows;
+        let seen = if player == 0 { south } else { north };
+        if *seen {
+            return fail(
+                format!("the {} row is given twice", player_name(player)),
+                row,
+            );
+        }
+        *seen = true;
+        let cells = words(inner, inner_start);
+        let holes = usize::from(g.holes_per_player);
+        if cells.len() != holes {
+            let message = format!(
                 "{}'s row has {} holes in this ruleset, but the position gives {}",
                 player_name(player),
                 g.holes_per_player,
                 cells.len()
-            ));
-        }
-        for (i, cell) in cells.iter().enumerate() {
-            let h = g
-                .hole_of
-                .get(usize::from(player))
-                .and_then(|row| row.get(i))
-                .copied()
-                .unwrap_or(crate::rules::NO_HOLE);
-            let Some(cell_seeds) = pos.board.get_mut(usize::from(h)) else {
-                return Err(format!(
-                    "{}'s row has no hole {}",
-                    player_name(player),
-                    i + 1
-                ));
+            );
+            // Too many: the cells past the end of the row; too few: the row.
+            let extra = cells.iter().skip(holes).map(|(_, span)| span.clone());
+            let span = match extra.reduce(|a, b| a.start..b.end) {
+                Some(extra) => extra,
+                None => row,
             };
-            if *cell == "x" {
-                pos.closed |= 1u64 << h;
+            return fail(message, span);
+        }
+        for ((cell, span), (i, h)) in cells.into_iter().zip(g.holes_of(player).enumerate()) {
+            let Some(seeds) = self.pos.board.get_mut(usize::from(h)) else {
+                return fail(
+                    format!("{}'s row has no hole {}", player_name(player), i + 1),
+                    span,
+                );
+            };
+            if cell == "x" {
+                self.pos.closed |= 1u64.checked_shl(u32::from(h)).unwrap_or(0);
                 continue;
             }
-            let seeds: u16 = cell.parse().map_err(|_| {
-                format!("`{cell}` is not a seed count (a closed hole is written x)")
-            })?;
-            *cell_seeds = seeds;
+            *seeds = match count(cell) {
+                // At most MAX_SEEDS, which fits a hole.
+                Count::Seeds(k) => u16::try_from(k).unwrap_or(u16::MAX),
+                Count::TooMany => {
+                    return fail(
+                        format!("`{cell}` seeds in one hole: a board holds at most {MAX_SEEDS}"),
+                        span,
+                    );
+                }
+                Count::NotANumber => {
+                    return fail(
+                        format!("`{cell}` is not a seed count (a closed hole is written x)"),
+                        span,
+                    );
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// A word after the rows (or between them).
+    fn word(&mut self, word: &str, span: Range<usize>) -> Result<(), PositionError> {
+        if word.starts_with("S=") {
+            return self.suffix_value(0, word, span);
+        }
+        if word.starts_with("N=") {
+            return self.suffix_value(1, word, span);
+        }
+        self.end_suffix()?;
+        if let Some((player, v)) = word
+            .strip_prefix("S*=")
+            .map(|v| (0, v))
+            .or_else(|| word.strip_prefix("N*=").map(|v| (1, v)))
+        {
+            let value = if v.is_empty() {
+                span.clone()
+            } else {
+                span.start + 3..span.end
+            };
+            let k = match count(v) {
+                Count::Seeds(k) => k,
+                // Refused before anything adds the counts up: two holdings near u32::MAX
+                // would overflow the position's total.
+                Count::TooMany => {
+                    return fail(
+                        format!(
+                            "{} holds {v} seeds; a board holds at most {MAX_SEEDS}",
+                            player_name(player)
+                        ),
+                        value,
+                    );
+                }
+                Count::NotANumber => {
+                    return fail(format!("`{word}`: `{v}` is not a seed count"), value);
+                }
+            };
+            let [south, north] = &mut self.held;
+            let held = if player == 0 { south } else { north };
+            if held.is_some() {
+                return fail(
+                    format!("the seeds {} holds are given twice", player_name(player)),
+                    span,
+                );
+            }
+            *held = Some((k, span));
+        } else if word.eq_ignore_ascii_case("south") || word.eq_ignore_ascii_case("north") {
+            if self.to_move {
+                return fail("the player to move is given twice", span);
+            }
+            self.to_move = true;
+            self.pos.to_move = if word.eq_ignore_ascii_case("south") {
+                0
+            } else {
+                1
+            };
+        } else if word == "removed" {
+            self.suffix = Some((Suffix::Removed, span, false));
+        } else if word == "claimed" {
+            if self.rules.claim_clause.is_none() {
+                return fail(
+                    format!(
+                        "{} has no claimed holes: no capture clause claims one",
+                        self.rules.name
+                    ),
+                    span,
+                );
+            }
+            self.suffix = Some((Suffix::Claimed, span, false));
+        } else {
+            return fail(
+                format!("unexpected `{word}` in the position; {SHAPE}"),
+                span,
+            );
+        }
+        Ok(())
+    }
+
+    /// `S=...` or `N=...` after `removed` or `claimed`.
+    fn suffix_value(
+        &mut self,
+        player: Player,
+        word: &str,
+        span: Range<usize>,
+    ) -> Result<(), PositionError> {
+        let Some((suffix, _, given)) = &mut self.suffix else {
+            return fail(
+                format!(
+                    "`{word}` belongs after `removed` (seeds removed from the game) or `claimed` (claimed holes); {SHAPE}"
+                ),
+                span,
+            );
+        };
+        *given = true;
+        let suffix = *suffix;
+        let v = word.get(2..).unwrap_or("");
+        let value = if v.is_empty() {
+            span.clone()
+        } else {
+            span.start + 2..span.end
+        };
+        let [south, north] = match suffix {
+            Suffix::Removed => &mut self.removed,
+            Suffix::Claimed => &mut self.claimed,
+        };
+        let seen = if player == 0 { south } else { north };
+        if *seen {
+            return fail(
+                format!("`{}` gives {} twice", suffix.word(), player_name(player)),
+                span,
+            );
+        }
+        *seen = true;
+        let p = usize::from(player);
+        match suffix {
+            Suffix::Removed => {
+                let k = match count(v) {
+                    Count::Seeds(k) => k,
+                    Count::TooMany => {
+                        return fail(
+                            format!(
+                                "{}'s captures removed {v} seeds; a board holds at most {MAX_SEEDS}",
+                                player_name(player)
+                            ),
+                            value,
+                        );
+                    }
+                    Count::NotANumber => {
+                        return fail(format!("`{word}`: `{v}` is not a seed count"), value);
+                    }
+                };
+                if let Some(taken) = self.pos.taken.get_mut(p) {
+                    *taken = k;
+                }
+            }
+            Suffix::Claimed => {
+                let g = &self.rules.geometry;
+                let hole = g
+                    .holes_of(0)
+                    .chain(g.holes_of(1))
+                    .find(|&h| g.label(h).eq_ignore_ascii_case(v));
+                let Some(hole) = hole else {
+                    return fail(
+                        format!(
+                            "`{v}` is not a hole: {}'s claimed hole is written as the side's letter and the hole number, e.g. {}1",
+                            player_name(player),
+                            if player == 0 { 'n' } else { 's' }
+                        ),
+                        value,
+                    );
+                };
+                if let Some(claim) = self.pos.claims.get_mut(p) {
+                    *claim = hole;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends a `removed` or `claimed`, which needs at least one value.
+    fn end_suffix(&mut self) -> Result<(), PositionError> {
+        match self.suffix.take() {
+            Some((suffix, span, false)) => {
+                let example = match suffix {
+                    Suffix::Removed => "removed S=2 N=0",
+                    Suffix::Claimed => "claimed S=n4",
+                };
+                fail(
+                    format!(
+                        "`{}` is followed by no S=... or N=...; write it as, e.g., {example}",
+                        suffix.word()
+                    ),
+                    span,
+                )
+            }
+            _ => Ok(()),
         }
     }
-    if !seen[0] || !seen[1] {
-        return Err("a position needs both rows: S[...] N[...]".into());
+}
+
+/// Parses a set-up position for `rules`: the rows, then optionally the seeds each player
+/// holds (`S*=k N*=k`), the seeds their captures removed from the game (`removed S=k N=k`),
+/// their claimed holes (`claimed S=hole N=hole`) and the player to move (`south` or
+/// `north`, default South). Everything [`crate::render::notation`] writes reads back as the
+/// same position. An error's span is a byte range of `text`.
+pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionError> {
+    let g = &rules.geometry;
+    let lead = text.len() - text.trim_start().len();
+    let whole = lead..text.trim_end().len().max(lead);
+    let mut r = Reader {
+        rules,
+        pos: Position {
+            board: [0; MAX_POSITIONS],
+            reserve: [0; 2],
+            taken: [0; 2],
+            closed: 0,
+            to_move: 0,
+            moved: 0b11,
+            turn_sowings: 0,
+            claims: [NO_HOLE; 2],
+        },
+        rows: [false; 2],
+        held: [None, None],
+        to_move: false,
+        removed: [false; 2],
+        claimed: [false; 2],
+        suffix: None,
+    };
+    let mut at = 0;
+    loop {
+        let rest = after(text, at);
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.is_empty() {
+            break;
+        }
+        let row = if trimmed.starts_with("S[") {
+            Some(0)
+        } else if trimmed.starts_with("N[") {
+            Some(1)
+        } else {
+            None
+        };
+        if let Some(player) = row {
+            r.end_suffix()?;
+            let open = at;
+            let inner_start = at + 2;
+            let inside = after(text, inner_start);
+            let Some(len) = inside.find(']') else {
+                return fail(
+                    format!("a `]` is missing after {}[", side_letter(player)),
+                    open..whole.end.max(inner_start),
+                );
+            };
+            at = inner_start + len + 1;
+            let inner = inside.get(..len).unwrap_or("");
+            r.row(player, inner, inner_start, open..at)?;
+        } else {
+            let len = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+            let word = trimmed.get(..len).unwrap_or("");
+            r.word(word, at..at + len)?;
+            at += len;
+        }
     }
-    for (p, k) in (0..2u8).zip(held) {
-        if let Some(k) = k {
-            // Checked before anything adds the counts up: two reserves near u32::MAX would
-            // overflow the position's total.
-            if k > MAX_SEEDS {
-                return Err(format!(
-                    "{} holds {k} seeds; a board holds at most {MAX_SEEDS}",
-                    player_name(p)
-                ));
+    r.end_suffix()?;
+    if r.rows != [true, true] {
+        return fail("a position needs both rows: S[...] N[...]", whole);
+    }
+    let mut pos = r.pos;
+    for (p, held) in (0..2u8).zip(r.held) {
+        let Some((k, span)) = held else {
+            continue;
+        };
+        let store = g.store.get(usize::from(p)).copied().flatten();
+        match store.and_then(|s| pos.board.get_mut(usize::from(s))) {
+            Some(cell) => {
+                *cell = u16::try_from(k)
+                    .or_else(|_| fail(format!("{k} seeds is too many for a store"), span))?;
             }
-            let store = g.store.get(usize::from(p)).copied().flatten();
-            match store.and_then(|s| pos.board.get_mut(usize::from(s))) {
-                Some(cell) => {
-                    *cell = u16::try_from(k)
-                        .map_err(|_| format!("{k} seeds is too many for a store"))?;
-                }
-                None => {
-                    if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
-                        *reserve = k;
-                    }
+            None => {
+                if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
+                    *reserve = k;
                 }
             }
         }
     }
     let total = pos.total();
     if total > rules.total_seeds() {
-        return Err(format!(
-            "the position holds {total} seeds, but {} is played with {}",
-            rules.name,
-            rules.total_seeds()
-        ));
+        return fail(
+            format!(
+                "the position holds {total} seeds, but {} is played with {}",
+                rules.name,
+                rules.total_seeds()
+            ),
+            whole,
+        );
     }
     if total == 0 {
-        return Err("the position holds no seeds".into());
+        return fail("the position holds no seeds", whole);
     }
     Ok(pos)
 }

@@ -1,4 +1,11 @@
 //! Rendering: boards and traces as text a person can check by eye, and as stable JSON.
+//!
+//! Positions and traces come from user input (set-up positions, records, rulesets): no
+//! `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use serde_json::{Value, json};
 
@@ -19,7 +26,10 @@ pub enum Detail {
 }
 
 /// `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2] S*=15 N*=4`: each row from its owner's left, `x`
-/// for a closed hole, then the seeds each player holds — the notation positions are read in.
+/// for a closed hole, then the seeds each player holds; then, if any, the seeds each player's
+/// captures removed from the game (`removed S=3 N=0`) and the holes the players have claimed
+/// (`claimed S=n4`). [`crate::notation::parse_position`] reads it back as the same position
+/// (the player to move apart, which it takes as a word after).
 pub fn notation(rules: &Rules, pos: &Position) -> String {
     let g = &rules.geometry;
     let row = |p: Player| -> String {
@@ -28,28 +38,43 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
                 if pos.closed & (1 << h) != 0 {
                     "x".to_string()
                 } else {
-                    pos.board[h as usize].to_string()
+                    seeds_in(pos, h).to_string()
                 }
             })
             .collect::<Vec<_>>()
             .join(" ")
     };
-    format!(
+    let mut s = format!(
         "S[{}] N[{}] S*={} N*={}",
         row(0),
         row(1),
         pos.held(rules, 0),
         pos.held(rules, 1)
-    )
-}
-
-/// [`notation`], followed by the seeds each player's captures removed from the game, if any.
-pub fn board(rules: &Rules, pos: &Position) -> String {
-    let mut s = notation(rules, pos);
-    if pos.taken != [0, 0] {
-        s.push_str(&format!(" removed S={} N={}", pos.taken[0], pos.taken[1]));
+    );
+    let [south, north] = pos.taken;
+    if south != 0 || north != 0 {
+        s.push_str(&format!(" removed S={south} N={north}"));
+    }
+    let claims: Vec<String> = ["S", "N"]
+        .iter()
+        .zip(pos.claims)
+        .filter(|&(_, h)| h != NO_HOLE)
+        .map(|(side, h)| format!("{side}={}", g.label(h)))
+        .collect();
+    if !claims.is_empty() {
+        s.push_str(&format!(" claimed {}", claims.join(" ")));
     }
     s
+}
+
+/// Seeds in position `h` (0 for a position beyond the board).
+fn seeds_in(pos: &Position, h: Pos) -> u16 {
+    pos.board.get(usize::from(h)).copied().unwrap_or(0)
+}
+
+/// The board as a trace shows it after each ply: the position in [`notation`].
+pub fn board(rules: &Rules, pos: &Position) -> String {
+    notation(rules, pos)
 }
 
 /// The board drawn as it stands between the players: North's row on top from North's right
@@ -60,12 +85,12 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         if pos.closed & (1 << h) != 0 {
             " --".to_string()
         } else {
-            format!("{:>3}", pos.board[h as usize])
+            format!("{:>3}", seeds_in(pos, h))
         }
     };
     let label = |h: Pos| format!("{:>3}", g.label(h));
     let store = |p: Player| -> String {
-        let kind = if g.store[p as usize].is_some() {
+        let kind = if g.store.get(usize::from(p)).copied().flatten().is_some() {
             "store"
         } else {
             "reserve"
@@ -80,13 +105,19 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         let south: Vec<Pos> = g.holes_of(0).collect();
         vec![north, south]
     } else {
-        let n: Vec<Pos> = g.holes_of(1).collect();
-        let s: Vec<Pos> = g.holes_of(0).collect();
+        // Each player's holes: the outer row, then the inner row.
+        let halves = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
+            let holes: Vec<Pos> = g.holes_of(p).collect();
+            let (outer, inner) = holes.split_at_checked(per).unwrap_or((&holes, &[]));
+            (outer.to_vec(), inner.to_vec())
+        };
+        let (n_outer, n_inner) = halves(1);
+        let (s_outer, s_inner) = halves(0);
         vec![
-            n[..per].iter().rev().copied().collect(),
-            n[per..].to_vec(),
-            s[per..].iter().rev().copied().collect(),
-            s[..per].to_vec(),
+            n_outer.into_iter().rev().collect(),
+            n_inner,
+            s_inner.into_iter().rev().collect(),
+            s_outer,
         ]
     };
     out.push_str(&format!("      {}\n", store(1)));
@@ -354,7 +385,12 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             Some(Event::Move { .. }) => true,
             Some(_) => false,
         };
-        if ply_ends && events[..=i].iter().any(|e| matches!(e, Event::Move { .. })) {
+        if ply_ends
+            && events
+                .iter()
+                .take(i + 1)
+                .any(|e| matches!(e, Event::Move { .. }))
+        {
             flush(&mut out, &mut line);
             if let Some(b) = boards.get(ply_index) {
                 out.push_str(&format!("  board {}\n", board(rules, b)));
@@ -454,11 +490,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
 /// A position as JSON: each row from its owner's left, holdings, closed holes.
 pub fn position_json(rules: &Rules, pos: &Position) -> Value {
     let g = &rules.geometry;
-    let row = |p: Player| {
-        g.holes_of(p)
-            .map(|h| pos.board[h as usize])
-            .collect::<Vec<_>>()
-    };
+    let row = |p: Player| g.holes_of(p).map(|h| seeds_in(pos, h)).collect::<Vec<_>>();
     let closed = |p: Player| {
         g.holes_of(p)
             .filter(|h| pos.closed & (1 << h) != 0)

@@ -66,6 +66,8 @@ pub struct Geometry {
     pub store_mask: u64,
     /// Mask of each player's holes.
     pub holes_mask: [u64; 2],
+    /// Each player's holes as a range of positions (they are numbered in position order).
+    pub row: [std::ops::Range<usize>; 2],
 }
 
 impl Geometry {
@@ -342,6 +344,7 @@ impl Geometry {
             cw: [[NO_HOLE; MAX_POSITIONS]; 2],
             store_mask: 0,
             holes_mask: [0; 2],
+            row: [0..0, 0..0],
         };
         let track = stores == Stores::Track && rows == 2;
         // Each player's positions in counter-clockwise order.
@@ -370,6 +373,8 @@ impl Geometry {
                 g.holes_mask[player as usize] |= 1 << p;
                 circuit.push(p);
             }
+            let first = usize::from(next_pos) - per;
+            g.row[player as usize] = first..first + per;
             if track && side == StoreSide::Right {
                 place_store(&mut g, &mut circuit, next_pos);
                 next_pos += 1;

@@ -5,6 +5,12 @@
 //! rule clauses hold their expressions as [`Expr`] strings that keep their byte span in the
 //! file, so that a mistake deep inside an expression is reported at its exact line and column.
 //! Nothing here interprets the rules: `check` turns this into compiled [`crate::rules::Rules`].
+//!
+//! Its input is user input: no `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,11 @@
 //! The JSON Schema of the ruleset format (draft-07, which TOML editors read), generated from
 //! the types in [`crate::ruleset`].
+//!
+//! No `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 /// The schema as pretty-printed JSON, ending with a newline.
 pub fn json() -> String {

@@ -3,6 +3,12 @@
 //! The engine reports every event to a [`Tracer`]. Playouts use `()`, which records nothing
 //! and compiles away; replays and tests collect a `Vec<Event>`. Rendering to text and JSON is
 //! done elsewhere (`render`), with the board's labels.
+//!
+//! No `unwrap`, `expect` or indexing that could panic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use crate::rules::{ClauseId, Player, Pos};
 

@@ -328,8 +328,9 @@ proptest! {
         // with a message, never a panic.
         let pos = match sow::notation::parse_position(&rules, &text) {
             Ok(pos) => pos,
-            Err(message) => {
-                prop_assert!(!message.is_empty());
+            Err(e) => {
+                prop_assert!(!e.message.is_empty());
+                prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len());
                 return Ok(());
             }
         };

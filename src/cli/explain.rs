@@ -680,15 +680,12 @@ impl Explainer<'_> {
                 NodeKind::Name(name) if name == "reached_opponent" => {
                     "the move has not dropped a seed into an opponent's hole".into()
                 }
-                NodeKind::Call(f, _, a) if f == "own" && a.len() == 1 => {
-                    format!("{} is not the mover's", self.value(&a[0], ctx))
-                }
-                NodeKind::Call(f, _, a) if f == "closed" && a.len() == 1 => {
-                    format!("{} is open", self.value(&a[0], ctx))
-                }
-                NodeKind::Call(f, _, a) if f == "is_store" && a.len() == 1 => {
-                    format!("{} is not a store", self.value(&a[0], ctx))
-                }
+                NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                    ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
+                    ("closed", [h]) => format!("{} is open", self.value(h, ctx)),
+                    ("is_store", [h]) => format!("{} is not a store", self.value(h, ctx)),
+                    _ => format!("it is not so that {}", self.cond(x, ctx)),
+                },
                 NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _) => {
                     format!("it is not so that ({})", self.cond(x, ctx))
                 }
@@ -716,10 +713,10 @@ impl Explainer<'_> {
                     None => format!("{} is {}", self.value(a, ctx), or_list(&items)),
                 }
             }
-            NodeKind::Call(f, _, a) if a.len() == 1 => match f.as_str() {
-                "own" => format!("{} is the mover's", self.value(&a[0], ctx)),
-                "is_store" => format!("{} is a store", self.value(&a[0], ctx)),
-                "closed" => format!("{} is closed", self.value(&a[0], ctx)),
+            NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                ("own", [h]) => format!("{} is the mover's", self.value(h, ctx)),
+                ("is_store", [h]) => format!("{} is a store", self.value(h, ctx)),
+                ("closed", [h]) => format!("{} is closed", self.value(h, ctx)),
                 _ => self.value(n, ctx),
             },
             _ => self.value(n, ctx),
@@ -781,10 +778,10 @@ impl Explainer<'_> {
     /// What a number counts, when it counts seeds somewhere.
     fn counted(&self, n: &Node, ctx: Ctx) -> Option<Counted> {
         match &n.kind {
-            NodeKind::Call(f, _, a) if a.len() == 1 => match f.as_str() {
-                "seeds" => Some(Counted::Place(self.value(&a[0], ctx))),
-                "row_seeds" => Some(Counted::Place(row_of(&self.value(&a[0], ctx)))),
-                "store" => Some(Counted::Player(self.value(&a[0], ctx))),
+            NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                ("seeds", [h]) => Some(Counted::Place(self.value(h, ctx))),
+                ("row_seeds", [p]) => Some(Counted::Place(row_of(&self.value(p, ctx)))),
+                ("store", [p]) => Some(Counted::Player(self.value(p, ctx))),
                 _ => None,
             },
             NodeKind::Name(name) if name == "board_seeds" => {

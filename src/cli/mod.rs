@@ -4,6 +4,9 @@
 //! Everything the program prints is printed here and in the subcommand modules; the library
 //! below returns values. With `--format json` every command writes exactly one JSON document
 //! on stdout, diagnostics included, and nothing else on stdout.
+//!
+//! Everything here reads user input: no `unwrap`, `expect` or indexing that could panic
+//! (denied for the whole binary in `main.rs`).
 
 mod check;
 mod explain;
@@ -156,7 +159,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let json = args
         .windows(2)
-        .any(|w| w[0] == "--format" && w[1] == "json")
+        .any(|w| matches!(w, [flag, value] if flag == "--format" && value == "json"))
         || args.iter().any(|a| a == "--format=json");
     if json {
         emit_json(&json!({

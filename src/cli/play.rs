@@ -54,8 +54,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
 
-    /// Start from a set-up position: `S[..] N[..]`, then optionally `S*=k N*=k` and `south` or
-    /// `north` (to move).
+    /// Start from a set-up position: `S[..] N[..]`, then optionally `S*=k N*=k`, `removed S=k
+    /// N=k`, `claimed S=hole N=hole` and `south` or `north` (to move).
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
 
@@ -123,12 +123,15 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
 
     let mut game = match &args.from {
         Some(text) => {
-            let pos = parse_position(&rules, text).map_err(|m| Fail::Invalid {
+            let pos = parse_position(&rules, text).map_err(|e| Fail::Invalid {
                 file: "--from".into(),
                 source: text.clone(),
                 diagnostics: vec![
-                    sow::diagnostic::Diagnostic::error(format!("bad starting position: {m}"))
-                        .at(0..text.len()),
+                    sow::diagnostic::Diagnostic::error(format!(
+                        "bad starting position: {}",
+                        e.message
+                    ))
+                    .at(e.span),
                 ],
             })?;
             Game::from_position(rules.clone(), pos)

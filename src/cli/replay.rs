@@ -44,7 +44,8 @@ pub struct Args {
     pub moves: Option<String>,
 
     /// Start from a set-up position instead of the ruleset's (or the record's) own:
-    /// `S[s1 .. sN] N[n1 .. nN]`, then optionally `S*=k N*=k` (seeds held) and `south` or
+    /// `S[s1 .. sN] N[n1 .. nN]`, then optionally `S*=k N*=k` (seeds held), `removed S=k N=k`
+    /// (seeds removed from the game), `claimed S=hole N=hole` (claimed holes) and `south` or
     /// `north` (to move; default South). A closed hole is written `x`.
     #[arg(long, value_name = "POSITION")]
     pub from: Option<String>,
@@ -83,13 +84,17 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let mut game = match &script.position {
         None => Game::new(rules.clone()),
         Some((item, origin)) => {
-            let pos = parse_position(&rules, &item.text).map_err(|message| Fail::Invalid {
-                file: origin.file.clone(),
-                source: origin.source.clone(),
-                diagnostics: vec![
-                    Diagnostic::error(format!("bad starting position: {message}"))
-                        .at(item.span.clone()),
-                ],
+            let pos = parse_position(&rules, &item.text).map_err(|e| {
+                // The error's span is in the position's text, which starts at the item's.
+                let start = item.span.start;
+                Fail::Invalid {
+                    file: origin.file.clone(),
+                    source: origin.source.clone(),
+                    diagnostics: vec![
+                        Diagnostic::error(format!("bad starting position: {}", e.message))
+                            .at(start + e.span.start..start + e.span.end),
+                    ],
+                }
             })?;
             Game::from_position(rules.clone(), pos)
         }

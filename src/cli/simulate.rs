@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use sow::engine::{Game, Status};
-use sow::rules::{ClauseId, Rules};
+use sow::rules::{ClauseId, ClauseInfo, Player, Rules};
 use sow::trace::{Event, Tracer};
 
 use super::players::{self, Bot};
@@ -221,6 +221,14 @@ struct Plan {
     max_plies: u32,
 }
 
+impl Plan {
+    /// The bot playing for `p`.
+    fn bot(&self, p: Player) -> Bot {
+        let [south, north] = self.bots;
+        if p == 0 { south } else { north }
+    }
+}
+
 impl Worker {
     fn new(rules: &std::sync::Arc<Rules>) -> Worker {
         Worker {
@@ -246,7 +254,7 @@ impl Worker {
                 t.unfinished += 1;
                 break;
             }
-            let Some(h) = players::choose(plan.bots[mover as usize], game, &mut rng) else {
+            let Some(h) = players::choose(plan.bot(mover), game, &mut rng) else {
                 break;
             };
             self.counter.pending.clear();
@@ -283,7 +291,11 @@ impl Worker {
             }
         }
         match game.status() {
-            Status::Over { winner: Some(w) } => t.wins[w as usize] += 1,
+            Status::Over { winner: Some(w) } => {
+                if let Some(wins) = t.wins.get_mut(usize::from(w)) {
+                    *wins += 1;
+                }
+            }
             Status::Over { winner: None } => t.draws += 1,
             Status::Playing => {}
         }
@@ -449,25 +461,36 @@ fn countable(rules: &Rules) -> Vec<bool> {
     c
 }
 
-fn clause_title(rules: &Rules, id: usize) -> String {
-    let c = &rules.clauses[id];
+fn clause_title(c: &ClauseInfo) -> String {
     match &c.cites {
         Some(cites) => format!("{} [{cites}]", c.name),
         None => c.name.clone(),
     }
 }
 
+/// Each clause with whether it leaves a trace event (so that its firings can be counted),
+/// how many times it fired and how many times it was cancelled.
+fn clause_rows<'a>(
+    rules: &'a Rules,
+    t: &'a Tally,
+) -> impl Iterator<Item = (&'a ClauseInfo, bool, u64, u64)> + 'a {
+    rules
+        .clauses
+        .iter()
+        .zip(countable(rules))
+        .zip(t.fired.iter().zip(&t.cancelled))
+        .map(|((c, counted), (&fired, &cancelled))| (c, counted, fired, cancelled))
+}
+
 fn clauses_json(rules: &Rules, t: &Tally) -> Vec<Value> {
-    let countable = countable(rules);
-    (0..rules.clauses.len())
-        .map(|i| {
-            let c = &rules.clauses[i];
+    clause_rows(rules, t)
+        .map(|(c, counted, fired, cancelled)| {
             json!({
                 "name": c.name,
                 "cites": c.cites,
-                "fired": countable[i].then_some(t.fired[i]),
-                "cancelled": (t.cancelled[i] > 0).then_some(t.cancelled[i]),
-                "per_game": countable[i].then(|| mean3(t.fired[i], t.games)),
+                "fired": counted.then_some(fired),
+                "cancelled": (cancelled > 0).then_some(cancelled),
+                "per_game": counted.then(|| mean3(fired, t.games)),
             })
         })
         .collect()
@@ -488,7 +511,7 @@ fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example) -> String {
     let mut moves = Vec::new();
     while game.ply() < e.ply {
         let Some(mover) = game.to_move() else { break };
-        let Some(h) = players::choose(plan.bots[mover as usize], &game, &mut rng) else {
+        let Some(h) = players::choose(plan.bot(mover), &game, &mut rng) else {
             break;
         };
         if game.play(h, &mut ()).is_err() {
@@ -594,9 +617,8 @@ fn text(
             "game"
         }
     ));
-    let countable = countable(rules);
-    for (i, &counted) in countable.iter().enumerate() {
-        let title = clause_title(rules, i);
+    for (c, counted, fired, cancelled) in clause_rows(rules, t) {
+        let title = clause_title(c);
         if !counted {
             out.push_str(&format!(
                 "  {title:<42}       -   (leaves no trace event)\n"
@@ -604,14 +626,13 @@ fn text(
             continue;
         }
         out.push_str(&format!(
-            "  {title:<42} {:>7} {:>10.2}",
-            t.fired[i],
-            mean(t.fired[i], t.games)
+            "  {title:<42} {fired:>7} {:>10.2}",
+            mean(fired, t.games)
         ));
-        if t.cancelled[i] > 0 {
-            out.push_str(&format!("   cancelled {}", t.cancelled[i]));
+        if cancelled > 0 {
+            out.push_str(&format!("   cancelled {cancelled}"));
         }
-        if t.fired[i] == 0 {
+        if fired == 0 {
             out.push_str("   never fired");
         }
         out.push('\n');

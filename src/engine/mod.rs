@@ -43,30 +43,21 @@ pub struct Position {
 
 impl Position {
     /// Seeds a player holds: their reserve plus their store on the track.
+    #[inline]
     pub fn held(&self, rules: &Rules, p: Player) -> u32 {
-        let on_track =
-            rules.geometry.store[p as usize].map_or(0, |s| u32::from(self.board[s as usize]));
-        self.reserve[p as usize] + on_track
+        debug_assert!(p < 2, "a player, not nobody");
+        let p = usize::from(p & 1);
+        let store = rules.geometry.store[p].and_then(|s| self.board.get(usize::from(s)));
+        self.reserve[p] + store.map_or(0, |&s| u32::from(s))
     }
 
     /// Seeds in a player's holes.
+    #[inline]
     pub fn row_seeds(&self, rules: &Rules, p: Player) -> u32 {
-        let g = &rules.geometry;
-        let holes = &g.hole_of[p as usize][..g.holes_per_player as usize];
-        // On the usual layouts a player's holes are consecutive positions: sum the slice (the
-        // compiler vectorises it) rather than gathering hole by hole.
-        if let (Some(&first), Some(&last)) = (holes.first(), holes.last())
-            && usize::from(last) + 1 == usize::from(first) + holes.len()
-        {
-            return self.board[first as usize..=last as usize]
-                .iter()
-                .map(|&s| u32::from(s))
-                .sum();
-        }
-        holes
-            .iter()
-            .map(|&h| u32::from(self.board[h as usize]))
-            .sum()
+        debug_assert!(p < 2, "a player, not nobody");
+        let row = rules.geometry.row[usize::from(p & 1)].clone();
+        let holes = self.board.get(row).unwrap_or_default();
+        holes.iter().map(|&s| u32::from(s)).sum()
     }
 
     /// Gives seeds to a player: into their store on the track, or their reserve.
@@ -260,7 +251,11 @@ impl MoveList {
     }
     /// The `k`-th move (from 0) in hole order.
     pub fn get(&self, k: usize) -> Option<Pos> {
-        self.iter().nth(k)
+        let mut rest = self.mask;
+        for _ in 0..k {
+            rest &= rest.wrapping_sub(1);
+        }
+        (rest != 0).then(|| rest.trailing_zeros() as Pos)
     }
     /// The moves in hole order.
     pub fn iter(&self) -> impl Iterator<Item = Pos> + use<> {
@@ -334,10 +329,12 @@ pub struct Game {
     /// The legal moves of the player to move, listed when the position was settled.
     moves: MoveList,
     /// Positions since the last irreversible change, with the ply after which each stood, in
-    /// compact form: a hash, the fields other than the board, the ply; the boards (their first
-    /// `positions` entries) are laid end to end in `history_boards`. A record is a fifth of a
-    /// whole `Position` (mostly unused board slots), so recording each ply copies little.
-    history: Vec<(u64, Rest, u32)>,
+    /// compact form, as parallel lists: a hash of each (scanned first, so kept densely on its
+    /// own), the fields other than the board and the ply, and the boards (their first
+    /// `positions` entries) laid end to end. A record is a fifth of a whole `Position` (mostly
+    /// unused board slots), so recording each ply copies little.
+    history_keys: Vec<u64>,
+    history: Vec<(Rest, u32)>,
     history_boards: Vec<u16>,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
@@ -394,6 +391,7 @@ impl Game {
         }
         let tables = Tables::build(&rules, pos.closed);
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
+        let history_keys = Vec::with_capacity(HISTORY_CAPACITY);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
         let history_boards =
             Vec::with_capacity(HISTORY_CAPACITY * usize::from(rules.geometry.positions));
@@ -426,6 +424,7 @@ impl Game {
             ply: 0,
             status: Status::Playing,
             moves: MoveList::new(),
+            history_keys,
             history,
             history_boards,
             round_starts,
@@ -750,15 +749,19 @@ impl Game {
         let n = usize::from(positions);
         let key = self.pos.quick_hash(positions);
         let rest = self.pos.rest();
-        let board = &self.pos.board[..n];
-        let boards = &self.history_boards;
-        if let Some(&(_, _, first)) = self
-            .history
+        let board = self.pos.board.get(..n).unwrap_or_default();
+        let (history, boards) = (&self.history, &self.history_boards);
+        let earlier = self
+            .history_keys
             .iter()
             .enumerate()
-            .find(|&(i, &(k, r, _))| k == key && r == rest && boards[i * n..(i + 1) * n] == *board)
-            .map(|(_, e)| e)
-        {
+            .filter(|&(_, &k)| k == key)
+            .find_map(|(i, _)| {
+                let (r, ply) = history.get(i)?;
+                let same = *r == rest && boards.get(i * n..(i + 1) * n) == Some(board);
+                same.then_some(*ply)
+            });
+        if let Some(first) = earlier {
             if T::ENABLED {
                 tracer.event(Event::Cycle {
                     first,
@@ -768,12 +771,14 @@ impl Game {
             self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
             return true;
         }
-        self.history.push((key, rest, self.ply));
+        self.history_keys.push(key);
+        self.history.push((rest, self.ply));
         self.history_boards.extend_from_slice(board);
         false
     }
 
     fn clear_history(&mut self) {
+        self.history_keys.clear();
         self.history.clear();
         self.history_boards.clear();
     }

@@ -92,6 +92,12 @@ impl Drops {
         }
     }
 
+    /// Whether no drop clause can ever fire.
+    #[inline]
+    fn none(&self) -> bool {
+        !self.always && self.counts == 0
+    }
+
     /// Whether some drop clause may fire when the hole dropped into holds `seeds`.
     #[inline]
     fn may_fire(&self, seeds: u16) -> bool {
@@ -380,6 +386,18 @@ impl Mover<'_> {
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
+        if !T::ENABLED && claimed == 0 && skip == NO_HOLE && self.drops.none() {
+            // Nothing can happen between two drops: sow the lap in one tight loop.
+            while hand > 0 {
+                at = sow[at as usize];
+                if at == NO_HOLE {
+                    at = lap_origin;
+                }
+                pos.board[at as usize] += 1;
+                hand -= 1;
+                reached |= opponent_holes & (1 << (at & 63)) != 0;
+            }
+        }
         while hand > 0 {
             at = sow[at as usize];
             if at == NO_HOLE {
