@@ -234,6 +234,11 @@ impl Compiler<'_> {
             &IntX::RowSeeds(PlayerX::Fixed(p)) => {
                 against!(op, k, |cx| i64::from(cx.pos.row_seeds(cx.rules, p)))
             }
+            // Any other hole: its closure called directly, with no number closure between.
+            IntX::Seeds(h) => {
+                let h = self.hole(h);
+                against!(op, k, |cx| i64::from(cx.seeds(h(cx))))
+            }
             a => {
                 let a = self.num(a);
                 against!(op, k, |cx| a(cx))

@@ -320,6 +320,9 @@ pub struct Game {
     rules: Arc<Rules>,
     /// The rules' expressions, compiled to closures.
     program: Arc<Program>,
+    /// The neighbour tables when no hole is closed, built once: every game and most rounds
+    /// start with them.
+    open_tables: Arc<Tables>,
     pos: Position,
     tables: Tables,
     starter: Player,
@@ -389,7 +392,12 @@ impl Game {
         if !track_first_move {
             pos.moved = 0;
         }
-        let tables = Tables::build(&rules, pos.closed);
+        let open_tables = Arc::new(Tables::build(&rules, 0));
+        let tables = if pos.closed == 0 {
+            (*open_tables).clone()
+        } else {
+            Tables::build(&rules, pos.closed)
+        };
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
         let history_keys = Vec::with_capacity(HISTORY_CAPACITY);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
@@ -417,6 +425,7 @@ impl Game {
         let mut game = Game {
             rules,
             program,
+            open_tables,
             pos,
             tables,
             starter,
@@ -455,7 +464,7 @@ impl Game {
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
         };
-        self.tables = Tables::build(&rules, 0);
+        self.tables.clone_from(&self.open_tables);
         self.starter = rules.first;
         self.round = 1;
         self.ply = 0;
@@ -921,7 +930,11 @@ impl Game {
         self.round_starts.push(pos);
         self.pos = pos;
         self.starter = starter;
-        self.tables = Tables::build(&rules, pos.closed);
+        if pos.closed == 0 {
+            self.tables.clone_from(&self.open_tables);
+        } else {
+            self.tables = Tables::build(&rules, pos.closed);
+        }
         self.clear_history();
         self.banked = pos.banked(&rules);
         if T::ENABLED {
