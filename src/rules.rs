@@ -73,28 +73,68 @@ pub struct Geometry {
 impl Geometry {
     /// The label of a position as written in moves and traces: `s3`, `n7`, `S*` (South's store).
     pub fn label(&self, pos: Pos) -> String {
-        if pos == NO_HOLE {
+        if usize::from(pos) >= MAX_POSITIONS {
             return "none".into();
         }
-        let p = pos as usize;
-        let side = if self.owner[p] == 0 { 's' } else { 'n' };
-        if self.store_mask & (1 << p) != 0 {
+        let side = if self.owner_of(pos) == 0 { 's' } else { 'n' };
+        if self.is_store(pos) {
             return format!("{}*", side.to_ascii_uppercase());
         }
-        format!("{side}{}", self.number[p])
+        format!("{side}{}", self.number_of(pos))
     }
 
-    /// Whether `pos` is a hole (not a store, not [`NO_HOLE`]).
+    /// Whether `pos` is a hole (not a store, not [`NO_HOLE`] nor any other position past the
+    /// board's tables).
+    #[inline]
     pub fn is_hole(&self, pos: Pos) -> bool {
-        pos != NO_HOLE && self.store_mask & (1u64 << pos) == 0
+        usize::from(pos) < MAX_POSITIONS && self.store_mask & bit(pos) == 0
+    }
+
+    /// Whether `pos` is a store on the track.
+    #[inline]
+    pub fn is_store(&self, pos: Pos) -> bool {
+        self.store_mask & bit(pos) != 0
+    }
+
+    /// The owner of a position; [`NO_HOLE`] (and anything past the table) belongs to
+    /// [`NOBODY`].
+    #[inline]
+    pub fn owner_of(&self, pos: Pos) -> Player {
+        self.owner.get(usize::from(pos)).copied().unwrap_or(NOBODY)
+    }
+
+    /// A hole's number in its owner's numbering (1-based); 0 for stores and [`NO_HOLE`].
+    #[inline]
+    pub fn number_of(&self, pos: Pos) -> u8 {
+        self.number.get(usize::from(pos)).copied().unwrap_or(0)
+    }
+
+    /// A player's store on the track, if the board has them ([`NOBODY`] has none).
+    #[inline]
+    pub fn store_of(&self, player: Player) -> Option<Pos> {
+        self.store.get(usize::from(player)).copied().flatten()
+    }
+
+    /// A player's holes, in their own numbering ([`NOBODY`] has none).
+    #[inline]
+    pub fn holes(&self, player: Player) -> &[Pos] {
+        self.hole_of
+            .get(usize::from(player))
+            .and_then(|row| row.get(..usize::from(self.holes_per_player)))
+            .unwrap_or_default()
     }
 
     /// All holes of a player, in their own numbering.
     pub fn holes_of(&self, player: Player) -> impl DoubleEndedIterator<Item = Pos> + '_ {
-        self.hole_of[player as usize][..self.holes_per_player as usize]
-            .iter()
-            .copied()
+        self.holes(player).iter().copied()
     }
+}
+
+/// The bit of a position in a mask of positions; none for positions past [`MAX_POSITIONS`]
+/// (such as [`NO_HOLE`]).
+#[inline]
+pub fn bit(pos: Pos) -> u64 {
+    1u64.checked_shl(u32::from(pos)).unwrap_or(0)
 }
 
 /// A compiled hole-valued expression.
@@ -303,9 +343,14 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// The clause with this id.
+    /// The clause with this id. Ids come from the checker, which numbers every clause it
+    /// lists; an id past the list (not one of these rules') reads as a clause with no name.
     pub fn clause(&self, id: ClauseId) -> &ClauseInfo {
-        &self.clauses[id as usize]
+        static UNKNOWN: ClauseInfo = ClauseInfo {
+            name: String::new(),
+            cites: None,
+        };
+        self.clauses.get(usize::from(id)).unwrap_or(&UNKNOWN)
     }
 
     /// Total seeds at the start.
@@ -347,68 +392,95 @@ impl Geometry {
             row: [0..0, 0..0],
         };
         let track = stores == Stores::Track && rows == 2;
+        // The checker accepts at most MAX_HOLES holes and two stores, so every position fits
+        // the tables. On a larger board (which it rejects) the positions past them are left
+        // out rather than written out of bounds.
+        let mut next_pos = 0usize;
+        let mut take_pos = || {
+            let p = Pos::try_from(next_pos).unwrap_or(NO_HOLE);
+            next_pos += 1;
+            p
+        };
         // Each player's positions in counter-clockwise order.
         let mut circuits: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
-        let mut next_pos: Pos = 0;
-        for player in 0..2u8 {
+        for (player, circuit) in (0..2u8).zip(&mut circuits) {
             let place_store = |g: &mut Geometry, circuit: &mut Vec<Pos>, p: Pos| {
-                g.owner[p as usize] = player;
-                g.store[player as usize] = Some(p);
-                g.store_mask |= 1 << p;
+                put(&mut g.owner, p, player);
+                put(&mut g.store, player, Some(p));
+                g.store_mask |= bit(p);
                 circuit.push(p);
             };
-            let mut circuit = Vec::new();
             if track && side == StoreSide::Left {
-                place_store(&mut g, &mut circuit, next_pos);
-                next_pos += 1;
+                place_store(&mut g, circuit, take_pos());
             }
             // Holes take positions in their owner's numbering order: lists of legal moves,
             // kept as position masks, come out in hole order because of it.
-            for i in 0..per {
-                let p = next_pos;
-                next_pos += 1;
-                g.owner[p as usize] = player;
-                g.number[p as usize] = (i + 1) as u8;
-                g.hole_of[player as usize][i] = p;
-                g.holes_mask[player as usize] |= 1 << p;
+            let mut first = None;
+            let own_holes = g.hole_of.get_mut(usize::from(player));
+            for (i, slot) in (0..per).zip(own_holes.into_iter().flatten()) {
+                let p = take_pos();
+                first.get_or_insert(usize::from(p));
+                *slot = p;
+                put(&mut g.owner, p, player);
+                put(&mut g.number, p, (i + 1) as u8);
+                if let Some(mask) = g.holes_mask.get_mut(usize::from(player)) {
+                    *mask |= bit(p);
+                }
                 circuit.push(p);
             }
-            let first = usize::from(next_pos) - per;
-            g.row[player as usize] = first..first + per;
+            let first = first.unwrap_or(0);
+            put(&mut g.row, player, first..first + per);
             if track && side == StoreSide::Right {
-                place_store(&mut g, &mut circuit, next_pos);
-                next_pos += 1;
+                place_store(&mut g, circuit, take_pos());
             }
-            circuits[player as usize] = circuit;
         }
-        g.positions = next_pos;
-        let hole = |g: &Geometry, player: usize, number: usize| g.hole_of[player][number - 1];
-        for player in 0..2usize {
+        g.positions = Pos::try_from(next_pos.min(MAX_POSITIONS)).unwrap_or(NO_HOLE);
+        // `hole(player, number)`, numbers from 1; NO_HOLE past the player's holes.
+        let hole = |g: &Geometry, player: Player, number: usize| -> Pos {
+            let i = number.checked_sub(1);
+            i.and_then(|i| g.holes(player).get(i))
+                .copied()
+                .unwrap_or(NO_HOLE)
+        };
+        for player in 0..2u8 {
             let other = 1 - player;
             for i in 1..=per {
-                let here = hole(&g, player, i) as usize;
+                let here = hole(&g, player, i);
                 if rows == 2 {
-                    g.opposite[here] = hole(&g, other, n + 1 - i);
+                    let across = hole(&g, other, n + 1 - i);
+                    put(&mut g.opposite, here, across);
                 } else if i > n {
                     // Inner hole i = N + j faces the opponent's inner hole 2N + 1 - j.
                     let j = i - n;
-                    g.opposite[here] = hole(&g, other, 2 * n + 1 - j);
-                    g.behind[here] = hole(&g, player, 2 * n + 1 - i);
+                    let across = hole(&g, other, 2 * n + 1 - j);
+                    let outer = hole(&g, player, 2 * n + 1 - i);
+                    put(&mut g.opposite, here, across);
+                    put(&mut g.behind, here, outer);
                 } else {
-                    g.behind[here] = hole(&g, player, 2 * n + 1 - i);
+                    let inner = hole(&g, player, 2 * n + 1 - i);
+                    put(&mut g.behind, here, inner);
                 }
             }
         }
-        let shared: Vec<Pos> = circuits[0].iter().chain(&circuits[1]).copied().collect();
-        for (player, own) in circuits.iter().enumerate() {
+        let [south, north] = &circuits;
+        let shared: Vec<Pos> = south.iter().chain(north).copied().collect();
+        for ((own, ccw), cw) in circuits.iter().zip(&mut g.ccw).zip(&mut g.cw) {
             let circuit = if rows == 2 { &shared } else { own };
-            for (k, &p) in circuit.iter().enumerate() {
-                let succ = circuit[(k + 1) % circuit.len()];
-                g.ccw[player][p as usize] = succ;
-                g.cw[player][succ as usize] = p;
+            // Each position with its successor, the last followed by the first.
+            let successors = circuit.iter().cycle().skip(1);
+            for (&p, &succ) in circuit.iter().zip(successors) {
+                put(ccw, p, succ);
+                put(cw, succ, p);
             }
         }
         g
+    }
+}
+
+/// Sets a table's entry for a position (or a player); an index past the table is ignored.
+fn put<T>(table: &mut [T], at: u8, value: T) {
+    if let Some(slot) = table.get_mut(usize::from(at)) {
+        *slot = value;
     }
 }
 

@@ -2,10 +2,6 @@
 //! the types in [`crate::ruleset`].
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
-)]
 
 /// The schema as pretty-printed JSON, ending with a newline.
 pub fn json() -> String {

@@ -5,10 +5,6 @@
 //! done elsewhere (`render`), with the board's labels.
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
-)]
 
 use crate::rules::{ClauseId, Player, Pos};
 

@@ -1,9 +1,7 @@
 //! What an expression reads at one moment of play, and the arithmetic it uses.
 
 use super::{Position, Tables};
-use crate::rules::{
-    ArithOp, BoolX, CmpOp, HoleX, IntX, NO_HOLE, NOBODY, Player, PlayerX, Pos, Rules,
-};
+use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, NO_HOLE, Player, PlayerX, Pos, Rules};
 
 /// Everything an expression can read at one moment.
 #[derive(Clone, Copy)]
@@ -51,15 +49,12 @@ impl<'a> Cx<'a> {
 
     #[inline]
     pub fn owner(&self, h: Pos) -> Player {
-        // `NO_HOLE` is past the table: nobody owns it.
-        let owners = &self.rules.geometry.owner;
-        owners.get(usize::from(h)).copied().unwrap_or(NOBODY)
+        self.rules.geometry.owner_of(h)
     }
 
     #[inline]
     pub fn seeds(&self, h: Pos) -> u16 {
-        // `NO_HOLE` is past the board: it holds nothing.
-        self.pos.board.get(usize::from(h)).copied().unwrap_or(0)
+        self.pos.seeds(h)
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 pub use eval::{arith, compare};
 
-use crate::rules::{EndingRule, MAX_POSITIONS, NO_HOLE, NOBODY, Player, Pos, Rules};
+use crate::rules::{EndingRule, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Verdict};
 use crate::trace::{EndCause, Event, Tracer};
 use compile::Program;
@@ -42,30 +42,60 @@ pub struct Position {
 }
 
 impl Position {
+    /// Seeds in position `h`; [`NO_HOLE`] (and any position past the board) holds none.
+    #[inline]
+    pub fn seeds(&self, h: Pos) -> u16 {
+        self.board.get(usize::from(h)).copied().unwrap_or(0)
+    }
+
+    /// Sets the seeds in position `h` (nothing for [`NO_HOLE`]).
+    #[inline]
+    pub fn set(&mut self, h: Pos, n: u16) {
+        if let Some(s) = self.board.get_mut(usize::from(h)) {
+            *s = n;
+        }
+    }
+
+    /// Empties position `h` and returns the seeds it held.
+    #[inline]
+    pub fn lift(&mut self, h: Pos) -> u16 {
+        self.board.get_mut(usize::from(h)).map_or(0, std::mem::take)
+    }
+
     /// Seeds a player holds: their reserve plus their store on the track.
     #[inline]
     pub fn held(&self, rules: &Rules, p: Player) -> u32 {
         debug_assert!(p < 2, "a player, not nobody");
-        let p = usize::from(p & 1);
-        let store = rules.geometry.store[p].and_then(|s| self.board.get(usize::from(s)));
-        self.reserve[p] + store.map_or(0, |&s| u32::from(s))
+        let p = p & 1;
+        let store = rules.geometry.store_of(p).map_or(0, |s| self.seeds(s));
+        let reserve = self.reserve.get(usize::from(p)).copied().unwrap_or(0);
+        reserve + u32::from(store)
     }
 
     /// Seeds in a player's holes.
     #[inline]
     pub fn row_seeds(&self, rules: &Rules, p: Player) -> u32 {
         debug_assert!(p < 2, "a player, not nobody");
-        let row = rules.geometry.row[usize::from(p & 1)].clone();
-        let holes = self.board.get(row).unwrap_or_default();
+        let row = rules.geometry.row.get(usize::from(p & 1)).cloned();
+        let holes = row.and_then(|row| self.board.get(row)).unwrap_or_default();
         holes.iter().map(|&s| u32::from(s)).sum()
     }
 
-    /// Gives seeds to a player: into their store on the track, or their reserve.
+    /// Gives seeds to a player: into their store on the track, or their reserve ([`NOBODY`]
+    /// takes nothing).
     pub fn credit(&mut self, rules: &Rules, p: Player, seeds: u32) {
-        match rules.geometry.store[p as usize] {
+        match rules.geometry.store_of(p) {
             // Board totals never exceed MAX_SEEDS, which fits u16.
-            Some(s) => self.board[s as usize] = self.board[s as usize].saturating_add(seeds as u16),
-            None => self.reserve[p as usize] += seeds,
+            Some(s) => {
+                if let Some(b) = self.board.get_mut(usize::from(s)) {
+                    *b = b.saturating_add(seeds as u16);
+                }
+            }
+            None => {
+                if let Some(r) = self.reserve.get_mut(usize::from(p)) {
+                    *r += seeds;
+                }
+            }
         }
     }
 
@@ -79,8 +109,9 @@ impl Position {
     /// Equality, comparing only the first `positions` board entries (the rest are always 0).
     #[inline]
     pub(crate) fn same_as(&self, other: &Position, positions: u8) -> bool {
-        let n = positions as usize;
-        self.board[..n] == other.board[..n]
+        // Clamped, the prefix is always on the board.
+        let n = usize::from(positions).min(MAX_POSITIONS);
+        self.board.get(..n) == other.board.get(..n)
             && self.reserve == other.reserve
             && self.taken == other.taken
             && self.closed == other.closed
@@ -97,12 +128,9 @@ impl Position {
         // Four holes per step: the board past `positions` is all zeros, so rounding up to a
         // whole chunk reads nothing that varies. A quarter of the multiplications of a
         // hole-by-hole hash, which were a serial chain.
-        let words = (positions as usize).div_ceil(4).min(MAX_POSITIONS / 4);
-        for c in self.board[..4 * words].chunks_exact(4) {
-            let w = u64::from(c[0])
-                | u64::from(c[1]) << 16
-                | u64::from(c[2]) << 32
-                | u64::from(c[3]) << 48;
+        let words = usize::from(positions).div_ceil(4);
+        for &[a, b, c, d] in self.board.as_chunks::<4>().0.iter().take(words) {
+            let w = u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
             h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
         h ^ u64::from(self.reserve[0])
@@ -142,6 +170,9 @@ impl Position {
     }
 }
 
+/// A position for each position.
+type Table = [Pos; MAX_POSITIONS];
+
 /// Neighbour tables for the current closed holes and directions.
 #[derive(Debug, Clone)]
 pub struct Tables {
@@ -164,25 +195,32 @@ impl Tables {
             prev: [[NO_HOLE; MAX_POSITIONS]; 2],
             sowable: [0; 2],
         };
-        for p in 0..2usize {
-            let (fwd, back) = match rules.direction {
-                Direction::Ccw => (&g.ccw[p], &g.cw[p]),
-                Direction::Cw => (&g.cw[p], &g.ccw[p]),
-            };
-            let opponent_store = g.store[1 - p].map_or(0u64, |s| 1 << s);
+        let (fwd, back) = match rules.direction {
+            Direction::Ccw => (&g.ccw, &g.cw),
+            Direction::Cw => (&g.cw, &g.ccw),
+        };
+        let [south_store, north_store] = g.store;
+        // Per player: their circuit both ways, and the opponent's store.
+        let circuits = fwd.iter().zip(back).zip([north_store, south_store]);
+        let tables = t.sow.iter_mut().zip(&mut t.next).zip(&mut t.prev);
+        for (((fwd, back), opponent_store), (((sow, next), prev), sowable)) in
+            circuits.zip(tables.zip(&mut t.sowable))
+        {
+            let opponent_store = opponent_store.map_or(0u64, bit);
             let unsowable = closed | opponent_store;
             let unseen = match rules.closed_holes {
                 ClosedHoles::Absent => unsowable,
                 ClosedHoles::Empty => opponent_store,
             };
-            let walk = |succ: &[Pos; MAX_POSITIONS], from: Pos, skip: u64| -> Pos {
+            // Only positions on the board or NO_HOLE: the engine's sowing loop relies on it.
+            let walk = |succ: &Table, from: Pos, skip: u64| -> Pos {
                 let mut at = from;
                 for _ in 0..MAX_POSITIONS {
-                    at = succ[at as usize];
-                    if at == NO_HOLE {
+                    at = succ.get(usize::from(at)).copied().unwrap_or(NO_HOLE);
+                    if usize::from(at) >= MAX_POSITIONS {
                         return NO_HOLE;
                     }
-                    if skip & (1 << at) == 0 {
+                    if skip & bit(at) == 0 {
                         return at;
                     }
                     if at == from {
@@ -191,15 +229,16 @@ impl Tables {
                 }
                 NO_HOLE
             };
-            for x in 0..g.positions {
-                if fwd[x as usize] == NO_HOLE {
+            let slots = sow.iter_mut().zip(next.iter_mut()).zip(prev.iter_mut());
+            for ((x, &succ), ((sow, next), prev)) in (0..g.positions).zip(fwd).zip(slots) {
+                if succ == NO_HOLE {
                     continue;
                 }
-                t.sow[p][x as usize] = walk(fwd, x, unsowable);
-                t.next[p][x as usize] = walk(fwd, x, unseen);
-                t.prev[p][x as usize] = walk(back, x, unseen);
-                if unsowable & (1 << x) == 0 {
-                    t.sowable[p] += 1;
+                *sow = walk(fwd, x, unsowable);
+                *next = walk(fwd, x, unseen);
+                *prev = walk(back, x, unseen);
+                if unsowable & bit(x) == 0 {
+                    *sowable += 1;
                 }
             }
         }
@@ -207,21 +246,19 @@ impl Tables {
     }
 
     /// `next(h)` / `prev(h)` for the mover; on four-row boards a hole off the mover's circuit
-    /// follows its owner's circuit.
+    /// follows its owner's circuit. [`NO_HOLE`] has no neighbours.
+    #[inline]
     pub fn look(&self, rules: &Rules, mover: Player, h: Pos, forward: bool) -> Pos {
-        if h == NO_HOLE {
-            return NO_HOLE;
-        }
         let table = if forward { &self.next } else { &self.prev };
-        match table[mover as usize][h as usize] {
-            NO_HOLE => {
-                let owner = rules.geometry.owner[h as usize];
-                if owner == NOBODY {
-                    NO_HOLE
-                } else {
-                    table[owner as usize][h as usize]
-                }
-            }
+        // A player's table at `h`; NO_HOLE for NOBODY (no table) and for NO_HOLE (past it).
+        let at = |p: Player| {
+            let row = table.get(usize::from(p));
+            row.and_then(|row| row.get(usize::from(h)))
+                .copied()
+                .unwrap_or(NO_HOLE)
+        };
+        match at(mover) {
+            NO_HOLE => at(rules.geometry.owner_of(h)),
             p => p,
         }
     }
@@ -530,15 +567,12 @@ impl Game {
         let n = rules.legal.len();
         let plain = n < 64 && off == (1u64 << n) - 1;
         let g = &rules.geometry;
-        let holes = g.hole_of[player as usize]
-            .get(..usize::from(g.holes_per_player))
-            .unwrap_or_default();
-        let board = &self.pos.board;
+        let holes = g.holes(player);
         let mut mask = 0u64;
         if plain {
             // Branch-free: whether a hole is empty is the least predictable test of a playout.
             for &h in holes {
-                let sown = board.get(usize::from(h)).is_some_and(|&s| s != 0);
+                let sown = self.pos.seeds(h) != 0;
                 mask |= u64::from(sown) << (h & 63);
             }
             return MoveList {
@@ -581,13 +615,13 @@ impl Game {
     fn illegality_skipping(&self, player: Player, h: Pos, off: u64) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
-        if !g.is_hole(h) || g.owner[h as usize] != player {
+        if !g.is_hole(h) || g.owner_of(h) != player {
             return Some(Illegality::NotOwn);
         }
-        if self.pos.closed & (1 << h) != 0 {
+        if self.pos.closed & bit(h) != 0 {
             return Some(Illegality::Closed);
         }
-        if self.pos.board[h as usize] == 0 {
+        if self.pos.seeds(h) == 0 {
             return Some(Illegality::Empty);
         }
         for (i, (rule, program)) in rules.legal.iter().zip(&self.program.legal).enumerate() {
@@ -808,7 +842,7 @@ impl Game {
         let mut removed = 0u32;
         for p in 0..2u8 {
             for h in g.holes_of(p) {
-                let seeds = u32::from(self.pos.board[h as usize]);
+                let seeds = u32::from(self.pos.seeds(h));
                 if seeds == 0 {
                     continue;
                 }
@@ -819,11 +853,13 @@ impl Game {
                     Remaining::Removed => None,
                     Remaining::Stay => continue,
                 };
-                self.pos.board[h as usize] = 0;
+                self.pos.set(h, 0);
                 match to {
                     Some(t) => {
                         self.pos.credit(&rules, t, seeds);
-                        shares[t as usize] += seeds;
+                        if let Some(share) = shares.get_mut(usize::from(t)) {
+                            *share += seeds;
+                        }
                     }
                     None => removed += seeds,
                 }
@@ -850,7 +886,9 @@ impl Game {
         }
         // Seeds that leave the game at the end are booked to the ending's mover, so that the
         // position still accounts for every seed.
-        self.pos.taken[mover as usize] += removed;
+        if let Some(taken) = self.pos.taken.get_mut(usize::from(mover)) {
+            *taken += removed;
+        }
         let Some(rounds) = rules.rounds else {
             self.finish(winner, scores, tracer);
             return;
@@ -882,28 +920,28 @@ impl Game {
         for p in 0..2u8 {
             let mut supply = pos.held(&rules, p);
             for h in g.holes_of(p) {
-                supply += u32::from(pos.board[h as usize]);
-                pos.board[h as usize] = 0;
+                supply += u32::from(pos.lift(h));
             }
-            if let Some(s) = g.store[p as usize] {
-                pos.board[s as usize] = 0;
+            if let Some(s) = g.store_of(p) {
+                pos.set(s, 0);
             }
-            pos.reserve[p as usize] = 0;
-            let holes = &g.hole_of[p as usize][..g.holes_per_player as usize];
+            if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
+                *reserve = 0;
+            }
             let mut filled = 0u8;
             let mut closed = 0u64;
-            for i in 0..holes.len() {
-                let h = match rounds.from {
-                    RowEnd::Left => holes[i],
-                    RowEnd::Right => holes[holes.len() - 1 - i],
-                };
+            let mut fill = |h: Pos| {
                 if supply >= refill {
-                    pos.board[h as usize] = rounds.refill;
+                    pos.set(h, rounds.refill);
                     supply -= refill;
                     filled += 1;
                 } else {
-                    closed |= 1 << h;
+                    closed |= bit(h);
                 }
+            };
+            match rounds.from {
+                RowEnd::Left => g.holes_of(p).for_each(&mut fill),
+                RowEnd::Right => g.holes_of(p).rev().for_each(&mut fill),
             }
             pos.closed |= closed;
             pos.credit(&rules, p, supply);

@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, Program};
 use super::eval::Cx;
 use super::{Position, Tables};
-use crate::rules::{CaptureRule, MAX_LAPS_PER_MOVE, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{CaptureRule, MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Tracer};
 
@@ -102,6 +102,38 @@ impl Drops {
     #[inline]
     fn may_fire(&self, seeds: u16) -> bool {
         self.always || (seeds < 64 && self.counts & (1 << seeds) != 0)
+    }
+}
+
+/// The index of a position a lap visits, in the board and the sowing table.
+///
+/// Every position a lap visits is on the board (below [`MAX_POSITIONS`]): the lap starts from
+/// a position on the board (a legal move, a relay hole holding seeds, or the position where the
+/// last lap ended), and the sowing tables hold only positions on the board and [`NO_HOLE`] (see
+/// `Tables::build`), which the sowing loops replace by the lap's origin before using it. So
+/// the mask leaves the position as it is; it only lets the compiler drop the bounds checks of
+/// the hottest loop.
+#[inline(always)]
+fn on_board(at: Pos) -> usize {
+    const { assert!(MAX_POSITIONS == 64) };
+    usize::from(at & 63)
+}
+
+/// The position after `at` (on the board) in a sowing table.
+#[inline(always)]
+fn step(table: &[Pos; MAX_POSITIONS], at: Pos) -> Pos {
+    table.get(on_board(at)).copied().unwrap_or(NO_HOLE)
+}
+
+/// Drops a seed into `at` (on the board); returns the seeds it now holds.
+#[inline(always)]
+fn sow_one(pos: &mut Position, at: Pos) -> u16 {
+    match pos.board.get_mut(on_board(at)) {
+        Some(seeds) => {
+            *seeds += 1;
+            *seeds
+        }
+        None => 0,
     }
 }
 
@@ -339,15 +371,16 @@ impl Mover<'_> {
         tracer: &mut T,
     ) -> LapOutcome {
         let rules = self.rules;
-        let me = self.player as usize;
-        let sow = &self.tables.sow[me];
+        let me = usize::from(self.player);
+        // NOBODY never moves; without a table of its own, its seeds would go back where they
+        // came from.
+        let sow = self.tables.sow.get(me).unwrap_or(&[NO_HOLE; MAX_POSITIONS]);
         let lap_origin = cursor.from;
         run.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
         if cursor.hand == 0 {
-            hand = pos.board[at as usize];
-            pos.board[at as usize] = 0;
+            hand = pos.lift(at);
             if T::ENABLED {
                 tracer.event(Event::Lift {
                     lap,
@@ -357,7 +390,7 @@ impl Mover<'_> {
             }
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
-                pos.board[at as usize] = 1;
+                pos.set(at, 1);
                 self.dropped(pos, run, at, hand == 0, lap_origin, tracer);
             }
         } else {
@@ -376,12 +409,12 @@ impl Mover<'_> {
             SkipOrigin::Lap => lap_origin,
         };
         // A track of one sowable hole cannot pass over it.
-        let skip = if self.tables.sowable[me] > 1 {
+        let skip = if self.tables.sowable.get(me).is_some_and(|&n| n > 1) {
             skip
         } else {
             NO_HOLE
         };
-        let opponent_holes = rules.geometry.holes_mask[1 - me];
+        let opponent_holes = rules.geometry.holes_mask.get(me ^ 1).copied().unwrap_or(0);
         let mut claimed = claimed_mask(pos);
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
@@ -389,17 +422,17 @@ impl Mover<'_> {
         if !T::ENABLED && claimed == 0 && skip == NO_HOLE && self.drops.none() {
             // Nothing can happen between two drops: sow the lap in one tight loop.
             while hand > 0 {
-                at = sow[at as usize];
+                at = step(sow, at);
                 if at == NO_HOLE {
                     at = lap_origin;
                 }
-                pos.board[at as usize] += 1;
+                sow_one(pos, at);
                 hand -= 1;
                 reached |= opponent_holes & (1 << (at & 63)) != 0;
             }
         }
         while hand > 0 {
-            at = sow[at as usize];
+            at = step(sow, at);
             if at == NO_HOLE {
                 // No hole is open to sow into: the seeds go back where they came from.
                 at = lap_origin;
@@ -428,9 +461,7 @@ impl Mover<'_> {
                 }
                 continue;
             }
-            let seeds = &mut pos.board[at as usize];
-            *seeds += 1;
-            let seeds = *seeds;
+            let seeds = sow_one(pos, at);
             hand -= 1;
             reached |= opponent_holes & bit != 0;
             if T::ENABLED {
@@ -477,7 +508,7 @@ impl Mover<'_> {
                     RelayFrom::Landing => last,
                     RelayFrom::Next => self.tables.look(rules, self.player, last, true),
                 };
-                if from != NO_HOLE && pos.board[from as usize] > 0 {
+                if from != NO_HOLE && pos.seeds(from) > 0 {
                     if T::ENABLED {
                         tracer.event(Event::Relay {
                             clause: relay.id,
@@ -510,16 +541,14 @@ impl Mover<'_> {
         tracer: &mut T,
     ) {
         let g = &self.rules.geometry;
-        if g.owner[at as usize] != self.player && g.is_hole(at) {
+        if g.owner_of(at) != self.player && g.is_hole(at) {
             run.reached_opponent = true;
         }
+        let seeds = pos.seeds(at);
         if T::ENABLED {
-            tracer.event(Event::Drop {
-                hole: at,
-                seeds: pos.board[at as usize],
-            });
+            tracer.event(Event::Drop { hole: at, seeds });
         }
-        if self.drops.may_fire(pos.board[at as usize]) {
+        if self.drops.may_fire(seeds) {
             self.drop_clauses(pos, run, at, last_seed, lap_origin, tracer);
         }
     }
@@ -539,7 +568,7 @@ impl Mover<'_> {
         for (rule, guard) in clauses.zip(&self.drops.guards) {
             match *guard {
                 Guard::Never => continue,
-                Guard::Seeds(n) if pos.board[at as usize] != n => continue,
+                Guard::Seeds(n) if pos.seeds(at) != n => continue,
                 _ => {}
             }
             let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
@@ -596,9 +625,10 @@ impl Mover<'_> {
         if rule.claim
             && first != NO_HOLE
             && total > 0
-            && pos.claims[self.player as usize] == NO_HOLE
+            && let Some(claim) = pos.claims.get_mut(usize::from(self.player))
+            && *claim == NO_HOLE
         {
-            pos.claims[self.player as usize] = first;
+            *claim = first;
         }
         if let (Some(cancel), Some((before, mark, captures))) = (&program.cancel_if, backup) {
             let cx = self.cx(pos, run, here, last, lap_origin, false);
@@ -628,22 +658,28 @@ impl Mover<'_> {
         tracer: &mut T,
     ) -> u32 {
         let g = &self.rules.geometry;
-        if !g.is_hole(h) || pos.board[h as usize] == 0 {
+        if !g.is_hole(h) {
             return 0;
         }
-        let seeds = pos.board[h as usize];
-        pos.board[h as usize] = 0;
+        let seeds = pos.lift(h);
+        if seeds == 0 {
+            return 0;
+        }
         let to = match rule.to {
             Destination::Mover => Some(self.player),
             Destination::Opponent => Some(1 - self.player),
-            Destination::Owner => Some(g.owner[h as usize]),
+            Destination::Owner => Some(g.owner_of(h)),
             Destination::Removed => None,
         };
         match to {
             // Seeds captured to be sown again stay in hand: nobody banks them.
             Some(_) if rule.then == After::Sow => {}
             Some(p) => pos.credit(self.rules, p, u32::from(seeds)),
-            None => pos.taken[self.player as usize] += u32::from(seeds),
+            None => {
+                if let Some(taken) = pos.taken.get_mut(usize::from(self.player)) {
+                    *taken += u32::from(seeds);
+                }
+            }
         }
         if to.is_none() || to == Some(self.player) {
             run.move_captures += u32::from(seeds);
