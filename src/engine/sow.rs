@@ -137,6 +137,16 @@ fn sow_one(pos: &mut Position, at: Pos) -> u16 {
     }
 }
 
+/// A seed just dropped: where, whether it was the last in hand, and the lap's origin.
+#[derive(Clone, Copy)]
+struct Dropped {
+    at: Pos,
+    last_seed: bool,
+    lap_origin: Pos,
+    /// The mover's opponent's holes, as a mask.
+    opponent_holes: u64,
+}
+
 /// The claimed holes, as a mask of positions.
 #[inline]
 fn claimed_mask(pos: &Position) -> u64 {
@@ -391,7 +401,15 @@ impl Mover<'_> {
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
                 pos.set(at, 1);
-                self.dropped(pos, run, at, hand == 0, lap_origin, tracer);
+                let drop = Dropped {
+                    at,
+                    last_seed: hand == 0,
+                    lap_origin,
+                    opponent_holes: self.opponent_holes(),
+                };
+                let mut reached = false;
+                self.dropped(pos, run, drop, &mut reached, tracer);
+                run.reached_opponent |= reached;
             }
         } else {
             hand = cursor.hand;
@@ -414,7 +432,7 @@ impl Mover<'_> {
         } else {
             NO_HOLE
         };
-        let opponent_holes = rules.geometry.holes_mask.get(me ^ 1).copied().unwrap_or(0);
+        let opponent_holes = self.opponent_holes();
         let mut claimed = claimed_mask(pos);
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
@@ -461,15 +479,15 @@ impl Mover<'_> {
                 }
                 continue;
             }
-            let seeds = sow_one(pos, at);
+            sow_one(pos, at);
             hand -= 1;
-            reached |= opponent_holes & bit != 0;
-            if T::ENABLED {
-                tracer.event(Event::Drop { hole: at, seeds });
-            }
-            if self.drops.may_fire(seeds) {
-                run.reached_opponent |= reached;
-                self.drop_clauses(pos, run, at, hand == 0, lap_origin, tracer);
+            let drop = Dropped {
+                at,
+                last_seed: hand == 0,
+                lap_origin,
+                opponent_holes,
+            };
+            if self.dropped(pos, run, drop, &mut reached, tracer) {
                 claimed = claimed_mask(pos);
             }
         }
@@ -529,28 +547,40 @@ impl Mover<'_> {
         LapOutcome::End(last)
     }
 
-    /// After a seed is dropped into `at` outside the sowing loop (the first seed back into the
-    /// origin): note where it went and try the drop clauses.
+    fn opponent_holes(&self) -> u64 {
+        let masks = &self.rules.geometry.holes_mask;
+        masks
+            .get(usize::from(self.player ^ 1))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// After a seed is dropped: note whether it reached the opponent (in `reached`, which the
+    /// caller keeps in a register and which is written back before any clause can read it),
+    /// and try the drop clauses. Returns whether they were tried.
+    #[inline(always)]
     fn dropped<T: Tracer>(
         &self,
         pos: &mut Position,
         run: &mut MoveRun,
-        at: Pos,
-        last_seed: bool,
-        lap_origin: Pos,
+        drop: Dropped,
+        reached: &mut bool,
         tracer: &mut T,
-    ) {
-        let g = &self.rules.geometry;
-        if g.owner_of(at) != self.player && g.is_hole(at) {
-            run.reached_opponent = true;
-        }
-        let seeds = pos.seeds(at);
+    ) -> bool {
+        *reached |= drop.opponent_holes & crate::rules::bit(drop.at) != 0;
+        let seeds = pos.seeds(drop.at);
         if T::ENABLED {
-            tracer.event(Event::Drop { hole: at, seeds });
+            tracer.event(Event::Drop {
+                hole: drop.at,
+                seeds,
+            });
         }
-        if self.drops.may_fire(seeds) {
-            self.drop_clauses(pos, run, at, last_seed, lap_origin, tracer);
+        if !self.drops.may_fire(seeds) {
+            return false;
         }
+        run.reached_opponent |= *reached;
+        self.drop_clauses(pos, run, drop.at, drop.last_seed, drop.lap_origin, tracer);
+        true
     }
 
     /// Tries the drop clauses after a seed fell into `at`.
