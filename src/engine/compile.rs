@@ -94,7 +94,7 @@ fn at(table: &[Pos], p: Pos) -> Pos {
 /// Builds a closure over the position a hole expression names, with the moment's holes read in
 /// place rather than through a closure of their own. `$body` sees the context as `$cx` and the
 /// position as `$p`.
-macro_rules! on_hole {
+macro_rules! on_moment {
     ($self:ident, $h:expr, |$cx:ident, $p:ident| $body:expr) => {
         match {
             let h: &HoleX = $h;
@@ -131,6 +131,49 @@ macro_rules! on_hole {
     };
 }
 
+/// [`on_moment!`], also reading one step from a moment's hole in place: `opposite(last)`,
+/// `next(here)`, `prev(hole)`, `behind(last)`. Deeper expressions go through the hole's own
+/// closure.
+macro_rules! on_hole {
+    ($self:ident, $h:expr, |$cx:ident, $p:ident| $body:expr) => {{
+        let h: &HoleX = $h;
+        let g = &$self.rules.geometry;
+        match h {
+            HoleX::Opposite(base) if is_moment(base) => {
+                let table = g.opposite;
+                on_moment!($self, base, |$cx, q| {
+                    let $p = at(&table, q);
+                    $body
+                })
+            }
+            HoleX::Behind(base) if is_moment(base) => {
+                let table = g.behind;
+                on_moment!($self, base, |$cx, q| {
+                    let $p = at(&table, q);
+                    $body
+                })
+            }
+            HoleX::Next(base) if is_moment(base) => on_moment!($self, base, |$cx, q| {
+                let $p = $cx.tables.look($cx.rules, $cx.mover, q, true);
+                $body
+            }),
+            HoleX::Prev(base) if is_moment(base) => on_moment!($self, base, |$cx, q| {
+                let $p = $cx.tables.look($cx.rules, $cx.mover, q, false);
+                $body
+            }),
+            other => on_moment!($self, other, |$cx, $p| $body),
+        }
+    }};
+}
+
+/// Whether a hole expression is one of the moment's holes, read straight from the context.
+fn is_moment(h: &HoleX) -> bool {
+    matches!(
+        h,
+        HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound
+    )
+}
+
 /// Builds a closure comparing a number with a constant, one closure per operator.
 macro_rules! against {
     ($op:expr, $k:expr, |$cx:ident| $value:expr) => {{
@@ -165,20 +208,17 @@ fn flipped(op: CmpOp) -> CmpOp {
 impl Compiler<'_> {
     fn cond(&self, x: &BoolX) -> Cond {
         let g = &self.rules.geometry;
+        if let Some(class) = self.hole_class(x) {
+            return class;
+        }
         match x {
             &BoolX::Const(b) => Box::new(move |_| b),
             BoolX::Not(a) => {
                 let a = self.cond(a);
                 Box::new(move |cx| !a(cx))
             }
-            BoolX::And(a, b) => {
-                let (a, b) = (self.cond(a), self.cond(b));
-                Box::new(move |cx| a(cx) && b(cx))
-            }
-            BoolX::Or(a, b) => {
-                let (a, b) = (self.cond(a), self.cond(b));
-                Box::new(move |cx| a(cx) || b(cx))
-            }
+            BoolX::And(..) => self.chain(x, true),
+            BoolX::Or(..) => self.chain(x, false),
             BoolX::Int(op, a, IntX::Const(k)) => self.compare_const(*op, a, *k),
             BoolX::Int(op, IntX::Const(k), b) => self.compare_const(flipped(*op), b, *k),
             BoolX::Int(op, a, b) => {
@@ -217,12 +257,86 @@ impl Compiler<'_> {
         }
     }
 
+    /// A run of `and` (`all`) or `or` (not `all`) as one closure over its terms. Terms that
+    /// only ask what kind of position one hole is are merged into one bit test (see
+    /// [`Compiler::hole_class`]) and tried first; conditions have no side effects, so the
+    /// order of the terms does not change the result.
+    fn chain(&self, x: &BoolX, all: bool) -> Cond {
+        fn terms<'x>(x: &'x BoolX, all: bool, out: &mut Vec<&'x BoolX>) {
+            match (x, all) {
+                (BoolX::And(a, b), true) | (BoolX::Or(a, b), false) => {
+                    terms(a, all, out);
+                    terms(b, all, out);
+                }
+                _ => out.push(x),
+            }
+        }
+        let mut list = Vec::new();
+        terms(x, all, &mut list);
+        // Terms of one class over the same hole, merged: `own(last) and not is_store(last)`.
+        let mut merged: Vec<BoolX> = Vec::new();
+        let mut rest: Vec<&BoolX> = Vec::new();
+        for term in list {
+            let same = |m: &BoolX| class_hole(m).is_some() && class_hole(m) == class_hole(term);
+            match merged.iter_mut().find(|m| same(m)) {
+                Some(m) if all => *m = BoolX::And(Box::new(m.clone()), Box::new(term.clone())),
+                Some(m) => *m = BoolX::Or(Box::new(m.clone()), Box::new(term.clone())),
+                None if class_hole(term).is_some() => merged.push(term.clone()),
+                None => rest.push(term),
+            }
+        }
+        let mut conds: Vec<Cond> = merged.iter().map(|m| self.cond(m)).collect();
+        conds.extend(rest.into_iter().map(|t| self.cond(t)));
+        match (conds.len(), all) {
+            (0 | 1, _) => conds.pop().unwrap_or_else(|| Box::new(move |_| all)),
+            (2, _) => {
+                let (b, a) = (conds.pop(), conds.pop());
+                match (a, b) {
+                    (Some(a), Some(b)) if all => Box::new(move |cx| a(cx) && b(cx)),
+                    (Some(a), Some(b)) => Box::new(move |cx| a(cx) || b(cx)),
+                    _ => Box::new(move |_| all),
+                }
+            }
+            (_, true) => Box::new(move |cx| conds.iter().all(|c| c(cx))),
+            (_, false) => Box::new(move |cx| conds.iter().any(|c| c(cx))),
+        }
+    }
+
+    /// A condition that depends only on which position one hole expression names and on who
+    /// moves (`own`, `is_store`, `owner(h) == p` and their combinations), tabulated when the
+    /// game is set up: one bit test at play time.
+    fn hole_class(&self, x: &BoolX) -> Option<Cond> {
+        let h = class_hole(x)?;
+        let g = &self.rules.geometry;
+        // Per mover: the positions where the condition holds, and its value at no hole.
+        let mut masks = [0u64; 2];
+        let mut none = [false; 2];
+        for (mover, (mask, none)) in (0..2u8).zip(masks.iter_mut().zip(&mut none)) {
+            for p in 0..64u8 {
+                if class_value(x, g, p, mover)? {
+                    *mask |= 1 << p;
+                }
+            }
+            *none = class_value(x, g, NO_HOLE, mover)?;
+        }
+        Some(on_hole!(self, h, |cx, p| {
+            let m = usize::from(cx.mover & 1);
+            if p < 64 {
+                masks.get(m).is_some_and(|mask| mask & (1 << p) != 0)
+            } else {
+                none.get(m).copied().unwrap_or(false)
+            }
+        }))
+    }
+
     /// `a op k`, with the commonest numbers read in the comparing closure itself.
     fn compare_const(&self, op: CmpOp, a: &IntX, k: i64) -> Cond {
+        if let IntX::RowSeeds(p) = a
+            && let Some(empty) = emptiness(op, k)
+        {
+            return self.row_empty(p, empty);
+        }
         match a {
-            IntX::Seeds(HoleX::Here) => against!(op, k, |cx| i64::from(cx.seeds(cx.here))),
-            IntX::Seeds(HoleX::Last) => against!(op, k, |cx| i64::from(cx.seeds(cx.last))),
-            IntX::Seeds(HoleX::Bound) => against!(op, k, |cx| i64::from(cx.seeds(cx.bound))),
             IntX::RowSeeds(PlayerX::Mover) => {
                 against!(op, k, |cx| i64::from(cx.pos.row_seeds(cx.rules, cx.mover)))
             }
@@ -234,14 +348,33 @@ impl Compiler<'_> {
             &IntX::RowSeeds(PlayerX::Fixed(p)) => {
                 against!(op, k, |cx| i64::from(cx.pos.row_seeds(cx.rules, p)))
             }
-            // Any other hole: its closure called directly, with no number closure between.
-            IntX::Seeds(h) => {
-                let h = self.hole(h);
-                against!(op, k, |cx| i64::from(cx.seeds(h(cx))))
-            }
+            // The hole read in place when it is a moment's hole or one step from it.
+            IntX::Seeds(h) => on_hole!(self, h, |cx, p| compare(op, i64::from(cx.seeds(p)), k)),
             a => {
                 let a = self.num(a);
                 against!(op, k, |cx| a(cx))
+            }
+        }
+    }
+
+    /// `row_seeds(p) == 0` (`empty`) or `row_seeds(p) > 0` (not `empty`), read from the row's
+    /// holes only as far as the first one holding seeds. Nobody's row is empty.
+    fn row_empty(&self, p: &PlayerX, empty: bool) -> Cond {
+        let rows = self.rules.geometry.row.clone().map(|r| (r.start, r.end));
+        let is_empty = move |cx: &Cx<'_>, p: Player| {
+            let Some(&(a, b)) = rows.get(usize::from(p)) else {
+                return true;
+            };
+            let holes = cx.pos.board.get(a..b).unwrap_or_default();
+            holes.iter().all(|&s| s == 0)
+        };
+        match p {
+            PlayerX::Mover => Box::new(move |cx| is_empty(cx, cx.mover) == empty),
+            PlayerX::Opponent => Box::new(move |cx| is_empty(cx, 1 - cx.mover) == empty),
+            &PlayerX::Fixed(q) => Box::new(move |cx| is_empty(cx, q) == empty),
+            p => {
+                let p = self.who(p);
+                Box::new(move |cx| is_empty(cx, p(cx)) == empty)
             }
         }
     }
@@ -362,5 +495,55 @@ impl Compiler<'_> {
             &PlayerX::Fixed(p) => Box::new(move |_| p),
             PlayerX::Owner(h) => on_hole!(self, h, |cx, p| cx.owner(p)),
         }
+    }
+}
+
+/// The hole a condition asks about, when all it asks is what kind of position that hole is
+/// (see [`Compiler::hole_class`]).
+fn class_hole(x: &BoolX) -> Option<&HoleX> {
+    match x {
+        BoolX::Own(h) | BoolX::IsStore(h) => Some(h),
+        BoolX::Player(_, PlayerX::Owner(h), p) | BoolX::Player(_, p, PlayerX::Owner(h))
+            if !matches!(p, PlayerX::Owner(_) | PlayerX::Starter) =>
+        {
+            Some(h)
+        }
+        BoolX::Not(a) => class_hole(a),
+        BoolX::And(a, b) | BoolX::Or(a, b) => {
+            let h = class_hole(a)?;
+            (class_hole(b)? == h).then_some(h)
+        }
+        _ => None,
+    }
+}
+
+/// The value of a condition accepted by [`class_hole`] when its hole is the position `p` and
+/// `mover` moves.
+fn class_value(x: &BoolX, g: &crate::rules::Geometry, p: Pos, mover: Player) -> Option<bool> {
+    let player = |x: &PlayerX| match *x {
+        PlayerX::Mover => Some(mover),
+        PlayerX::Opponent => Some(1 - mover),
+        PlayerX::Fixed(q) => Some(q),
+        PlayerX::Owner(_) => Some(g.owner_of(p)),
+        PlayerX::Starter => None,
+    };
+    Some(match x {
+        BoolX::Own(_) => g.owner_of(p) == mover,
+        BoolX::IsStore(_) => g.is_store(p),
+        BoolX::Player(eq, a, b) => (player(a)? == player(b)?) == *eq,
+        BoolX::Not(a) => !class_value(a, g, p, mover)?,
+        BoolX::And(a, b) => class_value(a, g, p, mover)? && class_value(b, g, p, mover)?,
+        BoolX::Or(a, b) => class_value(a, g, p, mover)? || class_value(b, g, p, mover)?,
+        _ => return None,
+    })
+}
+
+/// Whether `row_seeds(p) op k` asks that the row be empty (`Some(true)`), or that it not be
+/// (`Some(false)`): answered at the first sown hole, without summing the row.
+fn emptiness(op: CmpOp, k: i64) -> Option<bool> {
+    match (op, k) {
+        (CmpOp::Eq | CmpOp::Le, 0) | (CmpOp::Lt, 1) => Some(true),
+        (CmpOp::Ne | CmpOp::Gt, 0) | (CmpOp::Ge, 1) => Some(false),
+        _ => None,
     }
 }

@@ -176,24 +176,34 @@ type Table = [Pos; MAX_POSITIONS];
 /// Neighbour tables for the current closed holes and directions.
 #[derive(Debug, Clone)]
 pub struct Tables {
-    /// Per player: the next position a seed goes to (closed holes and the opponent's store
-    /// passed over).
-    pub sow: [[Pos; MAX_POSITIONS]; 2],
+    /// Per player: the positions their seeds go to, in sowing order (closed holes and the
+    /// opponent's store left out), as one circuit: a lap walks along it by index. Reading the
+    /// next position off an index, rather than off the position before it, keeps the seeds of
+    /// a lap independent of each other, so the processor overlaps them.
+    pub track: [[Pos; MAX_POSITIONS]; 2],
+    /// Per player: the length of `track`.
+    pub track_len: [u8; 2],
+    /// Per player and position: the index in `track` of the position a seed sown after it goes
+    /// to, or [`OFF_TRACK`] when there is none (a position off the player's circuit, or every
+    /// position closed).
+    pub entry: [[u8; MAX_POSITIONS]; 2],
     /// Per player: `next(h)` and `prev(h)` of the language.
     pub next: [[Pos; MAX_POSITIONS]; 2],
     pub prev: [[Pos; MAX_POSITIONS]; 2],
-    /// Per player: how many positions their sowing can reach.
-    pub sowable: [u8; 2],
 }
+
+/// In [`Tables::entry`]: no position to sow into after this one.
+pub const OFF_TRACK: u8 = u8::MAX;
 
 impl Tables {
     fn build(rules: &Rules, closed: u64) -> Tables {
         let g = &rules.geometry;
         let mut t = Tables {
-            sow: [[NO_HOLE; MAX_POSITIONS]; 2],
+            track: [[NO_HOLE; MAX_POSITIONS]; 2],
+            track_len: [0; 2],
+            entry: [[OFF_TRACK; MAX_POSITIONS]; 2],
             next: [[NO_HOLE; MAX_POSITIONS]; 2],
             prev: [[NO_HOLE; MAX_POSITIONS]; 2],
-            sowable: [0; 2],
         };
         let (fwd, back) = match rules.direction {
             Direction::Ccw => (&g.ccw, &g.cw),
@@ -202,9 +212,10 @@ impl Tables {
         let [south_store, north_store] = g.store;
         // Per player: their circuit both ways, and the opponent's store.
         let circuits = fwd.iter().zip(back).zip([north_store, south_store]);
-        let tables = t.sow.iter_mut().zip(&mut t.next).zip(&mut t.prev);
-        for (((fwd, back), opponent_store), (((sow, next), prev), sowable)) in
-            circuits.zip(tables.zip(&mut t.sowable))
+        let tracks = t.track.iter_mut().zip(&mut t.track_len).zip(&mut t.entry);
+        let tables = tracks.zip(&mut t.next).zip(&mut t.prev);
+        for (((fwd, back), opponent_store), ((((track, track_len), entry), next), prev)) in
+            circuits.zip(tables)
         {
             let opponent_store = opponent_store.map_or(0u64, bit);
             let unsowable = closed | opponent_store;
@@ -229,6 +240,8 @@ impl Tables {
                 }
                 NO_HOLE
             };
+            // Where a seed sown after each position goes.
+            let mut sow: Table = [NO_HOLE; MAX_POSITIONS];
             let slots = sow.iter_mut().zip(next.iter_mut()).zip(prev.iter_mut());
             for ((x, &succ), ((sow, next), prev)) in (0..g.positions).zip(fwd).zip(slots) {
                 if succ == NO_HOLE {
@@ -237,9 +250,26 @@ impl Tables {
                 *sow = walk(fwd, x, unsowable);
                 *next = walk(fwd, x, unseen);
                 *prev = walk(back, x, unseen);
-                if unsowable & bit(x) == 0 {
-                    *sowable += 1;
+            }
+            // The circuit those steps make, laid out in order from any position on it.
+            let Some(&first) = sow.iter().find(|&&s| s != NO_HOLE) else {
+                continue;
+            };
+            let mut index = [OFF_TRACK; MAX_POSITIONS];
+            let mut at = first;
+            for (k, slot) in (0u8..).zip(track.iter_mut()) {
+                *slot = at;
+                if let Some(i) = index.get_mut(usize::from(at)) {
+                    *i = k;
                 }
+                *track_len = k + 1;
+                at = sow.get(usize::from(at)).copied().unwrap_or(NO_HOLE);
+                if at == first || at == NO_HOLE {
+                    break;
+                }
+            }
+            for (entry, &to) in entry.iter_mut().zip(&sow) {
+                *entry = index.get(usize::from(to)).copied().unwrap_or(OFF_TRACK);
             }
         }
         t

@@ -2,7 +2,7 @@
 
 use super::compile::{CaptureProgram, Program};
 use super::eval::Cx;
-use super::{Position, Tables};
+use super::{OFF_TRACK, Position, Tables};
 use crate::rules::{CaptureRule, MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Tracer};
@@ -105,24 +105,29 @@ impl Drops {
     }
 }
 
-/// The index of a position a lap visits, in the board and the sowing table.
+/// The index of a position a lap visits, in the board.
 ///
-/// Every position a lap visits is on the board (below [`MAX_POSITIONS`]): the lap starts from
-/// a position on the board (a legal move, a relay hole holding seeds, or the position where the
-/// last lap ended), and the sowing tables hold only positions on the board and [`NO_HOLE`] (see
-/// `Tables::build`), which the sowing loops replace by the lap's origin before using it. So
-/// the mask leaves the position as it is; it only lets the compiler drop the bounds checks of
-/// the hottest loop.
+/// Every position a lap visits is on the board (below [`MAX_POSITIONS`]): the tracks of
+/// `Tables::build` hold only positions on the board, and a lap with nowhere to go sows back
+/// into its origin, a position on the board (a legal move, a relay hole holding seeds, or the
+/// position where the last lap ended). So the mask leaves the position as it is; it only lets
+/// the compiler drop the bounds checks of the hottest loop.
 #[inline(always)]
 fn on_board(at: Pos) -> usize {
     const { assert!(MAX_POSITIONS == 64) };
     usize::from(at & 63)
 }
 
-/// The position after `at` (on the board) in a sowing table.
+/// The position at index `k` of a track of `len` positions, moving `k` on to the next index.
+/// `len` is at least 1 and at most [`MAX_POSITIONS`], and `k` stays below it.
 #[inline(always)]
-fn step(table: &[Pos; MAX_POSITIONS], at: Pos) -> Pos {
-    table.get(on_board(at)).copied().unwrap_or(NO_HOLE)
+fn along(track: &[Pos; MAX_POSITIONS], k: &mut usize, len: usize) -> Pos {
+    let at = track.get(*k & 63).copied().unwrap_or(NO_HOLE);
+    *k += 1;
+    if *k >= len {
+        *k = 0;
+    }
+    at
 }
 
 /// Drops a seed into `at` (on the board); returns the seeds it now holds.
@@ -141,6 +146,8 @@ fn sow_one(pos: &mut Position, at: Pos) -> u16 {
 #[derive(Clone, Copy)]
 struct Dropped {
     at: Pos,
+    /// The seeds `at` holds now.
+    seeds: u16,
     last_seed: bool,
     lap_origin: Pos,
     /// The mover's opponent's holes, as a mask.
@@ -382,9 +389,6 @@ impl Mover<'_> {
     ) -> LapOutcome {
         let rules = self.rules;
         let me = usize::from(self.player);
-        // NOBODY never moves; without a table of its own, its seeds would go back where they
-        // came from.
-        let sow = self.tables.sow.get(me).unwrap_or(&[NO_HOLE; MAX_POSITIONS]);
         let lap_origin = cursor.from;
         run.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
@@ -403,6 +407,7 @@ impl Mover<'_> {
                 pos.set(at, 1);
                 let drop = Dropped {
                     at,
+                    seeds: 1,
                     last_seed: hand == 0,
                     lap_origin,
                     opponent_holes: self.opponent_holes(),
@@ -421,17 +426,32 @@ impl Mover<'_> {
                 });
             }
         }
+        // The lap walks the mover's track by index, from the position after the lap's start.
+        // With nowhere to sow after it (every position closed, or NOBODY's missing track), the
+        // seeds go back where they came from: a track of that one position.
+        let entry = self
+            .tables
+            .entry
+            .get(me)
+            .and_then(|e| e.get(usize::from(at)));
+        let stay: [Pos; MAX_POSITIONS];
+        let (track, len, mut k) = match (entry, self.tables.track.get(me)) {
+            (Some(&k), Some(track)) if k != OFF_TRACK => {
+                let len = self.tables.track_len.get(me).copied().unwrap_or(1);
+                (track, usize::from(len.max(1)), usize::from(k))
+            }
+            _ => {
+                stay = [lap_origin; MAX_POSITIONS];
+                (&stay, 1, 0)
+            }
+        };
         let skip = match rules.skip_origin {
             SkipOrigin::Never => NO_HOLE,
             SkipOrigin::Move => self.origin,
             SkipOrigin::Lap => lap_origin,
         };
-        // A track of one sowable hole cannot pass over it.
-        let skip = if self.tables.sowable.get(me).is_some_and(|&n| n > 1) {
-            skip
-        } else {
-            NO_HOLE
-        };
+        // A track of one position cannot pass over it.
+        let skip = if len > 1 { skip } else { NO_HOLE };
         let opponent_holes = self.opponent_holes();
         let mut claimed = claimed_mask(pos);
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
@@ -440,21 +460,15 @@ impl Mover<'_> {
         if !T::ENABLED && claimed == 0 && skip == NO_HOLE && self.drops.none() {
             // Nothing can happen between two drops: sow the lap in one tight loop.
             while hand > 0 {
-                at = step(sow, at);
-                if at == NO_HOLE {
-                    at = lap_origin;
-                }
+                at = along(track, &mut k, len);
                 sow_one(pos, at);
                 hand -= 1;
                 reached |= opponent_holes & (1 << (at & 63)) != 0;
             }
         }
         while hand > 0 {
-            at = step(sow, at);
-            if at == NO_HOLE {
-                // No hole is open to sow into: the seeds go back where they came from.
-                at = lap_origin;
-            } else if at == skip {
+            at = along(track, &mut k, len);
+            if at == skip {
                 if T::ENABLED {
                     tracer.event(Event::Skip { hole: at });
                 }
@@ -479,10 +493,11 @@ impl Mover<'_> {
                 }
                 continue;
             }
-            sow_one(pos, at);
+            let seeds = sow_one(pos, at);
             hand -= 1;
             let drop = Dropped {
                 at,
+                seeds,
                 last_seed: hand == 0,
                 lap_origin,
                 opponent_holes,
@@ -568,7 +583,7 @@ impl Mover<'_> {
         tracer: &mut T,
     ) -> bool {
         *reached |= drop.opponent_holes & crate::rules::bit(drop.at) != 0;
-        let seeds = pos.seeds(drop.at);
+        let seeds = drop.seeds;
         if T::ENABLED {
             tracer.event(Event::Drop {
                 hole: drop.at,
