@@ -16,7 +16,7 @@
 use std::ops::Range;
 
 use crate::engine::Position;
-use crate::rules::{MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{MAX_SEEDS, Player, Pos, Rules};
 
 /// Parses a move such as `s3` for `player`.
 pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
@@ -423,16 +423,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     let whole = lead..text.trim_end().len().max(lead);
     let mut r = Reader {
         rules,
-        pos: Position {
-            board: [0; MAX_POSITIONS],
-            reserve: [0; 2],
-            taken: [0; 2],
-            closed: 0,
-            to_move: 0,
-            moved: 0b11,
-            turn_sowings: 0,
-            claims: [NO_HOLE; 2],
-        },
+        pos: Position::empty(),
         rows: [false; 2],
         held: [None, None],
         to_move: false,
@@ -512,5 +503,6 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     if total == 0 {
         return fail("the position holds no seeds", whole);
     }
+    pos.recount();
     Ok(pos)
 }

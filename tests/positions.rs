@@ -23,11 +23,10 @@ fn printed(rules: &Rules, pos: &Position) -> String {
 
 /// What a set-up position is: mid-game (both players have moved) at the start of a turn.
 fn as_set_up(pos: &Position) -> Position {
-    Position {
-        moved: 0b11,
-        turn_sowings: 0,
-        ..*pos
-    }
+    let mut set_up = *pos;
+    set_up.moved = 0b11;
+    set_up.turn_sowings = 0;
+    set_up
 }
 
 /// The option settings to play under: the defaults, then each other value of each option.

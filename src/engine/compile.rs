@@ -357,16 +357,13 @@ impl Compiler<'_> {
         }
     }
 
-    /// `row_seeds(p) == 0` (`empty`) or `row_seeds(p) > 0` (not `empty`), read from the row's
-    /// holes only as far as the first one holding seeds. Nobody's row is empty.
+    /// `row_seeds(p) == 0` (`empty`) or `row_seeds(p) > 0` (not `empty`), read from the mask
+    /// of positions holding seeds. Nobody's row is empty.
     fn row_empty(&self, p: &PlayerX, empty: bool) -> Cond {
-        let rows = self.rules.geometry.row.clone().map(|r| (r.start, r.end));
+        let rows = self.rules.geometry.holes_mask;
         let is_empty = move |cx: &Cx<'_>, p: Player| {
-            let Some(&(a, b)) = rows.get(usize::from(p)) else {
-                return true;
-            };
-            let holes = cx.pos.board.get(a..b).unwrap_or_default();
-            holes.iter().all(|&s| s == 0)
+            let row = rows.get(usize::from(p)).copied().unwrap_or(0);
+            cx.pos.sown() & row == 0
         };
         match p {
             PlayerX::Mover => Box::new(move |cx| is_empty(cx, cx.mover) == empty),

@@ -39,9 +39,44 @@ pub struct Position {
     pub turn_sowings: u8,
     /// Each player's claimed hole (see `claim` in capture clauses), or [`NO_HOLE`].
     pub claims: [Pos; 2],
+    /// The positions holding seeds, as a mask, kept with `board` by every write through
+    /// [`Position`]'s methods, and recounted whenever a position enters a [`Game`] (so a
+    /// `board` written directly counts from then on). Whether a row is empty, and which holes
+    /// can be played, are then one mask operation. A function of `board`, so it changes
+    /// neither equality nor hashing.
+    sown: u64,
 }
 
 impl Position {
+    /// A position with an empty board, nothing held or removed, no hole closed or claimed,
+    /// South to move, both players having moved.
+    pub fn empty() -> Position {
+        Position {
+            board: [0; MAX_POSITIONS],
+            reserve: [0; 2],
+            taken: [0; 2],
+            closed: 0,
+            to_move: 0,
+            moved: 0b11,
+            turn_sowings: 0,
+            claims: [NO_HOLE; 2],
+            sown: 0,
+        }
+    }
+
+    /// Recounts the mask of positions holding seeds from the board.
+    pub fn recount(&mut self) {
+        self.sown = (0u8..)
+            .zip(&self.board)
+            .fold(0, |m, (h, &s)| m | u64::from(s != 0) << h);
+    }
+
+    /// The positions holding seeds, as a mask.
+    #[inline]
+    pub fn sown(&self) -> u64 {
+        self.sown
+    }
+
     /// Seeds in position `h`; [`NO_HOLE`] (and any position past the board) holds none.
     #[inline]
     pub fn seeds(&self, h: Pos) -> u16 {
@@ -53,13 +88,42 @@ impl Position {
     pub fn set(&mut self, h: Pos, n: u16) {
         if let Some(s) = self.board.get_mut(usize::from(h)) {
             *s = n;
+            self.sown = self.sown & !bit(h) | u64::from(n != 0) << (h & 63);
         }
     }
 
     /// Empties position `h` and returns the seeds it held.
     #[inline]
     pub fn lift(&mut self, h: Pos) -> u16 {
+        self.sown &= !bit(h);
         self.board.get_mut(usize::from(h)).map_or(0, std::mem::take)
+    }
+
+    /// Drops a seed into position `h` (on the board) and returns the seeds it now holds.
+    ///
+    /// Every position a lap sows into is on the board (below [`MAX_POSITIONS`]): the tracks
+    /// of [`Tables::build`] hold only positions on the board, and a lap with nowhere to go
+    /// sows back into its origin, a position on the board (a legal move, a relay hole holding
+    /// seeds, or the position where the last lap ended). So the mask leaves the position as it
+    /// is; it only lets the compiler drop the bounds check of the hottest loop.
+    #[inline(always)]
+    pub fn sow_one(&mut self, h: Pos) -> u16 {
+        const { assert!(MAX_POSITIONS == 64) };
+        match self.board.get_mut(usize::from(h & 63)) {
+            Some(seeds) => {
+                *seeds += 1;
+                self.sown |= 1 << (h & 63);
+                *seeds
+            }
+            None => 0,
+        }
+    }
+
+    /// Whether player `p`'s row is empty (nobody's row is).
+    #[inline]
+    pub fn row_empty(&self, rules: &Rules, p: Player) -> bool {
+        let row = rules.geometry.holes_mask.get(usize::from(p)).copied();
+        row.is_none_or(|row| self.sown & row == 0)
     }
 
     /// Seeds a player holds: their reserve plus their store on the track.
@@ -89,6 +153,7 @@ impl Position {
             Some(s) => {
                 if let Some(b) = self.board.get_mut(usize::from(s)) {
                     *b = b.saturating_add(seeds as u16);
+                    self.sown |= u64::from(*b != 0) << (s & 63);
                 }
             }
             None => {
@@ -441,6 +506,7 @@ impl Game {
             moved: 0,
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
+            sown: 0,
         };
         let first = rules.first;
         Game::start(rules, pos, first)
@@ -454,6 +520,7 @@ impl Game {
     }
 
     fn start(rules: Arc<Rules>, mut pos: Position, starter: Player) -> Game {
+        pos.recount();
         let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
         let track_turn_sowings = rules.reads(crate::rules::Fact::TurnSowings);
         if !track_first_move {
@@ -530,7 +597,9 @@ impl Game {
             moved: 0,
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
+            sown: 0,
         };
+        self.pos.recount();
         self.tables.clone_from(&self.open_tables);
         self.starter = rules.first;
         self.round = 1;
@@ -600,13 +669,9 @@ impl Game {
         let holes = g.holes(player);
         let mut mask = 0u64;
         if plain {
-            // Branch-free: whether a hole is empty is the least predictable test of a playout.
-            for &h in holes {
-                let sown = self.pos.seeds(h) != 0;
-                mask |= u64::from(sown) << (h & 63);
-            }
+            let holes = g.holes_mask.get(usize::from(player)).copied().unwrap_or(0);
             return MoveList {
-                mask: mask & !self.pos.closed,
+                mask: self.pos.sown() & holes & !self.pos.closed,
             };
         }
         for &h in holes {

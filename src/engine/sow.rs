@@ -105,19 +105,6 @@ impl Drops {
     }
 }
 
-/// The index of a position a lap visits, in the board.
-///
-/// Every position a lap visits is on the board (below [`MAX_POSITIONS`]): the tracks of
-/// `Tables::build` hold only positions on the board, and a lap with nowhere to go sows back
-/// into its origin, a position on the board (a legal move, a relay hole holding seeds, or the
-/// position where the last lap ended). So the mask leaves the position as it is; it only lets
-/// the compiler drop the bounds checks of the hottest loop.
-#[inline(always)]
-fn on_board(at: Pos) -> usize {
-    const { assert!(MAX_POSITIONS == 64) };
-    usize::from(at & 63)
-}
-
 /// The position at index `k` of a track of `len` positions, moving `k` on to the next index.
 /// `len` is at least 1 and at most [`MAX_POSITIONS`], and `k` stays below it.
 #[inline(always)]
@@ -128,18 +115,6 @@ fn along(track: &[Pos; MAX_POSITIONS], k: &mut usize, len: usize) -> Pos {
         *k = 0;
     }
     at
-}
-
-/// Drops a seed into `at` (on the board); returns the seeds it now holds.
-#[inline(always)]
-fn sow_one(pos: &mut Position, at: Pos) -> u16 {
-    match pos.board.get_mut(on_board(at)) {
-        Some(seeds) => {
-            *seeds += 1;
-            *seeds
-        }
-        None => 0,
-    }
 }
 
 /// A seed just dropped: where, whether it was the last in hand, and the lap's origin.
@@ -461,7 +436,7 @@ impl Mover<'_> {
             // Nothing can happen between two drops: sow the lap in one tight loop.
             while hand > 0 {
                 at = along(track, &mut k, len);
-                sow_one(pos, at);
+                pos.sow_one(at);
                 hand -= 1;
                 reached |= opponent_holes & (1 << (at & 63)) != 0;
             }
@@ -493,7 +468,7 @@ impl Mover<'_> {
                 }
                 continue;
             }
-            let seeds = sow_one(pos, at);
+            let seeds = pos.sow_one(at);
             hand -= 1;
             let drop = Dropped {
                 at,
