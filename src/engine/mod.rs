@@ -270,16 +270,16 @@ impl Tables {
             next: [[NO_HOLE; MAX_POSITIONS]; 2],
             prev: [[NO_HOLE; MAX_POSITIONS]; 2],
         };
-        let (fwd, back) = match rules.direction {
-            Direction::Ccw => (&g.ccw, &g.cw),
-            Direction::Cw => (&g.cw, &g.ccw),
+        let fwd = match rules.direction {
+            Direction::Ccw => &g.ccw,
+            Direction::Cw => &g.cw,
         };
         let [south_store, north_store] = g.store;
-        // Per player: their circuit both ways, and the opponent's store.
-        let circuits = fwd.iter().zip(back).zip([north_store, south_store]);
+        // Per player: their circuit, and the opponent's store.
+        let circuits = fwd.iter().zip([north_store, south_store]);
         let tracks = t.track.iter_mut().zip(&mut t.track_len).zip(&mut t.entry);
         let tables = tracks.zip(&mut t.next).zip(&mut t.prev);
-        for (((fwd, back), opponent_store), ((((track, track_len), entry), next), prev)) in
+        for ((fwd, opponent_store), ((((track, track_len), entry), next), prev)) in
             circuits.zip(tables)
         {
             let opponent_store = opponent_store.map_or(0u64, bit);
@@ -288,53 +288,61 @@ impl Tables {
                 ClosedHoles::Absent => unsowable,
                 ClosedHoles::Empty => opponent_store,
             };
-            // Only positions on the board or NO_HOLE: the engine's sowing loop relies on it.
-            let walk = |succ: &Table, from: Pos, skip: u64| -> Pos {
-                let mut at = from;
-                for _ in 0..MAX_POSITIONS {
-                    at = succ.get(usize::from(at)).copied().unwrap_or(NO_HOLE);
-                    if usize::from(at) >= MAX_POSITIONS {
-                        return NO_HOLE;
-                    }
-                    if skip & bit(at) == 0 {
-                        return at;
-                    }
-                    if at == from {
-                        break;
-                    }
-                }
-                NO_HOLE
-            };
-            // Where a seed sown after each position goes.
-            let mut sow: Table = [NO_HOLE; MAX_POSITIONS];
-            let slots = sow.iter_mut().zip(next.iter_mut()).zip(prev.iter_mut());
-            for ((x, &succ), ((sow, next), prev)) in (0..g.positions).zip(fwd).zip(slots) {
-                if succ == NO_HOLE {
-                    continue;
-                }
-                *sow = walk(fwd, x, unsowable);
-                *next = walk(fwd, x, unseen);
-                *prev = walk(back, x, unseen);
-            }
-            // The circuit those steps make, laid out in order from any position on it.
-            let Some(&first) = sow.iter().find(|&&s| s != NO_HOLE) else {
+            // The circuit in sowing order, from its first position on the board.
+            let mut order = [NO_HOLE; MAX_POSITIONS];
+            let Some(first) = (0..g.positions).find(|&x| fwd.get(usize::from(x)) != Some(&NO_HOLE))
+            else {
                 continue;
             };
-            let mut index = [OFF_TRACK; MAX_POSITIONS];
+            let mut n = 0;
             let mut at = first;
-            for (k, slot) in (0u8..).zip(track.iter_mut()) {
+            for slot in order.iter_mut() {
                 *slot = at;
-                if let Some(i) = index.get_mut(usize::from(at)) {
-                    *i = k;
-                }
-                *track_len = k + 1;
-                at = sow.get(usize::from(at)).copied().unwrap_or(NO_HOLE);
-                if at == first || at == NO_HOLE {
+                n += 1;
+                at = fwd.get(usize::from(at)).copied().unwrap_or(NO_HOLE);
+                if at == first || usize::from(at) >= MAX_POSITIONS {
                     break;
                 }
             }
-            for (entry, &to) in entry.iter_mut().zip(&sow) {
-                *entry = index.get(usize::from(to)).copied().unwrap_or(OFF_TRACK);
+            let order = order.get(..n).unwrap_or_default();
+            // For each position of the circuit, the first one after it (going round, itself
+            // last) not in `skip`, or NO_HOLE: one pass backwards over the circuit taken twice.
+            let after = |out: &mut Table, skip: u64, forward: bool| {
+                let mut found = NO_HOLE;
+                let twice = order.iter().chain(order);
+                let mut step = |&x: &Pos| {
+                    if let Some(slot) = out.get_mut(usize::from(x)) {
+                        *slot = found;
+                    }
+                    if skip & bit(x) == 0 {
+                        found = x;
+                    }
+                };
+                if forward {
+                    twice.rev().for_each(&mut step);
+                } else {
+                    twice.for_each(&mut step);
+                }
+            };
+            let mut sow: Table = [NO_HOLE; MAX_POSITIONS];
+            after(&mut sow, unsowable, true);
+            after(next, unseen, true);
+            after(prev, unseen, false);
+            // The track: the sowable positions in order; each position's entry into it.
+            let mut index = [OFF_TRACK; MAX_POSITIONS];
+            let sowable = order.iter().filter(|&&x| unsowable & bit(x) == 0);
+            for ((k, &x), slot) in (0u8..).zip(sowable).zip(track.iter_mut()) {
+                *slot = x;
+                *track_len = k + 1;
+                if let Some(i) = index.get_mut(usize::from(x)) {
+                    *i = k;
+                }
+            }
+            for &x in order {
+                let to = sow.get(usize::from(x)).copied().unwrap_or(NO_HOLE);
+                if let Some(e) = entry.get_mut(usize::from(x)) {
+                    *e = index.get(usize::from(to)).copied().unwrap_or(OFF_TRACK);
+                }
             }
         }
         t
@@ -455,6 +463,10 @@ pub struct Game {
     /// The neighbour tables when no hole is closed, built once: every game and most rounds
     /// start with them.
     open_tables: Arc<Tables>,
+    /// Tables built for other closed-hole masks, at most [`TABLES_KEPT`] (the rounds of a
+    /// match close the same few patterns again and again). The room is reserved at set-up, so
+    /// no round allocates.
+    closed_tables: Vec<(u64, Tables)>,
     pos: Position,
     tables: Tables,
     starter: Player,
@@ -489,6 +501,8 @@ pub struct Game {
     banked: u32,
 }
 
+/// How many closed-hole masks a game keeps the neighbour tables of.
+const TABLES_KEPT: usize = 16;
 /// How many positions the cycle history holds before it has to grow.
 const HISTORY_CAPACITY: usize = 512;
 /// How many round starts a match holds before the list has to grow.
@@ -560,6 +574,7 @@ impl Game {
             rules,
             program,
             open_tables,
+            closed_tables: Vec::with_capacity(TABLES_KEPT),
             pos,
             tables,
             starter,
@@ -1063,11 +1078,7 @@ impl Game {
         self.round_starts.push(pos);
         self.pos = pos;
         self.starter = starter;
-        if pos.closed == 0 {
-            self.tables.clone_from(&self.open_tables);
-        } else {
-            self.tables = Tables::build(&rules, pos.closed);
-        }
+        self.use_tables(pos.closed);
         self.clear_history();
         self.banked = pos.banked(&rules);
         if T::ENABLED {
@@ -1077,6 +1088,28 @@ impl Game {
             });
         }
         self.settle(tracer);
+    }
+
+    /// Sets the neighbour tables for a mask of closed holes: built once per mask and kept.
+    fn use_tables(&mut self, closed: u64) {
+        if closed == 0 {
+            self.tables.clone_from(&self.open_tables);
+            return;
+        }
+        if let Some((_, kept)) = self.closed_tables.iter().find(|(m, _)| *m == closed) {
+            self.tables.clone_from(kept);
+            return;
+        }
+        self.tables = Tables::build(&self.rules, closed);
+        let kept = (closed, self.tables.clone());
+        if self.closed_tables.len() < TABLES_KEPT {
+            self.closed_tables.push(kept);
+        } else if let Some(slot) = self
+            .closed_tables
+            .get_mut(self.round as usize % TABLES_KEPT)
+        {
+            *slot = kept;
+        }
     }
 
     fn finish<T: Tracer>(&mut self, winner: Option<Player>, scores: [u32; 2], tracer: &mut T) {

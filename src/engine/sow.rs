@@ -25,6 +25,11 @@ pub struct MoveRun {
     pub lap_limit: bool,
 }
 
+/// The lap from which a move is watched for a repeat. An endless move repeats forever, so
+/// watching from a later lap still finds it (and `first_repeat` then locates the first repeat
+/// exactly); most moves end before this lap, and so make no copy of the position to compare.
+const WATCH_FROM: u32 = 32;
+
 /// Where the next lap starts: lift `from`, or sow `hand` captured seeds after `from`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Cursor {
@@ -196,8 +201,8 @@ impl Mover<'_> {
             hand: 0,
             reached_opponent: false,
         };
-        // Brent: `saved` is the state after lap `saved_lap`; `power` doubles each time the
-        // search runs past it without a match.
+        // Brent, from lap WATCH_FROM on: `saved` is a lap-end state; `power` doubles each
+        // time the search runs past it without a match.
         let mut saved: Option<LapState> = None;
         let mut power: u32 = 1;
         let mut since: u32 = 0;
@@ -216,6 +221,9 @@ impl Mover<'_> {
                     tracer.event(Event::LapLimit { laps: run.laps });
                 }
                 return run;
+            }
+            if run.laps < WATCH_FROM {
+                continue;
             }
             let n = self.rules.geometry.positions;
             if saved
