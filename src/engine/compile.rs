@@ -154,11 +154,11 @@ macro_rules! on_hole {
                 })
             }
             HoleX::Next(base) if is_moment(base) => on_moment!($self, base, |$cx, q| {
-                let $p = $cx.tables.look($cx.rules, $cx.mover, q, true);
+                let $p = $cx.tables.look($cx.mover, q, true);
                 $body
             }),
             HoleX::Prev(base) if is_moment(base) => on_moment!($self, base, |$cx, q| {
-                let $p = $cx.tables.look($cx.rules, $cx.mover, q, false);
+                let $p = $cx.tables.look($cx.mover, q, false);
                 $body
             }),
             other => on_moment!($self, other, |$cx, $p| $body),
@@ -446,12 +446,10 @@ impl Compiler<'_> {
             HoleX::LapOrigin => Box::new(|cx| cx.lap_origin),
             HoleX::Bound => Box::new(|cx| cx.bound),
             HoleX::Next(h) => {
-                on_hole!(self, h, |cx, p| cx.tables.look(cx.rules, cx.mover, p, true))
+                on_hole!(self, h, |cx, p| cx.tables.look(cx.mover, p, true))
             }
             HoleX::Prev(h) => {
-                on_hole!(self, h, |cx, p| cx
-                    .tables
-                    .look(cx.rules, cx.mover, p, false))
+                on_hole!(self, h, |cx, p| cx.tables.look(cx.mover, p, false))
             }
             HoleX::Opposite(h) => {
                 let opposite = g.opposite;

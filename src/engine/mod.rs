@@ -252,7 +252,8 @@ pub struct Tables {
     /// to, or [`OFF_TRACK`] when there is none (a position off the player's circuit, or every
     /// position closed).
     pub entry: [[u8; MAX_POSITIONS]; 2],
-    /// Per player: `next(h)` and `prev(h)` of the language.
+    /// Per player: `next(h)` and `prev(h)` of the language when that player moves. On four-row
+    /// boards a hole off the mover's circuit follows its owner's circuit.
     pub next: [[Pos; MAX_POSITIONS]; 2],
     pub prev: [[Pos; MAX_POSITIONS]; 2],
 }
@@ -345,25 +346,33 @@ impl Tables {
                 }
             }
         }
+        // A hole off the mover's circuit (four rows) follows its owner's.
+        for table in [&mut t.next, &mut t.prev] {
+            let own = *table;
+            for (mover, row) in (0u8..).zip(table.iter_mut()) {
+                for (h, slot) in (0u8..).zip(row.iter_mut()) {
+                    let owner = g.owner_of(h);
+                    if *slot == NO_HOLE && owner != mover {
+                        let theirs = own
+                            .get(usize::from(owner))
+                            .and_then(|r| r.get(usize::from(h)));
+                        *slot = theirs.copied().unwrap_or(NO_HOLE);
+                    }
+                }
+            }
+        }
         t
     }
 
-    /// `next(h)` / `prev(h)` for the mover; on four-row boards a hole off the mover's circuit
-    /// follows its owner's circuit. [`NO_HOLE`] has no neighbours.
+    /// `next(h)` / `prev(h)` for the mover. [`NO_HOLE`] has no neighbours.
     #[inline]
-    pub fn look(&self, rules: &Rules, mover: Player, h: Pos, forward: bool) -> Pos {
+    pub fn look(&self, mover: Player, h: Pos, forward: bool) -> Pos {
         let table = if forward { &self.next } else { &self.prev };
-        // A player's table at `h`; NO_HOLE for NOBODY (no table) and for NO_HOLE (past it).
-        let at = |p: Player| {
-            let row = table.get(usize::from(p));
-            row.and_then(|row| row.get(usize::from(h)))
-                .copied()
-                .unwrap_or(NO_HOLE)
-        };
-        match at(mover) {
-            NO_HOLE => at(rules.geometry.owner_of(h)),
-            p => p,
-        }
+        // NO_HOLE for NOBODY (no table) and for NO_HOLE (past the table).
+        let row = table.get(usize::from(mover));
+        row.and_then(|row| row.get(usize::from(h)))
+            .copied()
+            .unwrap_or(NO_HOLE)
     }
 }
 

@@ -522,7 +522,7 @@ impl Mover<'_> {
             if when(&cx) {
                 let from = match relay.from {
                     RelayFrom::Landing => last,
-                    RelayFrom::Next => self.tables.look(rules, self.player, last, true),
+                    RelayFrom::Next => self.tables.look(self.player, last, true),
                 };
                 if from != NO_HOLE && pos.seeds(from) > 0 {
                     if T::ENABLED {
