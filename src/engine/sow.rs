@@ -362,6 +362,7 @@ impl Mover<'_> {
     }
 
     /// Sows one lap.
+    #[inline(always)]
     fn lap<T: Tracer>(
         &self,
         pos: &mut Position,
