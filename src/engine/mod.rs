@@ -671,7 +671,26 @@ impl Game {
         self.moves
     }
 
+    /// The legal moves of `player`: with no legality clause (most rulesets), the open holes
+    /// holding seeds, one mask operation.
+    #[inline(always)]
     fn legal_for(&self, player: Player) -> MoveList {
+        if self.rules.legal.is_empty() {
+            return self.open_sown(player);
+        }
+        self.legal_by_clauses(player)
+    }
+
+    /// `player`'s open holes holding seeds.
+    #[inline(always)]
+    fn open_sown(&self, player: Player) -> MoveList {
+        let holes = self.rules.geometry.holes_mask.get(usize::from(player));
+        MoveList {
+            mask: self.pos.sown() & holes.copied().unwrap_or(0) & !self.pos.closed,
+        }
+    }
+
+    fn legal_by_clauses(&self, player: Player) -> MoveList {
         // Clauses whose `when` reads no hole apply to every hole or to none.
         let rules = &*self.rules;
         let mut off = 0u64;
@@ -688,17 +707,11 @@ impl Game {
         // it is open and not empty. This skips the per-hole clause loop, the most frequent work
         // of a playout.
         let n = rules.legal.len();
-        let plain = n < 64 && off == (1u64 << n) - 1;
-        let g = &rules.geometry;
-        let holes = g.holes(player);
-        let mut mask = 0u64;
-        if plain {
-            let holes = g.holes_mask.get(usize::from(player)).copied().unwrap_or(0);
-            return MoveList {
-                mask: self.pos.sown() & holes & !self.pos.closed,
-            };
+        if n < 64 && off == (1u64 << n) - 1 {
+            return self.open_sown(player);
         }
-        for &h in holes {
+        let mut mask = 0u64;
+        for &h in rules.geometry.holes(player) {
             if self.illegality_skipping(player, h, off).is_none() {
                 mask |= 1 << (h & 63);
             }
@@ -896,6 +909,7 @@ impl Game {
 
     /// After a ply or a refill: ends the round if the player to move cannot move or the
     /// position repeats; otherwise records the position. Returns whether a cycle was found.
+    #[inline]
     fn settle<T: Tracer>(&mut self, tracer: &mut T) -> bool {
         if self.is_over() {
             return false;
