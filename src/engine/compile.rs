@@ -297,6 +297,16 @@ impl Compiler<'_> {
                     _ => Box::new(move |_| all),
                 }
             }
+            (3, _) => {
+                let (c, b, a) = (conds.pop(), conds.pop(), conds.pop());
+                match (a, b, c) {
+                    (Some(a), Some(b), Some(c)) if all => {
+                        Box::new(move |cx| a(cx) && b(cx) && c(cx))
+                    }
+                    (Some(a), Some(b), Some(c)) => Box::new(move |cx| a(cx) || b(cx) || c(cx)),
+                    _ => Box::new(move |_| all),
+                }
+            }
             (_, true) => Box::new(move |cx| conds.iter().all(|c| c(cx))),
             (_, false) => Box::new(move |cx| conds.iter().any(|c| c(cx))),
         }

@@ -204,8 +204,17 @@ impl Position {
     }
 
     /// Seeds banked so far; a change means no earlier position can come back.
+    #[inline]
     fn banked(&self, rules: &Rules) -> u32 {
-        self.held(rules, 0) + self.held(rules, 1) + self.taken[0] + self.taken[1]
+        // Stores that are not on the track (NO_HOLE) read as empty.
+        let [south, north] = rules
+            .geometry
+            .store
+            .map(|s| self.seeds(s.unwrap_or(NO_HOLE)));
+        u32::from(south)
+            + u32::from(north)
+            + self.reserve.iter().sum::<u32>()
+            + self.taken.iter().sum::<u32>()
     }
 }
 
