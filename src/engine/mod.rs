@@ -512,6 +512,9 @@ pub struct Game {
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
     /// listing of the legal moves, not once per hole.
     fixed_when: u64,
+    /// Every legality clause applies only to a player's first move (its `when` is
+    /// `first_move and ...`): once a player has moved, none of them is tried.
+    opening_only: bool,
     /// Quick tests of the drop clauses.
     drops: sow::Drops,
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
@@ -582,6 +585,7 @@ impl Game {
             .enumerate()
             .filter(|(_, l)| !eval::reads_hole(&l.when))
             .fold(0u64, |m, (i, _)| m | 1 << i);
+        let opening_only = track_first_move && rules.legal.iter().all(|l| first_move_only(&l.when));
         let mut round_starts = Vec::new();
         if rules.rounds.is_some() {
             round_starts.reserve(ROUNDS_CAPACITY);
@@ -609,6 +613,7 @@ impl Game {
             track_reached: rules_move_reads_reached,
             can_relay,
             fixed_when,
+            opening_only,
             drops,
             banked: 0,
         };
@@ -680,11 +685,13 @@ impl Game {
         self.moves
     }
 
-    /// The legal moves of `player`: with no legality clause (most rulesets), the open holes
-    /// holding seeds, one mask operation.
+    /// The legal moves of `player`. With no legality clause to try (most rulesets, and
+    /// rulesets whose clauses only govern a first move, once the player has moved), the open
+    /// holes holding seeds: one mask operation.
     #[inline(always)]
     fn legal_for(&self, player: Player) -> MoveList {
-        if self.rules.legal.is_empty() {
+        let moved = self.pos.moved & (1 << (player & 1)) != 0;
+        if self.rules.legal.is_empty() || (self.opening_only && moved) {
             return self.open_sown(player);
         }
         self.legal_by_clauses(player)
@@ -1149,6 +1156,16 @@ impl Game {
         if T::ENABLED {
             tracer.event(Event::GameEnd { winner, scores });
         }
+    }
+}
+
+/// Whether a condition holds only on a player's first move: `first_move`, or an `and` with it.
+fn first_move_only(x: &crate::rules::BoolX) -> bool {
+    use crate::rules::BoolX;
+    match x {
+        BoolX::FirstMove => true,
+        BoolX::And(a, b) => first_move_only(a) || first_move_only(b),
+        _ => false,
     }
 }
 
