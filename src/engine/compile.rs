@@ -347,6 +347,15 @@ impl Compiler<'_> {
             return self.row_empty(p, empty);
         }
         match a {
+            &IntX::Store(PlayerX::Fixed(p)) => {
+                against!(op, k, |cx| i64::from(cx.pos.held(cx.rules, p)))
+            }
+            IntX::Store(PlayerX::Mover) => {
+                against!(op, k, |cx| i64::from(cx.pos.held(cx.rules, cx.mover)))
+            }
+            IntX::Store(PlayerX::Opponent) => {
+                against!(op, k, |cx| i64::from(cx.pos.held(cx.rules, 1 - cx.mover)))
+            }
             IntX::RowSeeds(PlayerX::Mover) => {
                 against!(op, k, |cx| i64::from(cx.pos.row_seeds(cx.rules, cx.mover)))
             }

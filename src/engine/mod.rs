@@ -512,7 +512,9 @@ pub struct Game {
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
     /// listing of the legal moves, not once per hole.
     fixed_when: u64,
-    /// Every legality clause applies only to a player's first move (its `when` is
+    /// Legality clauses whose `when` is false under the options chosen: never tried.
+    dead_legal: u64,
+    /// Every other legality clause applies only to a player's first move (its `when` is
     /// `first_move and ...`): once a player has moved, none of them is tried.
     opening_only: bool,
     /// Quick tests of the drop clauses.
@@ -585,7 +587,15 @@ impl Game {
             .enumerate()
             .filter(|(_, l)| !eval::reads_hole(&l.when))
             .fold(0u64, |m, (i, _)| m | 1 << i);
-        let opening_only = track_first_move && rules.legal.iter().all(|l| first_move_only(&l.when));
+        let dead = |l: &&crate::rules::LegalRule| l.when == crate::rules::BoolX::Const(false);
+        let dead_legal = (0..64)
+            .zip(&rules.legal)
+            .filter(|(_, l)| dead(l))
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let opening_only = track_first_move
+            && (rules.legal.iter())
+                .filter(|l| !dead(l))
+                .all(|l| first_move_only(&l.when));
         let mut round_starts = Vec::new();
         if rules.rounds.is_some() {
             round_starts.reserve(ROUNDS_CAPACITY);
@@ -613,6 +623,7 @@ impl Game {
             track_reached: rules_move_reads_reached,
             can_relay,
             fixed_when,
+            dead_legal,
             opening_only,
             drops,
             banked: 0,
@@ -691,7 +702,9 @@ impl Game {
     #[inline(always)]
     fn legal_for(&self, player: Player) -> MoveList {
         let moved = self.pos.moved & (1 << (player & 1)) != 0;
-        if self.rules.legal.is_empty() || (self.opening_only && moved) {
+        let n = self.rules.legal.len();
+        let all_dead = n < 64 && self.dead_legal == (1u64 << n) - 1;
+        if all_dead || (self.opening_only && moved) {
             return self.open_sown(player);
         }
         self.legal_by_clauses(player)
@@ -709,11 +722,12 @@ impl Game {
     fn legal_by_clauses(&self, player: Player) -> MoveList {
         // Clauses whose `when` reads no hole apply to every hole or to none.
         let rules = &*self.rules;
-        let mut off = 0u64;
-        if self.fixed_when != 0 {
+        let mut off = self.dead_legal;
+        let fixed = self.fixed_when & !off;
+        if fixed != 0 {
             let cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
             for (i, rule) in self.program.legal.iter().enumerate().take(64) {
-                if self.fixed_when & (1 << i) != 0 && !(rule.when)(&cx) {
+                if fixed & (1 << i) != 0 && !(rule.when)(&cx) {
                     off |= 1 << i;
                 }
             }
