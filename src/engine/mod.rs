@@ -64,6 +64,30 @@ impl Position {
         }
     }
 
+    /// Makes this position a copy of `other`, both having nothing past their first
+    /// `positions` board entries (true of any two positions of one game). Four holes are
+    /// copied at a time and only as far as the board goes: a whole `Position` is mostly unused
+    /// board, and copying it costs a call to `memcpy` on every relaying move.
+    #[inline]
+    pub(crate) fn copy_from(&mut self, other: &Position, positions: u8) {
+        let words = usize::from(positions).div_ceil(4);
+        let (to, from) = (
+            self.board.as_chunks_mut::<4>().0,
+            other.board.as_chunks::<4>().0,
+        );
+        for (to, from) in to.iter_mut().zip(from).take(words) {
+            *to = *from;
+        }
+        self.reserve = other.reserve;
+        self.taken = other.taken;
+        self.closed = other.closed;
+        self.to_move = other.to_move;
+        self.moved = other.moved;
+        self.turn_sowings = other.turn_sowings;
+        self.claims = other.claims;
+        self.sown = other.sown;
+    }
+
     /// Recounts the mask of positions holding seeds from the board.
     pub fn recount(&mut self) {
         self.sown = (0u8..)
@@ -486,6 +510,8 @@ pub struct Game {
     /// no round allocates.
     closed_tables: Vec<(u64, Tables)>,
     pos: Position,
+    /// The position as the current move began (see [`Mover::run`]).
+    move_start: Position,
     tables: Tables,
     starter: Player,
     round: u32,
@@ -608,6 +634,7 @@ impl Game {
             open_tables,
             closed_tables: Vec::with_capacity(TABLES_KEPT),
             pos,
+            move_start: pos,
             tables,
             starter,
             round: 1,
@@ -800,7 +827,7 @@ impl Game {
                     return true;
                 };
                 let mut copy = self.pos;
-                let run = self.mover(player, h).run(&mut copy, &mut ());
+                let run = self.mover(player, h).run(&mut copy, &self.pos, &mut ());
                 let mut cx = Cx::new(rules, &copy, &self.tables, player, self.starter);
                 cx.origin = h;
                 cx.here = run.last;
@@ -825,7 +852,6 @@ impl Game {
             starter: self.starter,
             origin,
             track_reached: self.track_reached,
-            can_relay: self.can_relay,
             drops: &self.drops,
         }
     }
@@ -852,6 +878,11 @@ impl Game {
         if self.track_turn_sowings {
             self.pos.turn_sowings = self.pos.turn_sowings.saturating_add(1);
         }
+        // The move's start, kept for an endless move (only rules that relay can make one).
+        if self.can_relay {
+            self.move_start
+                .copy_from(&self.pos, self.rules.geometry.positions);
+        }
         let run = Mover {
             rules: &self.rules,
             program: &self.program,
@@ -860,10 +891,9 @@ impl Game {
             starter: self.starter,
             origin: h,
             track_reached: self.track_reached,
-            can_relay: self.can_relay,
             drops: &self.drops,
         }
-        .run(&mut self.pos, tracer);
+        .run(&mut self.pos, &self.move_start, tracer);
         if self.track_first_move {
             self.pos.moved |= 1 << mover;
         }

@@ -57,8 +57,6 @@ pub struct Mover<'a> {
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
-    /// Whether the rules can make a move of more than one lap.
-    pub can_relay: bool,
     /// A quick test for each drop clause, in order, before its condition is evaluated.
     pub drops: &'a Drops,
 }
@@ -184,9 +182,11 @@ impl Mover<'_> {
     /// Makes the whole move on `pos`. Endless moves are cut at the first repeated lap-end state
     /// (found with Brent's cycle detection, then located exactly by a second pass), and `pos`
     /// is left as it stands at that repeat.
-    pub fn run<T: Tracer>(&self, pos: &mut Position, tracer: &mut T) -> MoveRun {
-        // Only a move of several laps can be endless and need its start again.
-        let start = if self.can_relay { Some(*pos) } else { None };
+    ///
+    /// `start` is a copy of `pos` as the move begins, read only if the move turns out endless
+    /// (the caller keeps one buffer for it rather than the move copying the position each
+    /// time; for rules that cannot relay, any position will do, as no move repeats).
+    pub fn run<T: Tracer>(&self, pos: &mut Position, start: &Position, tracer: &mut T) -> MoveRun {
         let mark = tracer.mark();
         let mut run = MoveRun {
             last: NO_HOLE,
@@ -230,12 +230,10 @@ impl Mover<'_> {
                 .as_ref()
                 .is_some_and(|s| s.cursor == cursor && s.pos.same_as(pos, n))
             {
-                // Only rules that can relay make a move of several laps, so `start` is kept.
-                let start = start.unwrap_or(*pos);
                 // Found a repeat: `since` laps apart. Locate the first one exactly.
                 let period = since + 1;
-                let first = self.first_repeat(&start, period);
-                *pos = start;
+                let first = self.first_repeat(start, period);
+                *pos = *start;
                 tracer.truncate(mark);
                 let mut replay = MoveRun {
                     last: NO_HOLE,
