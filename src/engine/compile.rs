@@ -54,7 +54,10 @@ impl Program {
                 .map(|r| CaptureProgram {
                     when: c.cond(&r.when),
                     take: r.take.iter().map(|h| c.hole(h)).collect(),
-                    chain: r.chain.as_ref().map(|(w, s)| (c.cond(w), c.hole(s))),
+                    // A chain whose condition is false under the options chosen is no chain.
+                    chain: (r.chain.as_ref())
+                        .filter(|(w, _)| *w != BoolX::Const(false))
+                        .map(|(w, s)| (c.cond(w), c.hole(s))),
                     cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
                 })
                 .collect()

@@ -84,8 +84,8 @@ impl Drops {
         for guard in &guards {
             match *guard {
                 Guard::Never => {}
-                Guard::Seeds(n) if n < 64 => counts |= 1 << n,
-                Guard::Seeds(_) | Guard::Any => always = true,
+                Guard::Seeds(n) | Guard::Exactly(n) if n < 64 => counts |= 1 << n,
+                Guard::Seeds(_) | Guard::Exactly(_) | Guard::Any => always = true,
             }
         }
         Drops {
@@ -148,6 +148,8 @@ pub enum Guard {
     Never,
     /// The condition requires `seeds(here) == n`.
     Seeds(u16),
+    /// The condition is `seeds(here) == n` and nothing else: the test decides it.
+    Exactly(u16),
     /// Nothing quick to test.
     Any,
 }
@@ -159,11 +161,12 @@ impl Guard {
             BoolX::Const(false) => Guard::Never,
             BoolX::Int(CmpOp::Eq, IntX::Seeds(HoleX::Here), IntX::Const(n))
             | BoolX::Int(CmpOp::Eq, IntX::Const(n), IntX::Seeds(HoleX::Here)) => {
-                u16::try_from(*n).map_or(Guard::Never, Guard::Seeds)
+                u16::try_from(*n).map_or(Guard::Never, Guard::Exactly)
             }
             BoolX::And(a, b) => match (Guard::of(a), Guard::of(b)) {
                 (Guard::Never, _) | (_, Guard::Never) => Guard::Never,
-                (Guard::Seeds(n), _) | (_, Guard::Seeds(n)) => Guard::Seeds(n),
+                (Guard::Seeds(n) | Guard::Exactly(n), _)
+                | (_, Guard::Seeds(n) | Guard::Exactly(n)) => Guard::Seeds(n),
                 _ => Guard::Any,
             },
             _ => Guard::Any,
@@ -593,13 +596,16 @@ impl Mover<'_> {
         let rules = self.rules;
         let clauses = rules.drop_captures.iter().zip(&self.program.drop_captures);
         for (rule, guard) in clauses.zip(&self.drops.guards) {
-            match *guard {
-                Guard::Never => continue,
-                Guard::Seeds(n) if pos.seeds(at) != n => continue,
-                _ => {}
-            }
-            let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
-            if (rule.1.when)(&cx) {
+            let fires = match *guard {
+                Guard::Never => false,
+                Guard::Exactly(n) => pos.seeds(at) == n,
+                Guard::Seeds(n) if pos.seeds(at) != n => false,
+                Guard::Seeds(_) | Guard::Any => {
+                    let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
+                    (rule.1.when)(&cx)
+                }
+            };
+            if fires {
                 self.capture(rule, pos, run, at, lap_origin, tracer);
             }
         }
