@@ -969,7 +969,7 @@ impl Game {
 
     /// After a ply or a refill: ends the round if the player to move cannot move or the
     /// position repeats; otherwise records the position. Returns whether a cycle was found.
-    #[inline]
+    #[inline(always)]
     fn settle<T: Tracer>(&mut self, tracer: &mut T) -> bool {
         if self.is_over() {
             return false;
