@@ -304,7 +304,8 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// Seeds are conserved at every event, and the events of each ply rebuild its position.
+    /// Seeds are conserved at every event, the events of each ply rebuild its position, and the
+    /// mask of positions holding seeds agrees with the board.
     #[test]
     fn seeds_are_conserved_at_every_event(case in case(), seed in any::<u64>()) {
         let rules = &case.rules;
@@ -318,6 +319,10 @@ proptest! {
             events.clear();
             ledger.check(game.position());
             assert_eq!(game.position().total(), rules.total_seeds());
+            // The mask of positions holding seeds is kept with the board.
+            let mut recounted = *game.position();
+            recounted.recount();
+            assert_eq!(game.position().sown(), recounted.sown(), "the mask of sown positions");
         });
     }
 

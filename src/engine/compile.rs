@@ -564,3 +564,71 @@ fn emptiness(op: CmpOp, k: i64) -> Option<bool> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Position, Tables};
+
+    /// The fused forms (one bit test per hole kind, runs of `and`/`or`) against the meaning of
+    /// each term, at every position of the board and at no hole, for both movers.
+    #[test]
+    fn fused_conditions_keep_their_meaning() {
+        let text = crate::catalog::shipped("kalah").expect("kalah is shipped");
+        let rules = crate::check::load(text, &[]).expect("kalah loads").rules;
+        let g = &rules.geometry;
+        let tables = Tables::build(&rules, 0);
+        let mut pos = Position::empty();
+        // Seeds in the odd positions, so that `seeds(last) == 0` varies too.
+        for h in (1..g.positions).step_by(2) {
+            pos.set(h, 3);
+        }
+        let last = || HoleX::Last;
+        let own = || BoolX::Own(last());
+        let store = || BoolX::IsStore(last());
+        let empty = || BoolX::Int(CmpOp::Eq, IntX::Seeds(last()), IntX::Const(0));
+        let not = |x| BoolX::Not(Box::new(x));
+        let and = |a, b| BoolX::And(Box::new(a), Box::new(b));
+        let or = |a, b| BoolX::Or(Box::new(a), Box::new(b));
+        let owned_by = |p| BoolX::Player(true, PlayerX::Owner(Box::new(last())), p);
+        type Meaning = fn(bool, bool, bool, bool) -> bool;
+        // (condition, its meaning from: the mover owns it, it is a store, the opponent owns
+        // it, it is empty)
+        let cases: Vec<(BoolX, Meaning)> = vec![
+            (own(), |own, _, _, _| own),
+            (not(own()), |own, _, _, _| !own),
+            (and(own(), not(store())), |own, store, _, _| own && !store),
+            (and(store(), own()), |own, store, _, _| store && own),
+            (or(store(), not(own())), |own, store, _, _| store || !own),
+            (owned_by(PlayerX::Opponent), |_, _, theirs, _| theirs),
+            (
+                and(and(own(), empty()), not(store())),
+                |own, store, _, empty| own && empty && !store,
+            ),
+            (or(or(empty(), own()), store()), |own, store, _, empty| {
+                empty || own || store
+            }),
+            (
+                and(and(and(own(), empty()), not(store())), empty()),
+                |own, store, _, empty| own && empty && !store,
+            ),
+        ];
+        let c = Compiler { rules: &rules };
+        for (x, meaning) in &cases {
+            let cond = c.cond(x);
+            for mover in 0..2u8 {
+                for p in (0..g.positions).chain([NO_HOLE]) {
+                    let mut cx = Cx::new(&rules, &pos, &tables, mover, 0);
+                    cx.last = p;
+                    let expected = meaning(
+                        g.owner_of(p) == mover,
+                        g.is_store(p),
+                        g.owner_of(p) == 1 - mover,
+                        pos.seeds(p) == 0,
+                    );
+                    assert_eq!(cond(&cx), expected, "{x:?} at {p} for mover {mover}");
+                }
+            }
+        }
+    }
+}
