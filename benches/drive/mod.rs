@@ -33,68 +33,37 @@ pub trait Native: Clone {
     }
 }
 
-impl Native for Kalah {
-    fn fresh() -> Self {
-        Kalah::new(kalah::Options::default())
-    }
-    fn mask(&self) -> u32 {
-        self.legal_mask()
-    }
-    fn play(&mut self, hole: usize) {
-        Kalah::play(self, hole);
-    }
-    fn result(&self) -> Option<Outcome> {
-        Kalah::result(self)
-    }
+/// `Native` for a model, its options at their defaults; `round` when it plays rounds.
+macro_rules! native {
+    ($model:ident, $module:ident $(, $round:item)?) => {
+        impl Native for $model {
+            fn fresh() -> Self {
+                $model::new($module::Options::default())
+            }
+            fn mask(&self) -> u32 {
+                self.legal_mask()
+            }
+            fn play(&mut self, hole: usize) {
+                $model::play(self, hole);
+            }
+            fn result(&self) -> Option<Outcome> {
+                $model::result(self)
+            }
+            $($round)?
+        }
+    };
 }
 
-impl Native for Oware {
-    fn fresh() -> Self {
-        Oware::new(oware::Options::default())
-    }
-    fn mask(&self) -> u32 {
-        self.legal_mask()
-    }
-    fn play(&mut self, hole: usize) {
-        Oware::play(self, hole);
-    }
-    fn result(&self) -> Option<Outcome> {
-        Oware::result(self)
-    }
-}
-
-impl Native for RajaPasu {
-    fn fresh() -> Self {
-        RajaPasu::new(raja_pasu::Options::default())
-    }
-    fn mask(&self) -> u32 {
-        self.legal_mask()
-    }
-    fn play(&mut self, hole: usize) {
-        RajaPasu::play(self, hole);
-    }
-    fn result(&self) -> Option<Outcome> {
-        RajaPasu::result(self)
-    }
+native!(Kalah, kalah);
+native!(Oware, oware);
+native!(SadeqaII, sadeqa_ii);
+native!(
+    RajaPasu,
+    raja_pasu,
     fn round(&self) -> u32 {
         RajaPasu::round(self)
     }
-}
-
-impl Native for SadeqaII {
-    fn fresh() -> Self {
-        SadeqaII::new(sadeqa_ii::Options::default())
-    }
-    fn mask(&self) -> u32 {
-        self.legal_mask()
-    }
-    fn play(&mut self, hole: usize) {
-        SadeqaII::play(self, hole);
-    }
-    fn result(&self) -> Option<Outcome> {
-        SadeqaII::result(self)
-    }
-}
+);
 
 /// How far a playout goes.
 #[derive(Clone, Copy, PartialEq, Eq)]

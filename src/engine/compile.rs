@@ -574,9 +574,15 @@ mod tests {
     /// each term, at every position of the board and at no hole, for both movers.
     #[test]
     fn fused_conditions_keep_their_meaning() {
-        let text = crate::catalog::shipped("kalah").expect("kalah is shipped");
-        let rules = crate::check::load(text, &[]).expect("kalah loads").rules;
+        // Two rows of five holes, a store for each player on the track.
+        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 5\n\
+                    stores = \"track\"\nseeds = 3\n\n[sowing]\ndirection = \"ccw\"\n\n[end]\n\
+                    no_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
+        let rules = crate::check::load(text, &[])
+            .expect("the test board loads")
+            .rules;
         let g = &rules.geometry;
+        assert_ne!(g.store_mask, 0, "the test board has stores on the track");
         let tables = Tables::build(&rules, 0);
         let mut pos = Position::empty();
         // Seeds in the odd positions, so that `seeds(last) == 0` varies too.
