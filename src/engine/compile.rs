@@ -382,11 +382,7 @@ impl Compiler<'_> {
     /// `row_seeds(p) == 0` (`empty`) or `row_seeds(p) > 0` (not `empty`), read from the mask
     /// of positions holding seeds. Nobody's row is empty.
     fn row_empty(&self, p: &PlayerX, empty: bool) -> Cond {
-        let rows = self.rules.geometry.holes_mask;
-        let is_empty = move |cx: &Cx<'_>, p: Player| {
-            let row = rows.get(usize::from(p)).copied().unwrap_or(0);
-            cx.pos.sown() & row == 0
-        };
+        let is_empty = |cx: &Cx<'_>, p: Player| cx.pos.row_empty(cx.rules, p);
         match p {
             PlayerX::Mover => Box::new(move |cx| is_empty(cx, cx.mover) == empty),
             PlayerX::Opponent => Box::new(move |cx| is_empty(cx, 1 - cx.mover) == empty),

@@ -339,8 +339,9 @@ impl Tables {
                 }
             }
             let order = order.get(..n).unwrap_or_default();
-            // For each position of the circuit, the first one after it (going round, itself
-            // last) not in `skip`, or NO_HOLE: one pass backwards over the circuit taken twice.
+            // For each position of the circuit, the first one after it (or before it, going
+            // the other way; itself last) not in `skip`, or NO_HOLE: one pass over the circuit
+            // taken twice, against the direction looked in.
             let after = |out: &mut Table, skip: u64, forward: bool| {
                 let mut found = NO_HOLE;
                 let twice = order.iter().chain(order);
