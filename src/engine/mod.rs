@@ -988,16 +988,24 @@ impl Game {
         let rest = self.pos.rest();
         let board = self.pos.board.get(..n).unwrap_or_default();
         let (history, boards) = (&self.history, &self.history_boards);
-        let earlier = self
-            .history_keys
+        // The keys are scanned on their own, in a loop that only compares (the scan runs over
+        // every position since the last capture, once a ply); a match is then checked in full.
+        let mut earlier = None;
+        let mut from = 0;
+        while let Some(found) = (self.history_keys.get(from..).unwrap_or_default())
             .iter()
-            .enumerate()
-            .filter(|&(_, &k)| k == key)
-            .find_map(|(i, _)| {
-                let (r, ply) = history.get(i)?;
-                let same = *r == rest && boards.get(i * n..(i + 1) * n) == Some(board);
-                same.then_some(*ply)
-            });
+            .position(|&k| k == key)
+        {
+            let i = from + found;
+            if let Some((r, ply)) = history.get(i)
+                && *r == rest
+                && boards.get(i * n..(i + 1) * n) == Some(board)
+            {
+                earlier = Some(*ply);
+                break;
+            }
+            from = i + 1;
+        }
         if let Some(first) = earlier {
             if T::ENABLED {
                 tracer.event(Event::Cycle {
