@@ -123,3 +123,12 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => hole(h),
     }
 }
+
+/// Whether a condition holds only on a player's first move: `first_move`, or an `and` with it.
+pub fn first_move_only(x: &BoolX) -> bool {
+    match x {
+        BoolX::FirstMove => true,
+        BoolX::And(a, b) => first_move_only(a) || first_move_only(b),
+        _ => false,
+    }
+}

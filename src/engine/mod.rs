@@ -541,14 +541,25 @@ pub struct Game {
     fixed_when: u64,
     /// Legality clauses whose `when` is false under the options chosen: never tried.
     dead_legal: u64,
-    /// Every other legality clause applies only to a player's first move (its `when` is
-    /// `first_move and ...`): once a player has moved, none of them is tried.
-    opening_only: bool,
+    /// When the legal moves are simply the open holes holding seeds.
+    plain: Plain,
     /// Quick tests of the drop clauses.
     drops: sow::Drops,
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
+}
+
+/// When the legal moves are the open holes holding seeds, with no legality clause to try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plain {
+    /// Always: there is no clause, or each is false under the options chosen.
+    Always,
+    /// Once the player has moved: every other clause governs only a first move (its `when` is
+    /// `first_move and ...`).
+    OnceMoved,
+    /// Never: the clauses are tried at each listing.
+    Never,
 }
 
 /// How many closed-hole masks a game keeps the neighbour tables of.
@@ -619,10 +630,14 @@ impl Game {
             .zip(&rules.legal)
             .filter(|(_, l)| dead(l))
             .fold(0u64, |m, (i, _)| m | 1 << i);
-        let opening_only = track_first_move
-            && (rules.legal.iter())
-                .filter(|l| !dead(l))
-                .all(|l| first_move_only(&l.when));
+        let mut live = rules.legal.iter().filter(|l| !dead(l)).peekable();
+        let plain = if live.peek().is_none() {
+            Plain::Always
+        } else if track_first_move && live.all(|l| eval::first_move_only(&l.when)) {
+            Plain::OnceMoved
+        } else {
+            Plain::Never
+        };
         let mut round_starts = Vec::new();
         if rules.rounds.is_some() {
             round_starts.reserve(ROUNDS_CAPACITY);
@@ -652,7 +667,7 @@ impl Game {
             can_relay,
             fixed_when,
             dead_legal,
-            opening_only,
+            plain,
             drops,
             banked: 0,
         };
@@ -729,10 +744,12 @@ impl Game {
     /// holes holding seeds: one mask operation.
     #[inline(always)]
     fn legal_for(&self, player: Player) -> MoveList {
-        let moved = self.pos.moved & (1 << (player & 1)) != 0;
-        let n = self.rules.legal.len();
-        let all_dead = n < 64 && self.dead_legal == (1u64 << n) - 1;
-        if all_dead || (self.opening_only && moved) {
+        let plain = match self.plain {
+            Plain::Always => true,
+            Plain::OnceMoved => self.pos.moved & (1 << (player & 1)) != 0,
+            Plain::Never => false,
+        };
+        if plain {
             return self.open_sown(player);
         }
         self.legal_by_clauses(player)
@@ -1209,16 +1226,6 @@ impl Game {
         if T::ENABLED {
             tracer.event(Event::GameEnd { winner, scores });
         }
-    }
-}
-
-/// Whether a condition holds only on a player's first move: `first_move`, or an `and` with it.
-fn first_move_only(x: &crate::rules::BoolX) -> bool {
-    use crate::rules::BoolX;
-    match x {
-        BoolX::FirstMove => true,
-        BoolX::And(a, b) => first_move_only(a) || first_move_only(b),
-        _ => false,
     }
 }
 
