@@ -38,6 +38,31 @@ struct Cursor {
     reached_opponent: bool,
 }
 
+impl Cursor {
+    /// A move's first lap: lift the hole played.
+    fn start(origin: Pos) -> Cursor {
+        Cursor {
+            from: origin,
+            hand: 0,
+            reached_opponent: false,
+        }
+    }
+}
+
+impl MoveRun {
+    /// Nothing done yet.
+    fn new() -> MoveRun {
+        MoveRun {
+            last: NO_HOLE,
+            laps: 0,
+            move_captures: 0,
+            reached_opponent: false,
+            endless: None,
+            lap_limit: false,
+        }
+    }
+}
+
 /// The state a lap ends in: everything the rest of the move depends on. Two equal lap-end
 /// states mean the move repeats itself forever.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -191,24 +216,8 @@ impl Mover<'_> {
     /// time; for rules that cannot relay, any position will do, as no move repeats).
     pub fn run<T: Tracer>(&self, pos: &mut Position, start: &Position, tracer: &mut T) -> MoveRun {
         let mark = tracer.mark();
-        let mut run = MoveRun {
-            last: NO_HOLE,
-            laps: 0,
-            move_captures: 0,
-            reached_opponent: false,
-            endless: None,
-            lap_limit: false,
-        };
-        let mut cursor = Cursor {
-            from: self.origin,
-            hand: 0,
-            reached_opponent: false,
-        };
-        // Brent, from lap WATCH_FROM on: `saved` is a lap-end state; `power` doubles each
-        // time the search runs past it without a match.
-        let mut saved: Option<LapState> = None;
-        let mut power: u32 = 1;
-        let mut since: u32 = 0;
+        let mut run = MoveRun::new();
+        let mut cursor = Cursor::start(self.origin);
         loop {
             run.laps += 1;
             match self.lap(pos, cursor, run.laps, &mut run, tracer) {
@@ -218,68 +227,16 @@ impl Mover<'_> {
                 }
                 LapOutcome::Relay(next, _) => cursor = next,
             }
-            if run.laps >= MAX_LAPS_PER_MOVE {
-                run.lap_limit = true;
-                if T::ENABLED {
-                    tracer.event(Event::LapLimit { laps: run.laps });
-                }
-                return run;
-            }
-            if run.laps < WATCH_FROM {
-                continue;
-            }
-            let n = self.rules.geometry.positions;
-            if saved
-                .as_ref()
-                .is_some_and(|s| s.cursor == cursor && s.pos.same_as(pos, n))
-            {
-                // Found a repeat: `since` laps apart. Locate the first one exactly.
-                let period = since + 1;
-                let first = self.first_repeat(start, period);
-                *pos = *start;
-                tracer.truncate(mark);
-                let mut replay = MoveRun {
-                    last: NO_HOLE,
-                    laps: 0,
-                    move_captures: 0,
-                    reached_opponent: false,
-                    endless: None,
-                    lap_limit: false,
-                };
-                let mut cursor = Cursor {
-                    from: self.origin,
-                    hand: 0,
-                    reached_opponent: false,
-                };
-                for lap in 1..=first + period {
-                    replay.laps = lap;
-                    match self.lap(pos, cursor, lap, &mut replay, tracer) {
-                        LapOutcome::Relay(next, last) => {
-                            cursor = next;
-                            replay.last = last;
-                        }
-                        // Cannot happen: the same laps relayed the first time.
-                        LapOutcome::End(last) => {
-                            replay.last = last;
-                            break;
-                        }
+            if run.laps >= WATCH_FROM {
+                // A long move: go on watching for a repeat (kept apart, so that the usual
+                // short move carries none of the watch's state).
+                match self.watch(pos, start, cursor, run, mark, tracer) {
+                    Ok((ended, at)) => {
+                        (run, cursor) = (ended, at);
+                        break;
                     }
+                    Err(stopped) => return stopped,
                 }
-                replay.endless = Some((first, first + period));
-                replay.reached_opponent = cursor.reached_opponent;
-                if T::ENABLED {
-                    tracer.event(Event::EndlessMove {
-                        first,
-                        repeat: first + period,
-                    });
-                }
-                return replay;
-            }
-            since += 1;
-            if since == power {
-                saved = Some(LapState { pos: *pos, cursor });
-                power = power.saturating_mul(2);
-                since = 0;
             }
         }
         run.reached_opponent = cursor.reached_opponent || run.reached_opponent;
@@ -300,21 +257,98 @@ impl Mover<'_> {
         run
     }
 
+    /// Goes on with a move that has sown [`WATCH_FROM`] laps, watching for a repeated lap-end
+    /// state with Brent's cycle detection. Returns the run and cursor when the move ends, or
+    /// (as `Err`) the finished run of an endless move or of one stopped at the lap limit.
+    #[inline(never)]
+    fn watch<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        start: &Position,
+        mut cursor: Cursor,
+        mut run: MoveRun,
+        mark: usize,
+        tracer: &mut T,
+    ) -> Result<(MoveRun, Cursor), MoveRun> {
+        // `saved` is a lap-end state (first the one of lap WATCH_FROM); `power` doubles each
+        // time the search runs past it without a match.
+        let mut saved = LapState { pos: *pos, cursor };
+        let mut power: u32 = 2;
+        let mut since: u32 = 0;
+        let n = self.rules.geometry.positions;
+        loop {
+            run.laps += 1;
+            match self.lap(pos, cursor, run.laps, &mut run, tracer) {
+                LapOutcome::End(last) => {
+                    run.last = last;
+                    return Ok((run, cursor));
+                }
+                LapOutcome::Relay(next, _) => cursor = next,
+            }
+            if run.laps >= MAX_LAPS_PER_MOVE {
+                run.lap_limit = true;
+                if T::ENABLED {
+                    tracer.event(Event::LapLimit { laps: run.laps });
+                }
+                return Err(run);
+            }
+            if saved.cursor == cursor && saved.pos.same_as(pos, n) {
+                // Found a repeat: `since + 1` laps apart. Locate the first one exactly.
+                return Err(self.replay_endless(pos, start, since + 1, mark, tracer));
+            }
+            since += 1;
+            if since == power {
+                saved = LapState { pos: *pos, cursor };
+                power = power.saturating_mul(2);
+                since = 0;
+            }
+        }
+    }
+
+    /// An endless move whose lap-end states repeat with `period`: plays it again from `start`
+    /// up to the first repeat, with the trace cut back to `mark` first.
+    fn replay_endless<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        start: &Position,
+        period: u32,
+        mark: usize,
+        tracer: &mut T,
+    ) -> MoveRun {
+        let first = self.first_repeat(start, period);
+        *pos = *start;
+        tracer.truncate(mark);
+        let mut replay = MoveRun::new();
+        let mut cursor = Cursor::start(self.origin);
+        for lap in 1..=first + period {
+            replay.laps = lap;
+            match self.lap(pos, cursor, lap, &mut replay, tracer) {
+                LapOutcome::Relay(next, last) => {
+                    cursor = next;
+                    replay.last = last;
+                }
+                // Cannot happen: the same laps relayed the first time.
+                LapOutcome::End(last) => {
+                    replay.last = last;
+                    break;
+                }
+            }
+        }
+        replay.endless = Some((first, first + period));
+        replay.reached_opponent = cursor.reached_opponent;
+        if T::ENABLED {
+            tracer.event(Event::EndlessMove {
+                first,
+                repeat: first + period,
+            });
+        }
+        replay
+    }
+
     /// The lap after which the move's lap-end states start repeating with `period`.
     fn first_repeat(&self, start: &Position, period: u32) -> u32 {
-        let begin = Cursor {
-            from: self.origin,
-            hand: 0,
-            reached_opponent: false,
-        };
-        let blank = MoveRun {
-            last: NO_HOLE,
-            laps: 0,
-            move_captures: 0,
-            reached_opponent: false,
-            endless: None,
-            lap_limit: false,
-        };
+        let begin = Cursor::start(self.origin);
+        let blank = MoveRun::new();
         let step = |pos: &mut Position, cursor: &mut Cursor, run: &mut MoveRun, lap: u32| {
             if let LapOutcome::Relay(next, _) = self.lap(pos, *cursor, lap, run, &mut ()) {
                 *cursor = next;
