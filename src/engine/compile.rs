@@ -6,19 +6,20 @@
 //! game is set up (the board's store mask, `holes`), and reads the moment's holes (`here`,
 //! `last`, ...) inside the closure that uses them.
 
+use super::Position;
 use super::eval::{Cx, arith, compare};
 use crate::rules::{
     ArithOp, BoolX, CaptureRule, CmpOp, HoleX, IntX, NO_HOLE, NOBODY, Player, PlayerX, Pos, Rules,
 };
 
 /// A compiled condition.
-pub type Cond = Box<dyn Fn(&Cx<'_>) -> bool + Send + Sync>;
+pub type Cond = Box<dyn Fn(&Cx<'_>, &Position) -> bool + Send + Sync>;
 /// A compiled number.
-pub type Num = Box<dyn Fn(&Cx<'_>) -> i64 + Send + Sync>;
+pub type Num = Box<dyn Fn(&Cx<'_>, &Position) -> i64 + Send + Sync>;
 /// A compiled hole.
-pub type Hole = Box<dyn Fn(&Cx<'_>) -> Pos + Send + Sync>;
+pub type Hole = Box<dyn Fn(&Cx<'_>, &Position) -> Pos + Send + Sync>;
 /// A compiled player.
-pub type Who = Box<dyn Fn(&Cx<'_>) -> Player + Send + Sync>;
+pub type Who = Box<dyn Fn(&Cx<'_>, &Position) -> Player + Send + Sync>;
 
 /// A capture clause's expressions, compiled.
 pub struct CaptureProgram {
@@ -98,35 +99,35 @@ fn at(table: &[Pos], p: Pos) -> Pos {
 /// place rather than through a closure of their own. `$body` sees the context as `$cx` and the
 /// position as `$p`.
 macro_rules! on_moment {
-    ($self:ident, $h:expr, |$cx:ident, $p:ident| $body:expr) => {
+    ($self:ident, $h:expr, |$cx:ident, $pos:ident, $p:ident| $body:expr) => {
         match {
             let h: &HoleX = $h;
             h
         } {
-            HoleX::Here => Box::new(move |$cx: &Cx<'_>| {
+            HoleX::Here => Box::new(move |$cx: &Cx<'_>, $pos: &Position| {
                 let $p = $cx.here;
                 $body
             }),
-            HoleX::Last => Box::new(move |$cx: &Cx<'_>| {
+            HoleX::Last => Box::new(move |$cx: &Cx<'_>, $pos: &Position| {
                 let $p = $cx.last;
                 $body
             }),
-            HoleX::Origin => Box::new(move |$cx: &Cx<'_>| {
+            HoleX::Origin => Box::new(move |$cx: &Cx<'_>, $pos: &Position| {
                 let $p = $cx.origin;
                 $body
             }),
-            HoleX::LapOrigin => Box::new(move |$cx: &Cx<'_>| {
+            HoleX::LapOrigin => Box::new(move |$cx: &Cx<'_>, $pos: &Position| {
                 let $p = $cx.lap_origin;
                 $body
             }),
-            HoleX::Bound => Box::new(move |$cx: &Cx<'_>| {
+            HoleX::Bound => Box::new(move |$cx: &Cx<'_>, $pos: &Position| {
                 let $p = $cx.bound;
                 $body
             }),
             other => {
                 let hole = $self.hole(other);
-                Box::new(move |$cx: &Cx<'_>| {
-                    let $p = hole($cx);
+                Box::new(move |$cx: &Cx<'_>, $pos: &Position| {
+                    let $p = hole($cx, $pos);
                     $body
                 })
             }
@@ -138,33 +139,33 @@ macro_rules! on_moment {
 /// `next(here)`, `prev(hole)`, `behind(last)`. Deeper expressions go through the hole's own
 /// closure.
 macro_rules! on_hole {
-    ($self:ident, $h:expr, |$cx:ident, $p:ident| $body:expr) => {{
+    ($self:ident, $h:expr, |$cx:ident, $pos:ident, $p:ident| $body:expr) => {{
         let h: &HoleX = $h;
         let g = &$self.rules.geometry;
         match h {
             HoleX::Opposite(base) if is_moment(base) => {
                 let table = g.opposite;
-                on_moment!($self, base, |$cx, q| {
+                on_moment!($self, base, |$cx, $pos, q| {
                     let $p = at(&table, q);
                     $body
                 })
             }
             HoleX::Behind(base) if is_moment(base) => {
                 let table = g.behind;
-                on_moment!($self, base, |$cx, q| {
+                on_moment!($self, base, |$cx, $pos, q| {
                     let $p = at(&table, q);
                     $body
                 })
             }
-            HoleX::Next(base) if is_moment(base) => on_moment!($self, base, |$cx, q| {
+            HoleX::Next(base) if is_moment(base) => on_moment!($self, base, |$cx, $pos, q| {
                 let $p = $cx.tables.look($cx.mover, q, true);
                 $body
             }),
-            HoleX::Prev(base) if is_moment(base) => on_moment!($self, base, |$cx, q| {
+            HoleX::Prev(base) if is_moment(base) => on_moment!($self, base, |$cx, $pos, q| {
                 let $p = $cx.tables.look($cx.mover, q, false);
                 $body
             }),
-            other => on_moment!($self, other, |$cx, $p| $body),
+            other => on_moment!($self, other, |$cx, $pos, $p| $body),
         }
     }};
 }
@@ -179,15 +180,15 @@ fn is_moment(h: &HoleX) -> bool {
 
 /// Builds a closure comparing a number with a constant, one closure per operator.
 macro_rules! against {
-    ($op:expr, $k:expr, |$cx:ident| $value:expr) => {{
+    ($op:expr, $k:expr, |$cx:ident, $pos:ident| $value:expr) => {{
         let k: i64 = $k;
         match $op {
-            CmpOp::Eq => Box::new(move |$cx: &Cx<'_>| $value == k),
-            CmpOp::Ne => Box::new(move |$cx: &Cx<'_>| $value != k),
-            CmpOp::Lt => Box::new(move |$cx: &Cx<'_>| $value < k),
-            CmpOp::Le => Box::new(move |$cx: &Cx<'_>| $value <= k),
-            CmpOp::Gt => Box::new(move |$cx: &Cx<'_>| $value > k),
-            CmpOp::Ge => Box::new(move |$cx: &Cx<'_>| $value >= k),
+            CmpOp::Eq => Box::new(move |$cx: &Cx<'_>, $pos: &Position| $value == k),
+            CmpOp::Ne => Box::new(move |$cx: &Cx<'_>, $pos: &Position| $value != k),
+            CmpOp::Lt => Box::new(move |$cx: &Cx<'_>, $pos: &Position| $value < k),
+            CmpOp::Le => Box::new(move |$cx: &Cx<'_>, $pos: &Position| $value <= k),
+            CmpOp::Gt => Box::new(move |$cx: &Cx<'_>, $pos: &Position| $value > k),
+            CmpOp::Ge => Box::new(move |$cx: &Cx<'_>, $pos: &Position| $value >= k),
         }
     }};
 }
@@ -215,10 +216,10 @@ impl Compiler<'_> {
             return class;
         }
         match x {
-            &BoolX::Const(b) => Box::new(move |_| b),
+            &BoolX::Const(b) => Box::new(move |_, _| b),
             BoolX::Not(a) => {
                 let a = self.cond(a);
-                Box::new(move |cx| !a(cx))
+                Box::new(move |cx, pos| !a(cx, pos))
             }
             BoolX::And(..) => self.chain(x, true),
             BoolX::Or(..) => self.chain(x, false),
@@ -226,37 +227,38 @@ impl Compiler<'_> {
             BoolX::Int(op, IntX::Const(k), b) => self.compare_const(flipped(*op), b, *k),
             BoolX::Int(op, a, b) => {
                 let (op, a, b) = (*op, self.num(a), self.num(b));
-                Box::new(move |cx| compare(op, a(cx), b(cx)))
+                Box::new(move |cx, pos| compare(op, a(cx, pos), b(cx, pos)))
             }
             BoolX::Player(eq, a, b) => {
                 let (eq, a, b) = (*eq, self.who(a), self.who(b));
-                Box::new(move |cx| (a(cx) == b(cx)) == eq)
+                Box::new(move |cx, pos| (a(cx, pos) == b(cx, pos)) == eq)
             }
             BoolX::Hole(eq, a, b) => {
                 let (eq, a, b) = (*eq, self.hole(a), self.hole(b));
-                Box::new(move |cx| (a(cx) == b(cx)) == eq)
+                Box::new(move |cx, pos| (a(cx, pos) == b(cx, pos)) == eq)
             }
             BoolX::In(v, mask) => {
                 let (v, mask) = (self.num(v), *mask);
-                Box::new(move |cx| {
-                    let v = v(cx);
+                Box::new(move |cx, pos| {
+                    let v = v(cx, pos);
                     (0..128).contains(&v) && mask & (1u128 << v) != 0
                 })
             }
-            BoolX::Own(h) => on_hole!(self, h, |cx, p| cx.owner(p) == cx.mover),
+            BoolX::Own(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p) == cx.mover),
             BoolX::IsStore(h) => {
                 let stores = g.store_mask;
-                on_hole!(self, h, |cx, p| p < 64 && stores & (1 << p) != 0)
+                on_hole!(self, h, |cx, _pos, p| p < 64 && stores & (1 << p) != 0)
             }
             BoolX::IsClosed(h) => {
-                on_hole!(self, h, |cx, p| p < 64 && cx.pos.closed & (1 << p) != 0)
+                on_hole!(self, h, |cx, pos, p| p < 64 && pos.closed & (1 << p) != 0)
             }
             BoolX::Claimed(h) => {
-                on_hole!(self, h, |cx, p| p != NO_HOLE && cx.pos.claims.contains(&p))
+                on_hole!(self, h, |cx, pos, p| p != NO_HOLE
+                    && pos.claims.contains(&p))
             }
-            BoolX::LastSeed => Box::new(|cx| cx.last_seed),
-            BoolX::FirstMove => Box::new(|cx| cx.pos.moved & (1 << cx.mover) == 0),
-            BoolX::ReachedOpponent => Box::new(|cx| cx.reached_opponent),
+            BoolX::LastSeed => Box::new(|cx, _| cx.last_seed),
+            BoolX::FirstMove => Box::new(|cx, pos| pos.moved & (1 << cx.mover) == 0),
+            BoolX::ReachedOpponent => Box::new(|cx, _| cx.reached_opponent),
         }
     }
 
@@ -291,27 +293,29 @@ impl Compiler<'_> {
         let mut conds: Vec<Cond> = merged.iter().map(|m| self.cond(m)).collect();
         conds.extend(rest.into_iter().map(|t| self.cond(t)));
         match (conds.len(), all) {
-            (0 | 1, _) => conds.pop().unwrap_or_else(|| Box::new(move |_| all)),
+            (0 | 1, _) => conds.pop().unwrap_or_else(|| Box::new(move |_, _| all)),
             (2, _) => {
                 let (b, a) = (conds.pop(), conds.pop());
                 match (a, b) {
-                    (Some(a), Some(b)) if all => Box::new(move |cx| a(cx) && b(cx)),
-                    (Some(a), Some(b)) => Box::new(move |cx| a(cx) || b(cx)),
-                    _ => Box::new(move |_| all),
+                    (Some(a), Some(b)) if all => Box::new(move |cx, pos| a(cx, pos) && b(cx, pos)),
+                    (Some(a), Some(b)) => Box::new(move |cx, pos| a(cx, pos) || b(cx, pos)),
+                    _ => Box::new(move |_, _| all),
                 }
             }
             (3, _) => {
                 let (c, b, a) = (conds.pop(), conds.pop(), conds.pop());
                 match (a, b, c) {
                     (Some(a), Some(b), Some(c)) if all => {
-                        Box::new(move |cx| a(cx) && b(cx) && c(cx))
+                        Box::new(move |cx, pos| a(cx, pos) && b(cx, pos) && c(cx, pos))
                     }
-                    (Some(a), Some(b), Some(c)) => Box::new(move |cx| a(cx) || b(cx) || c(cx)),
-                    _ => Box::new(move |_| all),
+                    (Some(a), Some(b), Some(c)) => {
+                        Box::new(move |cx, pos| a(cx, pos) || b(cx, pos) || c(cx, pos))
+                    }
+                    _ => Box::new(move |_, _| all),
                 }
             }
-            (_, true) => Box::new(move |cx| conds.iter().all(|c| c(cx))),
-            (_, false) => Box::new(move |cx| conds.iter().any(|c| c(cx))),
+            (_, true) => Box::new(move |cx, pos| conds.iter().all(|c| c(cx, pos))),
+            (_, false) => Box::new(move |cx, pos| conds.iter().any(|c| c(cx, pos))),
         }
     }
 
@@ -332,7 +336,7 @@ impl Compiler<'_> {
             }
             *none = class_value(x, g, NO_HOLE, mover)?;
         }
-        Some(on_hole!(self, h, |cx, p| {
+        Some(on_hole!(self, h, |cx, _pos, p| {
             let m = usize::from(cx.mover & 1);
             if p < 64 {
                 masks.get(m).is_some_and(|mask| mask & (1 << p) != 0)
@@ -351,30 +355,36 @@ impl Compiler<'_> {
         }
         match a {
             &IntX::Store(PlayerX::Fixed(p)) => {
-                against!(op, k, |cx| i64::from(cx.pos.held(cx.rules, p)))
+                against!(op, k, |cx, pos| i64::from(pos.held(cx.rules, p)))
             }
             IntX::Store(PlayerX::Mover) => {
-                against!(op, k, |cx| i64::from(cx.pos.held(cx.rules, cx.mover)))
+                against!(op, k, |cx, pos| i64::from(pos.held(cx.rules, cx.mover)))
             }
             IntX::Store(PlayerX::Opponent) => {
-                against!(op, k, |cx| i64::from(cx.pos.held(cx.rules, 1 - cx.mover)))
+                against!(op, k, |cx, pos| i64::from(pos.held(cx.rules, 1 - cx.mover)))
             }
             IntX::RowSeeds(PlayerX::Mover) => {
-                against!(op, k, |cx| i64::from(cx.pos.row_seeds(cx.rules, cx.mover)))
+                against!(op, k, |cx, pos| i64::from(
+                    pos.row_seeds(cx.rules, cx.mover)
+                ))
             }
             IntX::RowSeeds(PlayerX::Opponent) => {
-                against!(op, k, |cx| i64::from(
-                    cx.pos.row_seeds(cx.rules, 1 - cx.mover)
+                against!(op, k, |cx, pos| i64::from(
+                    pos.row_seeds(cx.rules, 1 - cx.mover)
                 ))
             }
             &IntX::RowSeeds(PlayerX::Fixed(p)) => {
-                against!(op, k, |cx| i64::from(cx.pos.row_seeds(cx.rules, p)))
+                against!(op, k, |cx, pos| i64::from(pos.row_seeds(cx.rules, p)))
             }
             // The hole read in place when it is a moment's hole or one step from it.
-            IntX::Seeds(h) => on_hole!(self, h, |cx, p| compare(op, i64::from(cx.seeds(p)), k)),
+            IntX::Seeds(h) => on_hole!(self, h, |cx, pos, p| compare(
+                op,
+                i64::from(pos.seeds(p)),
+                k
+            )),
             a => {
                 let a = self.num(a);
-                against!(op, k, |cx| a(cx))
+                against!(op, k, |cx, pos| a(cx, pos))
             }
         }
     }
@@ -382,14 +392,14 @@ impl Compiler<'_> {
     /// `row_seeds(p) == 0` (`empty`) or `row_seeds(p) > 0` (not `empty`), read from the mask
     /// of positions holding seeds. Nobody's row is empty.
     fn row_empty(&self, p: &PlayerX, empty: bool) -> Cond {
-        let is_empty = |cx: &Cx<'_>, p: Player| cx.pos.row_empty(cx.rules, p);
+        let is_empty = |cx: &Cx<'_>, pos: &Position, p: Player| pos.row_empty(cx.rules, p);
         match p {
-            PlayerX::Mover => Box::new(move |cx| is_empty(cx, cx.mover) == empty),
-            PlayerX::Opponent => Box::new(move |cx| is_empty(cx, 1 - cx.mover) == empty),
-            &PlayerX::Fixed(q) => Box::new(move |cx| is_empty(cx, q) == empty),
+            PlayerX::Mover => Box::new(move |cx, pos| is_empty(cx, pos, cx.mover) == empty),
+            PlayerX::Opponent => Box::new(move |cx, pos| is_empty(cx, pos, 1 - cx.mover) == empty),
+            &PlayerX::Fixed(q) => Box::new(move |cx, pos| is_empty(cx, pos, q) == empty),
             p => {
                 let p = self.who(p);
-                Box::new(move |cx| is_empty(cx, p(cx)) == empty)
+                Box::new(move |cx, pos| is_empty(cx, pos, p(cx, pos)) == empty)
             }
         }
     }
@@ -397,59 +407,59 @@ impl Compiler<'_> {
     fn num(&self, x: &IntX) -> Num {
         let g = &self.rules.geometry;
         match x {
-            &IntX::Const(v) => Box::new(move |_| v),
-            IntX::Seeds(h) => on_hole!(self, h, |cx, p| i64::from(cx.seeds(p))),
+            &IntX::Const(v) => Box::new(move |_, _| v),
+            IntX::Seeds(h) => on_hole!(self, h, |cx, pos, p| i64::from(pos.seeds(p))),
             IntX::Number(h) => {
                 let numbers = g.number;
-                on_hole!(self, h, |cx, p| numbers
+                on_hole!(self, h, |cx, _pos, p| numbers
                     .get(usize::from(p))
                     .map_or(0, |&n| i64::from(n)))
             }
             IntX::Store(p) => {
                 let p = self.who(p);
-                Box::new(move |cx| match p(cx) {
+                Box::new(move |cx, pos| match p(cx, pos) {
                     NOBODY => 0,
-                    p => i64::from(cx.pos.held(cx.rules, p)),
+                    p => i64::from(pos.held(cx.rules, p)),
                 })
             }
             IntX::RowSeeds(p) => {
                 let p = self.who(p);
-                Box::new(move |cx| match p(cx) {
+                Box::new(move |cx, pos| match p(cx, pos) {
                     NOBODY => 0,
-                    p => i64::from(cx.pos.row_seeds(cx.rules, p)),
+                    p => i64::from(pos.row_seeds(cx.rules, p)),
                 })
             }
             IntX::MaxSeeds(p) => {
                 let p = self.who(p);
-                Box::new(move |cx| match p(cx) {
+                Box::new(move |cx, pos| match p(cx, pos) {
                     NOBODY => 0,
                     p => {
                         let g = &cx.rules.geometry;
-                        let most = g.holes_of(p).map(|h| cx.seeds(h)).max();
+                        let most = g.holes_of(p).map(|h| pos.seeds(h)).max();
                         i64::from(most.unwrap_or(0))
                     }
                 })
             }
-            IntX::BoardSeeds => Box::new(|cx| {
-                i64::from(cx.pos.row_seeds(cx.rules, 0) + cx.pos.row_seeds(cx.rules, 1))
+            IntX::BoardSeeds => Box::new(|cx, pos| {
+                i64::from(pos.row_seeds(cx.rules, 0) + pos.row_seeds(cx.rules, 1))
             }),
             IntX::HolesPerRow => {
                 let n = i64::from(g.holes_per_row);
-                Box::new(move |_| n)
+                Box::new(move |_, _| n)
             }
-            IntX::MoveCaptures => Box::new(|cx| i64::from(cx.move_captures)),
-            IntX::TurnSowings => Box::new(|cx| i64::from(cx.pos.turn_sowings)),
+            IntX::MoveCaptures => Box::new(|cx, _| i64::from(cx.move_captures)),
+            IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
             IntX::Neg(v) => {
                 let v = self.num(v);
-                Box::new(move |cx| v(cx).saturating_neg())
+                Box::new(move |cx, pos| v(cx, pos).saturating_neg())
             }
             IntX::Arith(op, a, b) => {
                 let (a, b) = (self.num(a), self.num(b));
                 match op {
-                    ArithOp::Add => Box::new(move |cx| a(cx).saturating_add(b(cx))),
-                    ArithOp::Sub => Box::new(move |cx| a(cx).saturating_sub(b(cx))),
-                    ArithOp::Mul => Box::new(move |cx| a(cx).saturating_mul(b(cx))),
-                    &op => Box::new(move |cx| arith(op, a(cx), b(cx))),
+                    ArithOp::Add => Box::new(move |cx, pos| a(cx, pos).saturating_add(b(cx, pos))),
+                    ArithOp::Sub => Box::new(move |cx, pos| a(cx, pos).saturating_sub(b(cx, pos))),
+                    ArithOp::Mul => Box::new(move |cx, pos| a(cx, pos).saturating_mul(b(cx, pos))),
+                    &op => Box::new(move |cx, pos| arith(op, a(cx, pos), b(cx, pos))),
                 }
             }
         }
@@ -458,30 +468,30 @@ impl Compiler<'_> {
     fn hole(&self, x: &HoleX) -> Hole {
         let g = &self.rules.geometry;
         match x {
-            HoleX::Here => Box::new(|cx| cx.here),
-            HoleX::Last => Box::new(|cx| cx.last),
-            HoleX::Origin => Box::new(|cx| cx.origin),
-            HoleX::LapOrigin => Box::new(|cx| cx.lap_origin),
-            HoleX::Bound => Box::new(|cx| cx.bound),
+            HoleX::Here => Box::new(|cx, _| cx.here),
+            HoleX::Last => Box::new(|cx, _| cx.last),
+            HoleX::Origin => Box::new(|cx, _| cx.origin),
+            HoleX::LapOrigin => Box::new(|cx, _| cx.lap_origin),
+            HoleX::Bound => Box::new(|cx, _| cx.bound),
             HoleX::Next(h) => {
-                on_hole!(self, h, |cx, p| cx.tables.look(cx.mover, p, true))
+                on_hole!(self, h, |cx, _pos, p| cx.tables.look(cx.mover, p, true))
             }
             HoleX::Prev(h) => {
-                on_hole!(self, h, |cx, p| cx.tables.look(cx.mover, p, false))
+                on_hole!(self, h, |cx, _pos, p| cx.tables.look(cx.mover, p, false))
             }
             HoleX::Opposite(h) => {
                 let opposite = g.opposite;
-                on_hole!(self, h, |cx, p| at(&opposite, p))
+                on_hole!(self, h, |_cx, _pos, p| at(&opposite, p))
             }
             HoleX::Behind(h) => {
                 let behind = g.behind;
-                on_hole!(self, h, |cx, p| at(&behind, p))
+                on_hole!(self, h, |_cx, _pos, p| at(&behind, p))
             }
             HoleX::Of(p, n) => {
                 let (p, n) = (self.who(p), self.num(n));
                 let per = i64::from(g.holes_per_player);
-                Box::new(move |cx| {
-                    let (player, n) = (p(cx), n(cx));
+                Box::new(move |cx, pos| {
+                    let (player, n) = (p(cx, pos), n(cx, pos));
                     if player == NOBODY || n < 1 || n > per {
                         return NO_HOLE;
                     }
@@ -492,9 +502,12 @@ impl Compiler<'_> {
             }
             HoleX::Claim(p) => {
                 let p = self.who(p);
-                Box::new(move |cx| {
-                    let claims = &cx.pos.claims;
-                    claims.get(usize::from(p(cx))).copied().unwrap_or(NO_HOLE)
+                Box::new(move |cx, pos| {
+                    let claims = &pos.claims;
+                    claims
+                        .get(usize::from(p(cx, pos)))
+                        .copied()
+                        .unwrap_or(NO_HOLE)
                 })
             }
         }
@@ -502,11 +515,11 @@ impl Compiler<'_> {
 
     fn who(&self, x: &PlayerX) -> Who {
         match x {
-            PlayerX::Mover => Box::new(|cx| cx.mover),
-            PlayerX::Opponent => Box::new(|cx| 1 - cx.mover),
-            PlayerX::Starter => Box::new(|cx| cx.starter),
-            &PlayerX::Fixed(p) => Box::new(move |_| p),
-            PlayerX::Owner(h) => on_hole!(self, h, |cx, p| cx.owner(p)),
+            PlayerX::Mover => Box::new(|cx, _| cx.mover),
+            PlayerX::Opponent => Box::new(|cx, _| 1 - cx.mover),
+            PlayerX::Starter => Box::new(|cx, _| cx.starter),
+            &PlayerX::Fixed(p) => Box::new(move |_, _| p),
+            PlayerX::Owner(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p)),
         }
     }
 }
@@ -620,7 +633,7 @@ mod tests {
             let cond = c.cond(x);
             for mover in 0..2u8 {
                 for p in (0..g.positions).chain([NO_HOLE]) {
-                    let mut cx = Cx::new(&rules, &pos, &tables, mover, 0);
+                    let mut cx = Cx::new(&rules, &tables, mover, 0);
                     cx.last = p;
                     let expected = meaning(
                         g.owner_of(p) == mover,
@@ -628,7 +641,7 @@ mod tests {
                         g.owner_of(p) == 1 - mover,
                         pos.seeds(p) == 0,
                     );
-                    assert_eq!(cond(&cx), expected, "{x:?} at {p} for mover {mover}");
+                    assert_eq!(cond(&cx, &pos), expected, "{x:?} at {p} for mover {mover}");
                 }
             }
         }

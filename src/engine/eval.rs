@@ -1,13 +1,14 @@
 //! What an expression reads at one moment of play, and the arithmetic it uses.
 
-use super::{Position, Tables};
+use super::Tables;
 use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, NO_HOLE, Player, PlayerX, Pos, Rules};
 
-/// Everything an expression can read at one moment.
+/// Everything an expression can read at one moment, beside the position (which compiled
+/// expressions take as a second argument). A move keeps one context and moves it from moment
+/// to moment ([`Cx::at`]) rather than building one for each clause it tries.
 #[derive(Clone, Copy)]
 pub struct Cx<'a> {
     pub rules: &'a Rules,
-    pub pos: &'a Position,
     pub tables: &'a Tables,
     pub mover: Player,
     pub starter: Player,
@@ -23,16 +24,9 @@ pub struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     /// A context with no hole facts, for legality and ending conditions.
-    pub fn new(
-        rules: &'a Rules,
-        pos: &'a Position,
-        tables: &'a Tables,
-        mover: Player,
-        starter: Player,
-    ) -> Self {
+    pub fn new(rules: &'a Rules, tables: &'a Tables, mover: Player, starter: Player) -> Self {
         Cx {
             rules,
-            pos,
             tables,
             mover,
             starter,
@@ -47,14 +41,19 @@ impl<'a> Cx<'a> {
         }
     }
 
-    #[inline]
-    pub fn owner(&self, h: Pos) -> Player {
-        self.rules.geometry.owner_of(h)
+    /// Moves the context to a moment of the move: the hole it stands at, where the last seed
+    /// fell, where the lap began, and whether the seed just dropped was the last in hand.
+    #[inline(always)]
+    pub fn at(&mut self, here: Pos, last: Pos, lap_origin: Pos, last_seed: bool) {
+        self.here = here;
+        self.last = last;
+        self.lap_origin = lap_origin;
+        self.last_seed = last_seed;
     }
 
     #[inline]
-    pub fn seeds(&self, h: Pos) -> u16 {
-        self.pos.seeds(h)
+    pub fn owner(&self, h: Pos) -> Player {
+        self.rules.geometry.owner_of(h)
     }
 }
 

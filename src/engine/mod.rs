@@ -770,9 +770,9 @@ impl Game {
         let mut off = self.dead_legal;
         let fixed = self.fixed_when & !off;
         if fixed != 0 {
-            let cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
+            let cx = Cx::new(rules, &self.tables, player, self.starter);
             for (i, rule) in self.program.legal.iter().enumerate().take(64) {
-                if fixed & (1 << i) != 0 && !(rule.when)(&cx) {
+                if fixed & (1 << i) != 0 && !(rule.when)(&cx, &self.pos) {
                     off |= 1 << i;
                 }
             }
@@ -831,13 +831,13 @@ impl Game {
         if self.pos.seeds(h) == 0 {
             return Some(Illegality::Empty);
         }
+        let mut cx = Cx::new(rules, &self.tables, player, self.starter);
+        cx.origin = h;
         for (i, (rule, program)) in rules.legal.iter().zip(&self.program.legal).enumerate() {
             if i < 64 && off & (1 << i) != 0 {
                 continue;
             }
-            let mut cx = Cx::new(rules, &self.pos, &self.tables, player, self.starter);
-            cx.origin = h;
-            if !(program.when)(&cx) {
+            if !(program.when)(&cx, &self.pos) {
                 continue;
             }
             let after_ok = || {
@@ -846,15 +846,14 @@ impl Game {
                 };
                 let mut copy = self.pos;
                 let run = self.mover(player, h).run(&mut copy, &self.pos, &mut ());
-                let mut cx = Cx::new(rules, &copy, &self.tables, player, self.starter);
-                cx.origin = h;
+                let mut cx = cx;
                 cx.here = run.last;
                 cx.last = run.last;
                 cx.move_captures = run.move_captures;
                 cx.reached_opponent = run.reached_opponent;
-                after(&cx)
+                after(&cx, &copy)
             };
-            if !(program.require)(&cx) || !after_ok() {
+            if !(program.require)(&cx, &self.pos) || !after_ok() {
                 return Some(Illegality::Rule(rule.id));
             }
         }
@@ -931,7 +930,7 @@ impl Game {
             return Ok(report);
         }
         let rules = &*self.rules;
-        let mut cx = Cx::new(rules, &self.pos, &self.tables, mover, self.starter);
+        let mut cx = Cx::new(rules, &self.tables, mover, self.starter);
         cx.origin = h;
         cx.here = run.last;
         cx.last = run.last;
@@ -941,7 +940,7 @@ impl Game {
             .extra_turns
             .iter()
             .zip(&self.program.extra_turns)
-            .find(|(_, when)| when(&cx))
+            .find(|(_, when)| when(&cx, &self.pos))
             .map(|(x, _)| x.id);
         let next = match extra {
             Some(clause) => {
@@ -958,9 +957,9 @@ impl Game {
         };
         self.pos.to_move = next;
         let rules = &*self.rules;
-        let cx = Cx::new(rules, &self.pos, &self.tables, next, self.starter);
+        let cx = Cx::new(rules, &self.tables, next, self.starter);
         let ends = rules.end_when.iter().zip(&self.program.end_when);
-        if let Some((&(_, ending), _)) = ends.into_iter().find(|(_, when)| when(&cx)) {
+        if let Some((&(_, ending), _)) = ends.into_iter().find(|(_, when)| when(&cx, &self.pos)) {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);

@@ -217,10 +217,11 @@ impl Mover<'_> {
     pub fn run<T: Tracer>(&self, pos: &mut Position, start: &Position, tracer: &mut T) -> MoveRun {
         let mark = tracer.mark();
         let mut run = MoveRun::new();
+        let mut cx = self.context();
         let mut cursor = Cursor::start(self.origin);
         loop {
             run.laps += 1;
-            match self.lap(pos, cursor, run.laps, &mut run, tracer) {
+            match self.lap(pos, &mut cx, cursor, run.laps, tracer) {
                 LapOutcome::End(last) => {
                     run.last = last;
                     break;
@@ -230,7 +231,7 @@ impl Mover<'_> {
             if run.laps >= WATCH_FROM {
                 // A long move: go on watching for a repeat (kept apart, so that the usual
                 // short move carries none of the watch's state).
-                match self.watch(pos, start, cursor, run, mark, tracer) {
+                match self.watch(pos, &mut cx, start, cursor, run, mark, tracer) {
                     Ok((ended, at)) => {
                         (run, cursor) = (ended, at);
                         break;
@@ -239,7 +240,7 @@ impl Mover<'_> {
                 }
             }
         }
-        run.reached_opponent = cursor.reached_opponent || run.reached_opponent;
+        cx.reached_opponent |= cursor.reached_opponent;
         if T::ENABLED {
             tracer.event(Event::MoveEnd {
                 laps: run.laps,
@@ -248,22 +249,34 @@ impl Mover<'_> {
         }
         let last = run.last;
         let rules = self.rules;
+        cx.at(last, last, cursor.from, false);
         for rule in rules.move_captures.iter().zip(&self.program.move_captures) {
-            let cx = self.cx(pos, &run, last, last, cursor.from, false);
-            if (rule.1.when)(&cx) {
-                self.capture(rule, pos, &mut run, last, cursor.from, tracer);
+            if (rule.1.when)(&cx, pos) {
+                self.capture(rule, pos, &mut cx, tracer);
             }
         }
+        run.move_captures = cx.move_captures;
+        run.reached_opponent = cx.reached_opponent;
         run
+    }
+
+    /// The context of this move's clauses, before its first seed.
+    #[inline(always)]
+    fn context(&self) -> Cx<'_> {
+        let mut cx = Cx::new(self.rules, self.tables, self.player, self.starter);
+        cx.origin = self.origin;
+        cx
     }
 
     /// Goes on with a move that has sown [`WATCH_FROM`] laps, watching for a repeated lap-end
     /// state with Brent's cycle detection. Returns the run and cursor when the move ends, or
     /// (as `Err`) the finished run of an endless move or of one stopped at the lap limit.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn watch<T: Tracer>(
         &self,
         pos: &mut Position,
+        cx: &mut Cx<'_>,
         start: &Position,
         mut cursor: Cursor,
         mut run: MoveRun,
@@ -278,7 +291,7 @@ impl Mover<'_> {
         let n = self.rules.geometry.positions;
         loop {
             run.laps += 1;
-            match self.lap(pos, cursor, run.laps, &mut run, tracer) {
+            match self.lap(pos, cx, cursor, run.laps, tracer) {
                 LapOutcome::End(last) => {
                     run.last = last;
                     return Ok((run, cursor));
@@ -290,6 +303,8 @@ impl Mover<'_> {
                 if T::ENABLED {
                     tracer.event(Event::LapLimit { laps: run.laps });
                 }
+                run.move_captures = cx.move_captures;
+                run.reached_opponent = cx.reached_opponent;
                 return Err(run);
             }
             if saved.cursor == cursor && saved.pos.same_as(pos, n) {
@@ -319,10 +334,11 @@ impl Mover<'_> {
         *pos = *start;
         tracer.truncate(mark);
         let mut replay = MoveRun::new();
+        let mut cx = self.context();
         let mut cursor = Cursor::start(self.origin);
         for lap in 1..=first + period {
             replay.laps = lap;
-            match self.lap(pos, cursor, lap, &mut replay, tracer) {
+            match self.lap(pos, &mut cx, cursor, lap, tracer) {
                 LapOutcome::Relay(next, last) => {
                     cursor = next;
                     replay.last = last;
@@ -335,6 +351,7 @@ impl Mover<'_> {
             }
         }
         replay.endless = Some((first, first + period));
+        replay.move_captures = cx.move_captures;
         replay.reached_opponent = cursor.reached_opponent;
         if T::ENABLED {
             tracer.event(Event::EndlessMove {
@@ -348,9 +365,9 @@ impl Mover<'_> {
     /// The lap after which the move's lap-end states start repeating with `period`.
     fn first_repeat(&self, start: &Position, period: u32) -> u32 {
         let begin = Cursor::start(self.origin);
-        let blank = MoveRun::new();
-        let step = |pos: &mut Position, cursor: &mut Cursor, run: &mut MoveRun, lap: u32| {
-            if let LapOutcome::Relay(next, _) = self.lap(pos, *cursor, lap, run, &mut ()) {
+        let blank = self.context();
+        let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'_>, lap: u32| {
+            if let LapOutcome::Relay(next, _) = self.lap(pos, cx, *cursor, lap, &mut ()) {
                 *cursor = next;
             }
         };
@@ -369,47 +386,20 @@ impl Mover<'_> {
         first
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn cx<'b>(
-        &'b self,
-        pos: &'b Position,
-        run: &MoveRun,
-        here: Pos,
-        last: Pos,
-        lap_origin: Pos,
-        last_seed: bool,
-    ) -> Cx<'b> {
-        Cx {
-            rules: self.rules,
-            pos,
-            tables: self.tables,
-            mover: self.player,
-            starter: self.starter,
-            here,
-            last,
-            origin: self.origin,
-            lap_origin,
-            bound: NO_HOLE,
-            last_seed,
-            move_captures: run.move_captures,
-            reached_opponent: run.reached_opponent,
-        }
-    }
-
     /// Sows one lap.
     #[inline(always)]
     fn lap<T: Tracer>(
         &self,
         pos: &mut Position,
+        cx: &mut Cx<'_>,
         cursor: Cursor,
         lap: u32,
-        run: &mut MoveRun,
         tracer: &mut T,
     ) -> LapOutcome {
         let rules = self.rules;
         let me = usize::from(self.player);
         let lap_origin = cursor.from;
-        run.reached_opponent |= cursor.reached_opponent;
+        cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
         if cursor.hand == 0 {
@@ -432,8 +422,8 @@ impl Mover<'_> {
                     opponent_holes: self.opponent_holes(),
                 };
                 let mut reached = false;
-                self.dropped(pos, run, drop, &mut reached, tracer);
-                run.reached_opponent |= reached;
+                self.dropped(pos, cx, drop, &mut reached, tracer);
+                cx.reached_opponent |= reached;
             }
         } else {
             hand = cursor.hand;
@@ -500,7 +490,7 @@ impl Mover<'_> {
                 pos.credit(rules, claimer, 1);
                 hand -= 1;
                 if claimer == self.player {
-                    run.move_captures += 1;
+                    cx.move_captures += 1;
                 }
                 if T::ENABLED {
                     tracer.event(Event::Capture {
@@ -521,21 +511,21 @@ impl Mover<'_> {
                 lap_origin,
                 opponent_holes,
             };
-            if self.dropped(pos, run, drop, &mut reached, tracer) {
+            if self.dropped(pos, cx, drop, &mut reached, tracer) {
                 claimed = claimed_mask(pos);
             }
         }
-        run.reached_opponent |= reached;
+        cx.reached_opponent |= reached;
         let last = at;
         if T::ENABLED {
             tracer.event(Event::LapEnd { lap, last });
         }
+        cx.at(last, last, lap_origin, false);
         for rule in rules.lap_captures.iter().zip(&self.program.lap_captures) {
-            let cx = self.cx(pos, run, last, last, lap_origin, false);
-            if !(rule.1.when)(&cx) {
+            if !(rule.1.when)(cx, pos) {
                 continue;
             }
-            let taken = self.capture(rule, pos, run, last, lap_origin, tracer);
+            let taken = self.capture(rule, pos, cx, tracer);
             match rule.0.then {
                 After::Continue => {}
                 After::End => return LapOutcome::End(last),
@@ -545,7 +535,7 @@ impl Mover<'_> {
                             from: last,
                             // Captures of one move never exceed the board's seeds, which fit u16.
                             hand: u16::try_from(taken).unwrap_or(u16::MAX),
-                            reached_opponent: self.track_reached && run.reached_opponent,
+                            reached_opponent: self.track_reached && cx.reached_opponent,
                         },
                         last,
                     );
@@ -554,8 +544,7 @@ impl Mover<'_> {
             }
         }
         if let (Some(relay), Some(when)) = (&rules.relay, &self.program.relay) {
-            let cx = self.cx(pos, run, last, last, lap_origin, false);
-            if when(&cx) {
+            if when(cx, pos) {
                 let from = match relay.from {
                     RelayFrom::Landing => last,
                     RelayFrom::Next => self.tables.look(self.player, last, true),
@@ -571,7 +560,7 @@ impl Mover<'_> {
                         Cursor {
                             from,
                             hand: 0,
-                            reached_opponent: self.track_reached && run.reached_opponent,
+                            reached_opponent: self.track_reached && cx.reached_opponent,
                         },
                         last,
                     );
@@ -596,7 +585,7 @@ impl Mover<'_> {
     fn dropped<T: Tracer>(
         &self,
         pos: &mut Position,
-        run: &mut MoveRun,
+        cx: &mut Cx<'_>,
         drop: Dropped,
         reached: &mut bool,
         tracer: &mut T,
@@ -612,8 +601,8 @@ impl Mover<'_> {
         if !self.drops.may_fire(seeds) {
             return false;
         }
-        run.reached_opponent |= *reached;
-        self.drop_clauses(pos, run, drop.at, drop.last_seed, drop.lap_origin, tracer);
+        cx.reached_opponent |= *reached;
+        self.drop_clauses(pos, cx, drop.at, drop.last_seed, drop.lap_origin, tracer);
         true
     }
 
@@ -621,7 +610,7 @@ impl Mover<'_> {
     fn drop_clauses<T: Tracer>(
         &self,
         pos: &mut Position,
-        run: &mut MoveRun,
+        cx: &mut Cx<'_>,
         at: Pos,
         last_seed: bool,
         lap_origin: Pos,
@@ -635,59 +624,59 @@ impl Mover<'_> {
                 Guard::Exactly(n) => pos.seeds(at) == n,
                 Guard::Seeds(n) if pos.seeds(at) != n => false,
                 Guard::Seeds(_) | Guard::Any => {
-                    let cx = self.cx(pos, run, at, NO_HOLE, lap_origin, last_seed);
-                    (rule.1.when)(&cx)
+                    cx.at(at, NO_HOLE, lap_origin, last_seed);
+                    (rule.1.when)(cx, pos)
                 }
             };
             if fires {
-                self.capture(rule, pos, run, at, lap_origin, tracer);
+                // A capture reads the hole dropped into as both `here` and `last`.
+                cx.at(at, at, lap_origin, false);
+                self.capture(rule, pos, cx, tracer);
             }
         }
     }
 
     /// Fires a capture clause; returns the seeds taken.
+    ///
+    /// `cx` stands at the hole the clause fired at, as both `here` and `last`.
     fn capture<T: Tracer>(
         &self,
         (rule, program): (&CaptureRule, &CaptureProgram),
         pos: &mut Position,
-        run: &mut MoveRun,
-        here: Pos,
-        lap_origin: Pos,
+        cx: &mut Cx<'_>,
         tracer: &mut T,
     ) -> u32 {
         let backup = program
             .cancel_if
             .as_ref()
-            .map(|_| (*pos, tracer.mark(), run.move_captures));
-        let last = here;
+            .map(|_| (*pos, tracer.mark(), cx.move_captures));
         let mut total = 0u32;
         let mut first = NO_HOLE;
         for (i, target) in program.take.iter().enumerate() {
-            let cx = self.cx(pos, run, here, last, lap_origin, false);
-            let h = target(&cx);
+            let h = target(cx, pos);
             if i == 0 {
                 first = h;
             }
-            total += self.take(rule, pos, run, h, tracer);
+            total += self.take(rule, pos, cx, h, tracer);
         }
         if let Some((keep_going, step)) = &program.chain {
             // A chain never takes the same hole twice, so it always stops.
             let mut visited: u64 = if first == NO_HOLE { 0 } else { 1 << first };
             let mut at = first;
             while at != NO_HOLE {
-                let mut cx = self.cx(pos, run, here, last, lap_origin, false);
                 cx.bound = at;
-                if !keep_going(&cx) {
+                if !keep_going(cx, pos) {
                     break;
                 }
-                let next = step(&cx);
+                let next = step(cx, pos);
                 if next == NO_HOLE || visited & (1 << next) != 0 {
                     break;
                 }
                 visited |= 1 << next;
-                total += self.take(rule, pos, run, next, tracer);
+                total += self.take(rule, pos, cx, next, tracer);
                 at = next;
             }
+            cx.bound = NO_HOLE;
         }
         if rule.claim
             && first != NO_HOLE
@@ -698,10 +687,9 @@ impl Mover<'_> {
             *claim = first;
         }
         if let (Some(cancel), Some((before, mark, captures))) = (&program.cancel_if, backup) {
-            let cx = self.cx(pos, run, here, last, lap_origin, false);
-            if total > 0 && cancel(&cx) {
+            if total > 0 && cancel(cx, pos) {
                 *pos = before;
-                run.move_captures = captures;
+                cx.move_captures = captures;
                 tracer.truncate(mark);
                 if T::ENABLED {
                     tracer.event(Event::CaptureCancelled {
@@ -720,7 +708,7 @@ impl Mover<'_> {
         &self,
         rule: &CaptureRule,
         pos: &mut Position,
-        run: &mut MoveRun,
+        cx: &mut Cx<'_>,
         h: Pos,
         tracer: &mut T,
     ) -> u32 {
@@ -749,7 +737,7 @@ impl Mover<'_> {
             }
         }
         if to.is_none() || to == Some(self.player) {
-            run.move_captures += u32::from(seeds);
+            cx.move_captures += u32::from(seeds);
         }
         if T::ENABLED {
             tracer.event(Event::Capture {
