@@ -543,28 +543,28 @@ impl Mover<'_> {
                 After::Sow => {}
             }
         }
-        if let (Some(relay), Some(when)) = (&rules.relay, &self.program.relay) {
-            if when(cx, pos) {
-                let from = match relay.from {
-                    RelayFrom::Landing => last,
-                    RelayFrom::Next => self.tables.look(self.player, last, true),
-                };
-                if from != NO_HOLE && pos.seeds(from) > 0 {
-                    if T::ENABLED {
-                        tracer.event(Event::Relay {
-                            clause: relay.id,
-                            hole: from,
-                        });
-                    }
-                    return LapOutcome::Relay(
-                        Cursor {
-                            from,
-                            hand: 0,
-                            reached_opponent: self.track_reached && cx.reached_opponent,
-                        },
-                        last,
-                    );
+        if let (Some(relay), Some(when)) = (&rules.relay, &self.program.relay)
+            && when(cx, pos)
+        {
+            let from = match relay.from {
+                RelayFrom::Landing => last,
+                RelayFrom::Next => self.tables.look(self.player, last, true),
+            };
+            if from != NO_HOLE && pos.seeds(from) > 0 {
+                if T::ENABLED {
+                    tracer.event(Event::Relay {
+                        clause: relay.id,
+                        hole: from,
+                    });
                 }
+                return LapOutcome::Relay(
+                    Cursor {
+                        from,
+                        hand: 0,
+                        reached_opponent: self.track_reached && cx.reached_opponent,
+                    },
+                    last,
+                );
             }
         }
         LapOutcome::End(last)
@@ -686,19 +686,20 @@ impl Mover<'_> {
         {
             *claim = first;
         }
-        if let (Some(cancel), Some((before, mark, captures))) = (&program.cancel_if, backup) {
-            if total > 0 && cancel(cx, pos) {
-                *pos = before;
-                cx.move_captures = captures;
-                tracer.truncate(mark);
-                if T::ENABLED {
-                    tracer.event(Event::CaptureCancelled {
-                        clause: rule.id,
-                        seeds: total,
-                    });
-                }
-                return 0;
+        if let (Some(cancel), Some((before, mark, captures))) = (&program.cancel_if, backup)
+            && total > 0
+            && cancel(cx, pos)
+        {
+            *pos = before;
+            cx.move_captures = captures;
+            tracer.truncate(mark);
+            if T::ENABLED {
+                tracer.event(Event::CaptureCancelled {
+                    clause: rule.id,
+                    seeds: total,
+                });
             }
+            return 0;
         }
         total
     }
