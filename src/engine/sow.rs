@@ -145,18 +145,6 @@ fn along(track: &[Pos; MAX_POSITIONS], k: &mut usize, len: usize) -> Pos {
     at
 }
 
-/// A seed just dropped: where, whether it was the last in hand, and the lap's origin.
-#[derive(Clone, Copy)]
-struct Dropped {
-    at: Pos,
-    /// The seeds `at` holds now.
-    seeds: u16,
-    last_seed: bool,
-    lap_origin: Pos,
-    /// The mover's opponent's holes, as a mask.
-    opponent_holes: u64,
-}
-
 /// The claimed holes, as a mask of positions.
 #[inline]
 fn claimed_mask(pos: &Position) -> u64 {
@@ -414,16 +402,8 @@ impl Mover<'_> {
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
                 pos.set(at, 1);
-                let drop = Dropped {
-                    at,
-                    seeds: 1,
-                    last_seed: hand == 0,
-                    lap_origin,
-                    opponent_holes: self.opponent_holes(),
-                };
-                let mut reached = false;
-                self.dropped(pos, cx, drop, &mut reached, tracer);
-                cx.reached_opponent |= reached;
+                cx.reached_opponent |= self.opponent_holes() & 1 << (at & 63) != 0;
+                self.dropped(pos, cx, at, 1, hand, lap_origin, tracer);
             }
         } else {
             hand = cursor.hand;
@@ -462,11 +442,18 @@ impl Mover<'_> {
         // A track of one position cannot pass over it.
         let skip = if len > 1 { skip } else { NO_HOLE };
         let opponent_holes = self.opponent_holes();
-        let mut claimed = claimed_mask(pos);
+        // The positions where a seed does not simply drop: the skipped origin and claimed
+        // holes, tested together with one bit test a seed.
+        let skipped = if skip == NO_HOLE {
+            0
+        } else {
+            1u64 << (skip & 63)
+        };
+        let mut stops = claimed_mask(pos) | skipped;
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
-        if !T::ENABLED && claimed == 0 && skip == NO_HOLE && self.drops.none() {
+        if !T::ENABLED && stops == 0 && self.drops.none() {
             // Nothing can happen between two drops: sow the lap in one tight loop.
             while hand > 0 {
                 at = along(track, &mut k, len);
@@ -477,14 +464,14 @@ impl Mover<'_> {
         }
         while hand > 0 {
             at = along(track, &mut k, len);
-            if at == skip {
-                if T::ENABLED {
-                    tracer.event(Event::Skip { hole: at });
-                }
-                continue;
-            }
             let bit = 1u64 << (at & 63);
-            if claimed & bit != 0 {
+            if stops & bit != 0 {
+                if at == skip {
+                    if T::ENABLED {
+                        tracer.event(Event::Skip { hole: at });
+                    }
+                    continue;
+                }
                 // A claimed hole keeps nothing: the seed goes to the claimer.
                 let claimer: Player = if pos.claims[0] == at { 0 } else { 1 };
                 pos.credit(rules, claimer, 1);
@@ -504,15 +491,12 @@ impl Mover<'_> {
             }
             let seeds = pos.sow_one(at);
             hand -= 1;
-            let drop = Dropped {
-                at,
-                seeds,
-                last_seed: hand == 0,
-                lap_origin,
-                opponent_holes,
-            };
-            if self.dropped(pos, cx, drop, &mut reached, tracer) {
-                claimed = claimed_mask(pos);
+            reached |= opponent_holes & bit != 0;
+            if self.drops.may_fire(seeds) {
+                cx.reached_opponent |= reached;
+            }
+            if self.dropped(pos, cx, at, seeds, hand, lap_origin, tracer) {
+                stops = claimed_mask(pos) | skipped;
             }
         }
         cx.reached_opponent |= reached;
@@ -578,31 +562,28 @@ impl Mover<'_> {
             .unwrap_or(0)
     }
 
-    /// After a seed is dropped: note whether it reached the opponent (in `reached`, which the
-    /// caller keeps in a register and which is written back before any clause can read it),
-    /// and try the drop clauses. Returns whether they were tried.
+    /// After a seed is dropped into `at`, which now holds `seeds`, with `hand` seeds left to
+    /// sow: traces the drop and tries the drop clauses that may fire at that count. Returns
+    /// whether they were tried. (`cx` must know by then whether the move reached the opponent.)
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn dropped<T: Tracer>(
         &self,
         pos: &mut Position,
         cx: &mut Cx<'_>,
-        drop: Dropped,
-        reached: &mut bool,
+        at: Pos,
+        seeds: u16,
+        hand: u16,
+        lap_origin: Pos,
         tracer: &mut T,
     ) -> bool {
-        *reached |= drop.opponent_holes & crate::rules::bit(drop.at) != 0;
-        let seeds = drop.seeds;
         if T::ENABLED {
-            tracer.event(Event::Drop {
-                hole: drop.at,
-                seeds,
-            });
+            tracer.event(Event::Drop { hole: at, seeds });
         }
         if !self.drops.may_fire(seeds) {
             return false;
         }
-        cx.reached_opponent |= *reached;
-        self.drop_clauses(pos, cx, drop.at, drop.last_seed, drop.lap_origin, tracer);
+        self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
         true
     }
 
