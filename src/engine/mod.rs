@@ -534,6 +534,8 @@ pub struct Game {
     track_turn_sowings: bool,
     /// Whether lap-end states must remember that the move reached the opponent's row.
     track_reached: bool,
+    /// Whether any clause reads whether the move reached the opponent's row.
+    watch_reached: bool,
     /// Whether a move can have more than one lap (a relay, or captured seeds sown again).
     can_relay: bool,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -608,6 +610,7 @@ impl Game {
             Tables::build(&rules, pos.closed)
         };
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
+        let watch_reached = rules.reads(crate::rules::Fact::ReachedOpponent);
         let history_keys = Vec::with_capacity(HISTORY_CAPACITY);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
         let history_boards =
@@ -664,6 +667,7 @@ impl Game {
             track_first_move,
             track_turn_sowings,
             track_reached: rules_move_reads_reached,
+            watch_reached,
             can_relay,
             fixed_when,
             dead_legal,
@@ -869,6 +873,7 @@ impl Game {
             starter: self.starter,
             origin,
             track_reached: self.track_reached,
+            watch_reached: self.watch_reached,
             drops: &self.drops,
         }
     }
@@ -908,6 +913,7 @@ impl Game {
             starter: self.starter,
             origin: h,
             track_reached: self.track_reached,
+            watch_reached: self.watch_reached,
             drops: &self.drops,
         }
         .run(&mut self.pos, &self.move_start, tracer);

@@ -82,6 +82,9 @@ pub struct Mover<'a> {
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
+    /// Whether any clause reads whether the move reached the opponent's row: if none does,
+    /// the sowing loops do not keep track of it.
+    pub watch_reached: bool,
     /// A quick test for each drop clause, in order, before its condition is evaluated.
     pub drops: &'a Drops,
 }
@@ -91,10 +94,9 @@ pub struct Mover<'a> {
 #[derive(Debug, Clone)]
 pub struct Drops {
     guards: Vec<Guard>,
-    /// Bit n: some clause may fire when the hole now holds n seeds (n < 64).
+    /// Bit n: some clause may fire when the hole now holds n seeds; bit 63 stands for every
+    /// count from 63 up. All bits are set when some clause may fire whatever the count.
     counts: u64,
-    /// Some clause may fire whatever the count.
-    always: bool,
 }
 
 impl Drops {
@@ -105,31 +107,27 @@ impl Drops {
             .map(|c| Guard::of(&c.when))
             .collect();
         let mut counts = 0u64;
-        let mut always = false;
         for guard in &guards {
             match *guard {
                 Guard::Never => {}
-                Guard::Seeds(n) | Guard::Exactly(n) if n < 64 => counts |= 1 << n,
-                Guard::Seeds(_) | Guard::Exactly(_) | Guard::Any => always = true,
+                Guard::Seeds(n) | Guard::Exactly(n) => counts |= 1 << n.min(63),
+                Guard::Any => counts = u64::MAX,
             }
         }
-        Drops {
-            guards,
-            counts,
-            always,
-        }
+        Drops { guards, counts }
     }
 
     /// Whether no drop clause can ever fire.
     #[inline]
     fn none(&self) -> bool {
-        !self.always && self.counts == 0
+        self.counts == 0
     }
 
-    /// Whether some drop clause may fire when the hole dropped into holds `seeds`.
-    #[inline]
+    /// Whether some drop clause may fire when the hole dropped into holds `seeds` (a quick
+    /// test before the clauses' own: it may say yes when none fires, never the other way).
+    #[inline(always)]
     fn may_fire(&self, seeds: u16) -> bool {
-        self.always || (seeds < 64 && self.counts & (1 << seeds) != 0)
+        self.counts & 1 << seeds.min(63) != 0
     }
 }
 
@@ -402,7 +400,8 @@ impl Mover<'_> {
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
                 pos.set(at, 1);
-                cx.reached_opponent |= self.opponent_holes() & 1 << (at & 63) != 0;
+                cx.reached_opponent |=
+                    self.watch_reached && self.opponent_holes() & 1 << (at & 63) != 0;
                 self.dropped(pos, cx, at, 1, hand, lap_origin, tracer);
             }
         } else {
@@ -441,27 +440,44 @@ impl Mover<'_> {
         };
         // A track of one position cannot pass over it.
         let skip = if len > 1 { skip } else { NO_HOLE };
-        let opponent_holes = self.opponent_holes();
-        // The positions where a seed does not simply drop: the skipped origin and claimed
-        // holes, tested together with one bit test a seed.
+        // The opponent's holes, when some clause asks whether the move reached them.
+        let watched = if self.watch_reached {
+            self.opponent_holes()
+        } else {
+            0
+        };
+        // Whether a seed of this lap fell into an opponent's hole, kept in a register and
+        // written back before any clause can read it.
+        let mut reached = false;
         let skipped = if skip == NO_HOLE {
             0
         } else {
             1u64 << (skip & 63)
         };
-        let mut stops = claimed_mask(pos) | skipped;
-        // Whether a seed of this lap fell into an opponent's hole, kept in a register and
-        // written back before any clause can read it.
-        let mut reached = false;
-        if !T::ENABLED && stops == 0 && self.drops.none() {
-            // Nothing can happen between two drops: sow the lap in one tight loop.
+        let mut claimed = claimed_mask(pos);
+        if !T::ENABLED && claimed | skipped == 0 && self.drops.none() {
+            // Nothing can happen between two drops: sow the lap in one tight loop (with no
+            // look at the opponent's row unless a clause asks about it).
+            if watched == 0 {
+                while hand > 0 {
+                    at = along(track, &mut k, len);
+                    pos.sow_one(at);
+                    hand -= 1;
+                }
+            }
             while hand > 0 {
                 at = along(track, &mut k, len);
                 pos.sow_one(at);
                 hand -= 1;
-                reached |= opponent_holes & (1 << (at & 63)) != 0;
+                reached |= watched & (1 << (at & 63)) != 0;
             }
+            cx.reached_opponent |= reached;
+            return self.lap_end(pos, cx, at, lap, lap_origin, tracer);
         }
+        // The positions where a seed needs more than a drop, tested together with one bit
+        // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
+        // lap first reaches one (when that is watched).
+        let mut stops = claimed | skipped | watched;
         while hand > 0 {
             at = along(track, &mut k, len);
             let bit = 1u64 << (at & 63);
@@ -472,35 +488,54 @@ impl Mover<'_> {
                     }
                     continue;
                 }
-                // A claimed hole keeps nothing: the seed goes to the claimer.
-                let claimer: Player = if pos.claims[0] == at { 0 } else { 1 };
-                pos.credit(rules, claimer, 1);
-                hand -= 1;
-                if claimer == self.player {
-                    cx.move_captures += 1;
+                if claimed & bit != 0 {
+                    // A claimed hole keeps nothing: the seed goes to the claimer.
+                    let claimer: Player = if pos.claims[0] == at { 0 } else { 1 };
+                    pos.credit(rules, claimer, 1);
+                    hand -= 1;
+                    if claimer == self.player {
+                        cx.move_captures += 1;
+                    }
+                    if T::ENABLED {
+                        tracer.event(Event::Capture {
+                            clause: rules.claim_clause.unwrap_or_default(),
+                            hole: at,
+                            seeds: 1,
+                            to: Some(claimer),
+                        });
+                    }
+                    continue;
                 }
-                if T::ENABLED {
-                    tracer.event(Event::Capture {
-                        clause: rules.claim_clause.unwrap_or_default(),
-                        hole: at,
-                        seeds: 1,
-                        to: Some(claimer),
-                    });
-                }
-                continue;
+                // The lap reaches the opponent's row: noted, and the seed sown as usual.
+                reached = true;
+                stops &= !watched;
             }
             let seeds = pos.sow_one(at);
             hand -= 1;
-            reached |= opponent_holes & bit != 0;
             if self.drops.may_fire(seeds) {
                 cx.reached_opponent |= reached;
             }
             if self.dropped(pos, cx, at, seeds, hand, lap_origin, tracer) {
-                stops = claimed_mask(pos) | skipped;
+                claimed = claimed_mask(pos);
+                stops = claimed | skipped | if reached { 0 } else { watched };
             }
         }
         cx.reached_opponent |= reached;
-        let last = at;
+        self.lap_end(pos, cx, at, lap, lap_origin, tracer)
+    }
+
+    /// What follows a lap whose last seed fell into `last`: lap captures, then a relay.
+    #[inline(always)]
+    fn lap_end<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        last: Pos,
+        lap: u32,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) -> LapOutcome {
+        let rules = self.rules;
         if T::ENABLED {
             tracer.event(Event::LapEnd { lap, last });
         }
