@@ -70,6 +70,19 @@ const CAPTURES: &[(&str, &str, &str, &str)] = &[
         "'here'",
         "opponent",
     ),
+    // Whether the move has reached the opponent's row, read during the move and at its end.
+    (
+        "drop",
+        "not reached_opponent and seeds(here) == 3",
+        "'here'",
+        "removed",
+    ),
+    (
+        "move_end",
+        "reached_opponent and seeds(last) == 2",
+        "'last'",
+        "mover",
+    ),
 ];
 
 fn spec() -> impl Strategy<Value = Spec> {
@@ -280,6 +293,30 @@ fn replays(
     Ok(())
 }
 
+/// Replays `moves` on `fresh` with no tracer, and compares the positions with what the traced
+/// play left: untraced moves take the engine's shortcuts (a tight loop for laps where nothing
+/// can happen between drops), traced moves never do.
+fn replays_untraced(
+    mut fresh: Game,
+    moves: &[Pos],
+    traces: &[Ply],
+    end: &Game,
+) -> Result<(), TestCaseError> {
+    for (ply, (h, (_, after))) in moves.iter().zip(traces).enumerate() {
+        fresh
+            .play(*h, &mut ())
+            .map_err(|e| TestCaseError::fail(format!("the replay refused a move: {e}")))?;
+        prop_assert_eq!(
+            fresh.position(),
+            after,
+            "ply {}: untraced, the position differs",
+            ply + 1
+        );
+    }
+    prop_assert_eq!(fresh.status(), end.status());
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 48,
@@ -296,7 +333,24 @@ proptest! {
         let mut game = Game::new(rules.clone());
         prop_assert_eq!(game.position().total(), rules.total_seeds());
         let (moves, traces) = play_out(&mut game, seed)?;
-        replays(Game::new(rules), &moves, &traces, &game)?;
+        replays(Game::new(rules.clone()), &moves, &traces, &game)?;
+        replays_untraced(Game::new(rules), &moves, &traces, &game)?;
+    }
+
+    /// Random rulesets whose clauses ask whether the move has reached the opponent's row: at
+    /// the move's end only (so that untraced laps with nothing to stop them take the tight
+    /// loop), or also at each drop.
+    #[test]
+    fn reached_opponent_is_the_same_traced_or_not(
+        mut spec in spec(),
+        at_drops in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        spec.captures = if at_drops { vec![5, 6] } else { vec![6] };
+        let rules = load(&spec);
+        let mut game = Game::new(rules.clone());
+        let (moves, traces) = play_out(&mut game, seed)?;
+        replays_untraced(Game::new(rules), &moves, &traces, &game)?;
     }
 
     /// Random valid rulesets, random set-up positions written in position notation.
