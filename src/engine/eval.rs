@@ -41,6 +41,13 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Makes this the context between moves, when `mover` is to move: no hole facts, nothing
+    /// captured, nothing reached.
+    #[inline(always)]
+    pub fn between_moves(&mut self, mover: Player) {
+        *self = Cx::new(self.rules, self.tables, mover, self.starter);
+    }
+
     /// Moves the context to a moment of the move: the hole it stands at, where the last seed
     /// fell, where the lap began, and whether the seed just dropped was the last in hand.
     #[inline(always)]

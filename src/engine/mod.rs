@@ -849,13 +849,10 @@ impl Game {
                     return true;
                 };
                 let mut copy = self.pos;
-                let run = self.mover(player, h).run(&mut copy, &self.pos, &mut ());
-                let mut cx = cx;
-                cx.here = run.last;
-                cx.last = run.last;
-                cx.move_captures = run.move_captures;
-                cx.reached_opponent = run.reached_opponent;
-                after(&cx, &copy)
+                let mut moved = cx;
+                self.mover(player, h)
+                    .run(&mut copy, &mut moved, &self.pos, &mut ());
+                after(&moved, &copy)
             };
             if !(program.require)(&cx, &self.pos) || !after_ok() {
                 return Some(Illegality::Rule(rule.id));
@@ -905,7 +902,7 @@ impl Game {
             self.move_start
                 .copy_from(&self.pos, self.rules.geometry.positions);
         }
-        let run = Mover {
+        let move_of = Mover {
             rules: &self.rules,
             program: &self.program,
             tables: &self.tables,
@@ -915,8 +912,10 @@ impl Game {
             track_reached: self.track_reached,
             watch_reached: self.watch_reached,
             drops: &self.drops,
-        }
-        .run(&mut self.pos, &self.move_start, tracer);
+        };
+        // The move's context, kept for the clauses read after it.
+        let mut cx = move_of.context();
+        let run = move_of.run(&mut self.pos, &mut cx, &self.move_start, tracer);
         if self.track_first_move {
             self.pos.moved |= 1 << mover;
         }
@@ -936,12 +935,6 @@ impl Game {
             return Ok(report);
         }
         let rules = &*self.rules;
-        let mut cx = Cx::new(rules, &self.tables, mover, self.starter);
-        cx.origin = h;
-        cx.here = run.last;
-        cx.last = run.last;
-        cx.move_captures = run.move_captures;
-        cx.reached_opponent = run.reached_opponent;
         let extra = rules
             .extra_turns
             .iter()
@@ -962,8 +955,8 @@ impl Game {
             }
         };
         self.pos.to_move = next;
-        let rules = &*self.rules;
-        let cx = Cx::new(rules, &self.tables, next, self.starter);
+        // Endings are read between moves, with no hole facts.
+        cx.between_moves(next);
         let ends = rules.end_when.iter().zip(&self.program.end_when);
         if let Some((&(_, ending), _)) = ends.into_iter().find(|(_, when)| when(&cx, &self.pos)) {
             report.round_over = true;

@@ -192,7 +192,7 @@ enum LapOutcome {
     End(Pos),
 }
 
-impl Mover<'_> {
+impl<'a> Mover<'a> {
     /// Makes the whole move on `pos`. Endless moves are cut at the first repeated lap-end state
     /// (found with Brent's cycle detection, then located exactly by a second pass), and `pos`
     /// is left as it stands at that repeat.
@@ -200,14 +200,23 @@ impl Mover<'_> {
     /// `start` is a copy of `pos` as the move begins, read only if the move turns out endless
     /// (the caller keeps one buffer for it rather than the move copying the position each
     /// time; for rules that cannot relay, any position will do, as no move repeats).
-    pub fn run<T: Tracer>(&self, pos: &mut Position, start: &Position, tracer: &mut T) -> MoveRun {
+    ///
+    /// `cx` is the move's context as the move begins ([`Mover::context`]); the move leaves it
+    /// standing at the last hole (`here` and `last`), with the seeds captured and whether the
+    /// opponent's row was reached, ready for the clauses read after the move.
+    pub fn run<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        start: &Position,
+        tracer: &mut T,
+    ) -> MoveRun {
         let mark = tracer.mark();
         let mut run = MoveRun::new();
-        let mut cx = self.context();
         let mut cursor = Cursor::start(self.origin);
         loop {
             run.laps += 1;
-            match self.lap(pos, &mut cx, cursor, run.laps, tracer) {
+            match self.lap(pos, cx, cursor, run.laps, tracer) {
                 LapOutcome::End(last) => {
                     run.last = last;
                     break;
@@ -217,7 +226,7 @@ impl Mover<'_> {
             if run.laps >= WATCH_FROM {
                 // A long move: go on watching for a repeat (kept apart, so that the usual
                 // short move carries none of the watch's state).
-                match self.watch(pos, &mut cx, start, cursor, run, mark, tracer) {
+                match self.watch(pos, cx, start, cursor, run, mark, tracer) {
                     Ok((ended, at)) => {
                         (run, cursor) = (ended, at);
                         break;
@@ -237,10 +246,12 @@ impl Mover<'_> {
         let rules = self.rules;
         cx.at(last, last, cursor.from, false);
         for rule in rules.move_captures.iter().zip(&self.program.move_captures) {
-            if (rule.1.when)(&cx, pos) {
-                self.capture(rule, pos, &mut cx, tracer);
+            if (rule.1.when)(cx, pos) {
+                self.capture(rule, pos, cx, tracer);
             }
         }
+        // After the move, there is no lap.
+        cx.lap_origin = NO_HOLE;
         run.move_captures = cx.move_captures;
         run.reached_opponent = cx.reached_opponent;
         run
@@ -248,7 +259,7 @@ impl Mover<'_> {
 
     /// The context of this move's clauses, before its first seed.
     #[inline(always)]
-    fn context(&self) -> Cx<'_> {
+    pub fn context(&self) -> Cx<'a> {
         let mut cx = Cx::new(self.rules, self.tables, self.player, self.starter);
         cx.origin = self.origin;
         cx
@@ -262,7 +273,7 @@ impl Mover<'_> {
     fn watch<T: Tracer>(
         &self,
         pos: &mut Position,
-        cx: &mut Cx<'_>,
+        cx: &mut Cx<'a>,
         start: &Position,
         mut cursor: Cursor,
         mut run: MoveRun,
@@ -295,7 +306,7 @@ impl Mover<'_> {
             }
             if saved.cursor == cursor && saved.pos.same_as(pos, n) {
                 // Found a repeat: `since + 1` laps apart. Locate the first one exactly.
-                return Err(self.replay_endless(pos, start, since + 1, mark, tracer));
+                return Err(self.replay_endless(pos, cx, start, since + 1, mark, tracer));
             }
             since += 1;
             if since == power {
@@ -311,6 +322,7 @@ impl Mover<'_> {
     fn replay_endless<T: Tracer>(
         &self,
         pos: &mut Position,
+        cx: &mut Cx<'a>,
         start: &Position,
         period: u32,
         mark: usize,
@@ -320,11 +332,11 @@ impl Mover<'_> {
         *pos = *start;
         tracer.truncate(mark);
         let mut replay = MoveRun::new();
-        let mut cx = self.context();
+        *cx = self.context();
         let mut cursor = Cursor::start(self.origin);
         for lap in 1..=first + period {
             replay.laps = lap;
-            match self.lap(pos, &mut cx, cursor, lap, tracer) {
+            match self.lap(pos, cx, cursor, lap, tracer) {
                 LapOutcome::Relay(next, last) => {
                     cursor = next;
                     replay.last = last;
