@@ -376,12 +376,14 @@ impl Compiler<'_> {
             &IntX::RowSeeds(PlayerX::Fixed(p)) => {
                 against!(op, k, |cx, pos| i64::from(pos.row_seeds(cx.rules, p)))
             }
-            // The hole read in place when it is a moment's hole or one step from it.
-            IntX::Seeds(h) => on_hole!(self, h, |cx, pos, p| compare(
-                op,
-                i64::from(pos.seeds(p)),
-                k
-            )),
+            // The hole read in place when it is a moment's hole or one step from it, and the
+            // comparison made a range test, with no branch on the operator.
+            IntX::Seeds(h) => match within(op, k) {
+                Some((low, span, outside)) => on_hole!(self, h, |_cx, pos, p| {
+                    (i64::from(pos.seeds(p)).wrapping_sub(low) as u64 <= span) != outside
+                }),
+                None => Box::new(|_, _| false),
+            },
             a => {
                 let a = self.num(a);
                 against!(op, k, |cx, pos| a(cx, pos))
@@ -564,6 +566,21 @@ fn class_value(x: &BoolX, g: &crate::rules::Geometry, p: Pos, mover: Player) -> 
     })
 }
 
+/// `v op k` as a range test: `v` within `low..=low + span` (or outside it, when the third
+/// value says so), with the difference taken in wrapping arithmetic so that one unsigned
+/// comparison tests both ends. None when no `v` passes (`v < i64::MIN`, `v > i64::MAX`).
+fn within(op: CmpOp, k: i64) -> Option<(i64, u64, bool)> {
+    let (low, high, outside) = match op {
+        CmpOp::Eq => (k, k, false),
+        CmpOp::Ne => (k, k, true),
+        CmpOp::Lt => (i64::MIN, k.checked_sub(1)?, false),
+        CmpOp::Le => (i64::MIN, k, false),
+        CmpOp::Gt => (k.checked_add(1)?, i64::MAX, false),
+        CmpOp::Ge => (k, i64::MAX, false),
+    };
+    Some((low, high.wrapping_sub(low) as u64, outside))
+}
+
 /// Whether `row_seeds(p) op k` asks that the row be empty (`Some(true)`), or that it not be
 /// (`Some(false)`): answered at the first sown hole, without summing the row.
 fn emptiness(op: CmpOp, k: i64) -> Option<bool> {
@@ -578,6 +595,47 @@ fn emptiness(op: CmpOp, k: i64) -> Option<bool> {
 mod tests {
     use super::*;
     use crate::engine::{Position, Tables};
+
+    /// Each comparison with a constant, as a range test, agrees with the comparison itself,
+    /// at the ends of the range and around them.
+    #[test]
+    fn comparisons_as_ranges_keep_their_meaning() {
+        let ops = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+        ];
+        let ks = [
+            i64::MIN,
+            i64::MIN + 1,
+            -3,
+            -1,
+            0,
+            1,
+            2,
+            7,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let mut values: Vec<i64> = ks
+            .iter()
+            .flat_map(|&k| [k.saturating_sub(1), k, k.saturating_add(1)])
+            .collect();
+        values.extend([0, 1, 5, 60_000]);
+        for op in ops {
+            for k in ks {
+                for &v in &values {
+                    let ranged = within(op, k).is_some_and(|(low, span, outside)| {
+                        (v.wrapping_sub(low) as u64 <= span) != outside
+                    });
+                    assert_eq!(ranged, compare(op, v, k), "{v} {op:?} {k}");
+                }
+            }
+        }
+    }
 
     /// The fused forms (one bit test per hole kind, runs of `and`/`or`) against the meaning of
     /// each term, at every position of the board and at no hole, for both movers.
