@@ -9,8 +9,10 @@
 use super::Position;
 use super::eval::{Cx, arith, compare};
 use crate::rules::{
-    ArithOp, BoolX, CaptureRule, CmpOp, HoleX, IntX, NO_HOLE, NOBODY, Player, PlayerX, Pos, Rules,
+    ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, HoleX, IntX, NO_HOLE, NOBODY, Player,
+    PlayerX, Pos, Rules,
 };
+use crate::ruleset::{After, Destination};
 
 /// A compiled condition.
 pub type Cond = Box<dyn Fn(&Cx<'_>, &Position) -> bool + Send + Sync>;
@@ -21,8 +23,14 @@ pub type Hole = Box<dyn Fn(&Cx<'_>, &Position) -> Pos + Send + Sync>;
 /// A compiled player.
 pub type Who = Box<dyn Fn(&Cx<'_>, &Position) -> Player + Send + Sync>;
 
-/// A capture clause's expressions, compiled.
+/// A capture clause's expressions, compiled, with what else the engine reads of the clause
+/// at play time (so that playing walks one list, not the rules' and the program's side by
+/// side).
 pub struct CaptureProgram {
+    pub id: ClauseId,
+    pub to: Destination,
+    pub then: After,
+    pub claim: bool,
     pub when: Cond,
     pub take: Vec<Hole>,
     pub chain: Option<(Cond, Hole)>,
@@ -31,20 +39,24 @@ pub struct CaptureProgram {
 
 /// A legality clause's expressions, compiled.
 pub struct LegalProgram {
+    pub id: ClauseId,
     pub when: Cond,
     pub require: Cond,
     pub require_after: Option<Cond>,
 }
 
-/// Every expression of a ruleset, compiled; each list is parallel to its list in [`Rules`].
+/// Every expression of a ruleset, compiled; each list is in the order of its list in
+/// [`Rules`].
 pub struct Program {
     pub relay: Option<Cond>,
     pub drop_captures: Vec<CaptureProgram>,
     pub lap_captures: Vec<CaptureProgram>,
     pub move_captures: Vec<CaptureProgram>,
     pub legal: Vec<LegalProgram>,
-    pub extra_turns: Vec<Cond>,
-    pub end_when: Vec<Cond>,
+    /// Each extra-turn clause: its id and its condition.
+    pub extra_turns: Vec<(ClauseId, Cond)>,
+    /// Each ending condition, with how the round then ends.
+    pub end_when: Vec<(EndingRule, Cond)>,
 }
 
 impl Program {
@@ -53,6 +65,10 @@ impl Program {
         let captures = |list: &[CaptureRule]| -> Vec<CaptureProgram> {
             list.iter()
                 .map(|r| CaptureProgram {
+                    id: r.id,
+                    to: r.to,
+                    then: r.then,
+                    claim: r.claim,
                     when: c.cond(&r.when),
                     take: r.take.iter().map(|h| c.hole(h)).collect(),
                     // A chain whose condition is false under the options chosen is no chain.
@@ -72,13 +88,18 @@ impl Program {
                 .legal
                 .iter()
                 .map(|l| LegalProgram {
+                    id: l.id,
                     when: c.cond(&l.when),
                     require: c.cond(&l.require),
                     require_after: l.require_after.as_ref().map(|x| c.cond(x)),
                 })
                 .collect(),
-            extra_turns: rules.extra_turns.iter().map(|x| c.cond(&x.when)).collect(),
-            end_when: rules.end_when.iter().map(|(x, _)| c.cond(x)).collect(),
+            extra_turns: (rules.extra_turns.iter())
+                .map(|x| (x.id, c.cond(&x.when)))
+                .collect(),
+            end_when: (rules.end_when.iter())
+                .map(|(x, ending)| (*ending, c.cond(x)))
+                .collect(),
         }
     }
 }

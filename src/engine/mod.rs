@@ -837,7 +837,7 @@ impl Game {
         }
         let mut cx = Cx::new(rules, &self.tables, player, self.starter);
         cx.origin = h;
-        for (i, (rule, program)) in rules.legal.iter().zip(&self.program.legal).enumerate() {
+        for (i, program) in self.program.legal.iter().enumerate() {
             if i < 64 && off & (1 << i) != 0 {
                 continue;
             }
@@ -855,7 +855,7 @@ impl Game {
                 after(&moved, &copy)
             };
             if !(program.require)(&cx, &self.pos) || !after_ok() {
-                return Some(Illegality::Rule(rule.id));
+                return Some(Illegality::Rule(program.id));
             }
         }
         None
@@ -934,13 +934,9 @@ impl Game {
             self.end_round(self.rules.endless_move, cause, mover, 1 - mover, tracer);
             return Ok(report);
         }
-        let rules = &*self.rules;
-        let extra = rules
-            .extra_turns
-            .iter()
-            .zip(&self.program.extra_turns)
+        let extra = (self.program.extra_turns.iter())
             .find(|(_, when)| when(&cx, &self.pos))
-            .map(|(x, _)| x.id);
+            .map(|&(id, _)| id);
         let next = match extra {
             Some(clause) => {
                 if T::ENABLED {
@@ -957,8 +953,8 @@ impl Game {
         self.pos.to_move = next;
         // Endings are read between moves, with no hole facts.
         cx.between_moves(next);
-        let ends = rules.end_when.iter().zip(&self.program.end_when);
-        if let Some((&(_, ending), _)) = ends.into_iter().find(|(_, when)| when(&cx, &self.pos)) {
+        let ends = self.program.end_when.iter();
+        if let Some(&(ending, _)) = ends.into_iter().find(|(_, when)| when(&cx, &self.pos)) {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);

@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, Program};
 use super::eval::Cx;
 use super::{OFF_TRACK, Position, Tables};
-use crate::rules::{CaptureRule, MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Tracer};
 
@@ -243,10 +243,9 @@ impl<'a> Mover<'a> {
             });
         }
         let last = run.last;
-        let rules = self.rules;
         cx.at(last, last, cursor.from, false);
-        for rule in rules.move_captures.iter().zip(&self.program.move_captures) {
-            if (rule.1.when)(cx, pos) {
+        for rule in &self.program.move_captures {
+            if (rule.when)(cx, pos) {
                 self.capture(rule, pos, cx, tracer);
             }
         }
@@ -552,12 +551,12 @@ impl<'a> Mover<'a> {
             tracer.event(Event::LapEnd { lap, last });
         }
         cx.at(last, last, lap_origin, false);
-        for rule in rules.lap_captures.iter().zip(&self.program.lap_captures) {
-            if !(rule.1.when)(cx, pos) {
+        for rule in &self.program.lap_captures {
+            if !(rule.when)(cx, pos) {
                 continue;
             }
             let taken = self.capture(rule, pos, cx, tracer);
-            match rule.0.then {
+            match rule.then {
                 After::Continue => {}
                 After::End => return LapOutcome::End(last),
                 After::Sow if taken > 0 => {
@@ -644,16 +643,14 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) {
-        let rules = self.rules;
-        let clauses = rules.drop_captures.iter().zip(&self.program.drop_captures);
-        for (rule, guard) in clauses.zip(&self.drops.guards) {
+        for (rule, guard) in self.program.drop_captures.iter().zip(&self.drops.guards) {
             let fires = match *guard {
                 Guard::Never => false,
                 Guard::Exactly(n) => pos.seeds(at) == n,
                 Guard::Seeds(n) if pos.seeds(at) != n => false,
                 Guard::Seeds(_) | Guard::Any => {
                     cx.at(at, NO_HOLE, lap_origin, last_seed);
-                    (rule.1.when)(cx, pos)
+                    (rule.when)(cx, pos)
                 }
             };
             if fires {
@@ -669,7 +666,7 @@ impl<'a> Mover<'a> {
     /// `cx` stands at the hole the clause fired at, as both `here` and `last`.
     fn capture<T: Tracer>(
         &self,
-        (rule, program): (&CaptureRule, &CaptureProgram),
+        program: &CaptureProgram,
         pos: &mut Position,
         cx: &mut Cx<'_>,
         tracer: &mut T,
@@ -685,7 +682,7 @@ impl<'a> Mover<'a> {
             if i == 0 {
                 first = h;
             }
-            total += self.take(rule, pos, cx, h, tracer);
+            total += self.take(program, pos, cx, h, tracer);
         }
         if let Some((keep_going, step)) = &program.chain {
             // A chain never takes the same hole twice, so it always stops.
@@ -701,12 +698,12 @@ impl<'a> Mover<'a> {
                     break;
                 }
                 visited |= 1 << next;
-                total += self.take(rule, pos, cx, next, tracer);
+                total += self.take(program, pos, cx, next, tracer);
                 at = next;
             }
             cx.bound = NO_HOLE;
         }
-        if rule.claim
+        if program.claim
             && first != NO_HOLE
             && total > 0
             && let Some(claim) = pos.claims.get_mut(usize::from(self.player))
@@ -723,7 +720,7 @@ impl<'a> Mover<'a> {
             tracer.truncate(mark);
             if T::ENABLED {
                 tracer.event(Event::CaptureCancelled {
-                    clause: rule.id,
+                    clause: program.id,
                     seeds: total,
                 });
             }
@@ -735,7 +732,7 @@ impl<'a> Mover<'a> {
     /// Takes the seeds of one hole for a capture clause.
     fn take<T: Tracer>(
         &self,
-        rule: &CaptureRule,
+        rule: &CaptureProgram,
         pos: &mut Position,
         cx: &mut Cx<'_>,
         h: Pos,
