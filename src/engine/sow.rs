@@ -94,8 +94,9 @@ pub struct Mover<'a> {
 #[derive(Debug, Clone)]
 pub struct Drops {
     guards: Vec<Guard>,
-    /// Bit n: some clause may fire when the hole now holds n seeds; bit 63 stands for every
-    /// count from 63 up. All bits are set when some clause may fire whatever the count.
+    /// Bit `n % 64`: some clause may fire when the hole now holds n seeds (so a count shares
+    /// its bit with counts 64 apart, which only makes the quick test say yes more often). All
+    /// bits are set when some clause may fire whatever the count.
     counts: u64,
 }
 
@@ -110,7 +111,7 @@ impl Drops {
         for guard in &guards {
             match *guard {
                 Guard::Never => {}
-                Guard::Seeds(n) | Guard::Exactly(n) => counts |= 1 << n.min(63),
+                Guard::Seeds(n) | Guard::Exactly(n) => counts |= 1 << (n % 64),
                 Guard::Any => counts = u64::MAX,
             }
         }
@@ -127,7 +128,7 @@ impl Drops {
     /// test before the clauses' own: it may say yes when none fires, never the other way).
     #[inline(always)]
     fn may_fire(&self, seeds: u16) -> bool {
-        self.counts & 1 << seeds.min(63) != 0
+        self.counts & 1 << (seeds % 64) != 0
     }
 }
 
