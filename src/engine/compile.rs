@@ -244,8 +244,12 @@ impl Compiler<'_> {
             }
             BoolX::And(..) => self.chain(x, true),
             BoolX::Or(..) => self.chain(x, false),
-            BoolX::Int(op, a, IntX::Const(k)) => self.compare_const(*op, a, *k),
-            BoolX::Int(op, IntX::Const(k), b) => self.compare_const(flipped(*op), b, *k),
+            BoolX::Int(op, a, b) if self.constant(b).is_some() => {
+                self.compare_const(*op, a, self.constant(b).unwrap_or_default())
+            }
+            BoolX::Int(op, a, b) if self.constant(a).is_some() => {
+                self.compare_const(flipped(*op), b, self.constant(a).unwrap_or_default())
+            }
             BoolX::Int(op, a, b) => {
                 let (op, a, b) = (*op, self.num(a), self.num(b));
                 Box::new(move |cx, pos| compare(op, a(cx, pos), b(cx, pos)))
@@ -367,6 +371,15 @@ impl Compiler<'_> {
         }))
     }
 
+    /// The value of a number known when the game is set up: a constant, or `holes`.
+    fn constant(&self, x: &IntX) -> Option<i64> {
+        match *x {
+            IntX::Const(k) => Some(k),
+            IntX::HolesPerRow => Some(i64::from(self.rules.geometry.holes_per_row)),
+            _ => None,
+        }
+    }
+
     /// `a op k`, with the commonest numbers read in the comparing closure itself.
     fn compare_const(&self, op: CmpOp, a: &IntX, k: i64) -> Cond {
         if let IntX::RowSeeds(p) = a
@@ -403,6 +416,16 @@ impl Compiler<'_> {
                 Some((low, span, outside)) => on_hole!(self, h, |_cx, pos, p| {
                     (i64::from(pos.seeds(p)).wrapping_sub(low) as u64 <= span) != outside
                 }),
+                None => Box::new(|_, _| false),
+            },
+            IntX::Number(h) => match within(op, k) {
+                Some((low, span, outside)) => {
+                    let numbers = self.rules.geometry.number;
+                    on_hole!(self, h, |_cx, _pos, p| {
+                        let n = numbers.get(usize::from(p)).map_or(0, |&n| i64::from(n));
+                        (n.wrapping_sub(low) as u64 <= span) != outside
+                    })
+                }
                 None => Box::new(|_, _| false),
             },
             a => {
