@@ -303,6 +303,12 @@ impl Compiler<'_> {
         }
         let mut list = Vec::new();
         terms(x, all, &mut list);
+        // Terms asking whether a given player's row is empty, answered together from the mask
+        // of sown positions: `row_seeds(south) == 0 or row_seeds(north) == 0`.
+        let rows: Vec<(u64, bool)> = list.iter().filter_map(|t| self.row_test(t)).collect();
+        if rows.len() > 1 {
+            list.retain(|t| self.row_test(t).is_none());
+        }
         // Terms of one class over the same hole, merged: `own(last) and not is_store(last)`.
         let mut merged: Vec<BoolX> = Vec::new();
         let mut rest: Vec<&BoolX> = Vec::new();
@@ -316,6 +322,17 @@ impl Compiler<'_> {
             }
         }
         let mut conds: Vec<Cond> = merged.iter().map(|m| self.cond(m)).collect();
+        if rows.len() > 1 {
+            conds.push(Box::new(move |_, pos| {
+                let sown = pos.sown();
+                let empty = |&(row, empty): &(u64, bool)| (sown & row == 0) == empty;
+                if all {
+                    rows.iter().all(empty)
+                } else {
+                    rows.iter().any(empty)
+                }
+            }));
+        }
         conds.extend(rest.into_iter().map(|t| self.cond(t)));
         match (conds.len(), all) {
             (0 | 1, _) => conds.pop().unwrap_or_else(|| Box::new(move |_, _| all)),
@@ -342,6 +359,25 @@ impl Compiler<'_> {
             (_, true) => Box::new(move |cx, pos| conds.iter().all(|c| c(cx, pos))),
             (_, false) => Box::new(move |cx, pos| conds.iter().any(|c| c(cx, pos))),
         }
+    }
+
+    /// `row_seeds(p) == 0` (or `> 0`) for a fixed player: their row's mask, and whether the
+    /// test asks that it be empty.
+    fn row_test(&self, x: &BoolX) -> Option<(u64, bool)> {
+        let (op, p, k) = match x {
+            BoolX::Int(op, IntX::RowSeeds(PlayerX::Fixed(p)), b) => (*op, *p, self.constant(b)?),
+            BoolX::Int(op, a, IntX::RowSeeds(PlayerX::Fixed(p))) => {
+                (flipped(*op), *p, self.constant(a)?)
+            }
+            _ => return None,
+        };
+        let row = self
+            .rules
+            .geometry
+            .holes_mask
+            .get(usize::from(p))
+            .copied()?;
+        Some((row, emptiness(op, k)?))
     }
 
     /// A condition that depends only on which position one hole expression names and on who
@@ -676,6 +712,83 @@ mod tests {
                         (v.wrapping_sub(low) as u64 <= span) != outside
                     });
                     assert_eq!(ranged, compare(op, v, k), "{v} {op:?} {k}");
+                }
+            }
+        }
+    }
+
+    /// Row tests answered together (`row_seeds(south) == 0 or row_seeds(north) > 0`, ...)
+    /// against each row's seeds, for every combination of empty rows.
+    #[test]
+    fn fused_row_tests_keep_their_meaning() {
+        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\n\
+                    stores = \"track\"\nseeds = 2\n\n[sowing]\ndirection = \"ccw\"\n\n[end]\n\
+                    no_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
+        let rules = crate::check::load(text, &[])
+            .expect("the test board loads")
+            .rules;
+        let g = &rules.geometry;
+        let tables = Tables::build(&rules, 0);
+        let row = |p: u8, op: CmpOp, k: i64| {
+            BoolX::Int(op, IntX::RowSeeds(PlayerX::Fixed(p)), IntX::Const(k))
+        };
+        let flipped_row = |p: u8, op: CmpOp, k: i64| {
+            BoolX::Int(op, IntX::Const(k), IntX::RowSeeds(PlayerX::Fixed(p)))
+        };
+        let both = |a, b, all: bool| {
+            if all {
+                BoolX::And(Box::new(a), Box::new(b))
+            } else {
+                BoolX::Or(Box::new(a), Box::new(b))
+            }
+        };
+        let c = Compiler { rules: &rules };
+        for (south_empty, north_empty) in
+            [(false, false), (true, false), (false, true), (true, true)]
+        {
+            let mut pos = Position::empty();
+            for h in 0..g.positions {
+                let empty = if g.owner_of(h) == 0 {
+                    south_empty
+                } else {
+                    north_empty
+                };
+                if !g.is_store(h) && !empty {
+                    pos.set(h, 2);
+                }
+            }
+            // A store holding seeds never makes a row non-empty.
+            for store in g.store.iter().flatten() {
+                pos.set(*store, 5);
+            }
+            let cx = Cx::new(&rules, &tables, 0, 0);
+            for all in [true, false] {
+                let cases = [
+                    (
+                        both(row(0, CmpOp::Eq, 0), row(1, CmpOp::Eq, 0), all),
+                        [true, true],
+                    ),
+                    (
+                        both(row(0, CmpOp::Gt, 0), row(1, CmpOp::Lt, 1), all),
+                        [false, true],
+                    ),
+                    (
+                        both(flipped_row(0, CmpOp::Ge, 0), row(1, CmpOp::Ge, 1), all),
+                        [true, false],
+                    ),
+                ];
+                for (x, wants_empty) in cases {
+                    let terms = [south_empty == wants_empty[0], north_empty == wants_empty[1]];
+                    let expected = if all {
+                        terms[0] && terms[1]
+                    } else {
+                        terms[0] || terms[1]
+                    };
+                    assert_eq!(
+                        c.cond(&x)(&cx, &pos),
+                        expected,
+                        "{x:?} with south empty {south_empty}, north empty {north_empty}"
+                    );
                 }
             }
         }
