@@ -186,6 +186,20 @@ impl Guard {
     }
 }
 
+/// What every lap of a move reads of the mover's circuit and of the rules, worked out once
+/// per move.
+struct Route<'t> {
+    /// The mover's track, its length (at least 1), and each position's entry into it.
+    track: &'t [Pos; MAX_POSITIONS],
+    len: usize,
+    entry: &'t [u8; MAX_POSITIONS],
+    /// The opponent's holes, when some clause asks whether the move reached them (else 0).
+    watched: u64,
+    /// Whether some clause claims holes (if none does, no hole is ever claimed).
+    claims: bool,
+    skip: SkipOrigin,
+}
+
 enum LapOutcome {
     /// Another lap follows; this one ended in the given hole.
     Relay(Cursor, Pos),
@@ -214,10 +228,11 @@ impl<'a> Mover<'a> {
     ) -> MoveRun {
         let mark = tracer.mark();
         let mut run = MoveRun::new();
+        let route = self.route();
         let mut cursor = Cursor::start(self.origin);
         loop {
             run.laps += 1;
-            match self.lap(pos, cx, cursor, run.laps, tracer) {
+            match self.lap(pos, cx, &route, cursor, run.laps, tracer) {
                 LapOutcome::End(last) => {
                     run.last = last;
                     break;
@@ -227,7 +242,7 @@ impl<'a> Mover<'a> {
             if run.laps >= WATCH_FROM {
                 // A long move: go on watching for a repeat (kept apart, so that the usual
                 // short move carries none of the watch's state).
-                match self.watch(pos, cx, start, cursor, run, mark, tracer) {
+                match self.watch(pos, cx, &route, start, cursor, run, mark, tracer) {
                     Ok((ended, at)) => {
                         (run, cursor) = (ended, at);
                         break;
@@ -257,6 +272,28 @@ impl<'a> Mover<'a> {
         run
     }
 
+    /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
+    /// empty one: every lap then sows back into its own start.
+    #[inline(always)]
+    fn route(&self) -> Route<'a> {
+        const NOWHERE: &[u8; MAX_POSITIONS] = &[OFF_TRACK; MAX_POSITIONS];
+        const EMPTY: &[Pos; MAX_POSITIONS] = &[NO_HOLE; MAX_POSITIONS];
+        let me = usize::from(self.player);
+        let t = self.tables;
+        Route {
+            track: t.track.get(me).unwrap_or(EMPTY),
+            len: usize::from(t.track_len.get(me).copied().unwrap_or(1).max(1)),
+            entry: t.entry.get(me).unwrap_or(NOWHERE),
+            watched: if self.watch_reached {
+                self.opponent_holes()
+            } else {
+                0
+            },
+            claims: self.rules.claim_clause.is_some(),
+            skip: self.rules.skip_origin,
+        }
+    }
+
     /// The context of this move's clauses, before its first seed.
     #[inline(always)]
     pub fn context(&self) -> Cx<'a> {
@@ -274,6 +311,7 @@ impl<'a> Mover<'a> {
         &self,
         pos: &mut Position,
         cx: &mut Cx<'a>,
+        route: &Route<'_>,
         start: &Position,
         mut cursor: Cursor,
         mut run: MoveRun,
@@ -288,7 +326,7 @@ impl<'a> Mover<'a> {
         let n = self.rules.geometry.positions;
         loop {
             run.laps += 1;
-            match self.lap(pos, cx, cursor, run.laps, tracer) {
+            match self.lap(pos, cx, route, cursor, run.laps, tracer) {
                 LapOutcome::End(last) => {
                     run.last = last;
                     return Ok((run, cursor));
@@ -333,10 +371,11 @@ impl<'a> Mover<'a> {
         tracer.truncate(mark);
         let mut replay = MoveRun::new();
         *cx = self.context();
+        let route = self.route();
         let mut cursor = Cursor::start(self.origin);
         for lap in 1..=first + period {
             replay.laps = lap;
-            match self.lap(pos, cx, cursor, lap, tracer) {
+            match self.lap(pos, cx, &route, cursor, lap, tracer) {
                 LapOutcome::Relay(next, last) => {
                     cursor = next;
                     replay.last = last;
@@ -364,8 +403,9 @@ impl<'a> Mover<'a> {
     fn first_repeat(&self, start: &Position, period: u32) -> u32 {
         let begin = Cursor::start(self.origin);
         let blank = self.context();
+        let route = self.route();
         let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'_>, lap: u32| {
-            if let LapOutcome::Relay(next, _) = self.lap(pos, cx, *cursor, lap, &mut ()) {
+            if let LapOutcome::Relay(next, _) = self.lap(pos, cx, &route, *cursor, lap, &mut ()) {
                 *cursor = next;
             }
         };
@@ -390,12 +430,12 @@ impl<'a> Mover<'a> {
         &self,
         pos: &mut Position,
         cx: &mut Cx<'_>,
+        route: &Route<'_>,
         cursor: Cursor,
         lap: u32,
         tracer: &mut T,
     ) -> LapOutcome {
         let rules = self.rules;
-        let me = usize::from(self.player);
         let lap_origin = cursor.from;
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
@@ -412,8 +452,7 @@ impl<'a> Mover<'a> {
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
                 pos.set(at, 1);
-                cx.reached_opponent |=
-                    self.watch_reached && self.opponent_holes() & 1 << (at & 63) != 0;
+                cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
                 self.dropped(pos, cx, at, 1, hand, lap_origin, tracer);
             }
         } else {
@@ -429,35 +468,21 @@ impl<'a> Mover<'a> {
         // The lap walks the mover's track by index, from the position after the lap's start.
         // With nowhere to sow after it (every position closed, or NOBODY's missing track), the
         // seeds go back where they came from: a track of that one position.
-        let entry = self
-            .tables
-            .entry
-            .get(me)
-            .and_then(|e| e.get(usize::from(at)));
         let stay: [Pos; MAX_POSITIONS];
-        let (track, len, mut k) = match (entry, self.tables.track.get(me)) {
-            (Some(&k), Some(track)) if k != OFF_TRACK => {
-                let len = self.tables.track_len.get(me).copied().unwrap_or(1);
-                (track, usize::from(len.max(1)), usize::from(k))
-            }
+        let (track, len, mut k) = match route.entry.get(usize::from(at)) {
+            Some(&k) if k != OFF_TRACK => (route.track, route.len, usize::from(k)),
             _ => {
                 stay = [lap_origin; MAX_POSITIONS];
                 (&stay, 1, 0)
             }
         };
-        let skip = match rules.skip_origin {
-            SkipOrigin::Never => NO_HOLE,
-            SkipOrigin::Move => self.origin,
-            SkipOrigin::Lap => lap_origin,
-        };
         // A track of one position cannot pass over it.
-        let skip = if len > 1 { skip } else { NO_HOLE };
-        // The opponent's holes, when some clause asks whether the move reached them.
-        let watched = if self.watch_reached {
-            self.opponent_holes()
-        } else {
-            0
+        let skip = match route.skip {
+            SkipOrigin::Lap if len > 1 => lap_origin,
+            SkipOrigin::Move if len > 1 => self.origin,
+            _ => NO_HOLE,
         };
+        let watched = route.watched;
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
@@ -466,7 +491,7 @@ impl<'a> Mover<'a> {
         } else {
             1u64 << (skip & 63)
         };
-        let mut claimed = claimed_mask(pos);
+        let mut claimed = if route.claims { claimed_mask(pos) } else { 0 };
         if !T::ENABLED && claimed | skipped == 0 && self.drops.none() {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
