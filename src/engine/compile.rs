@@ -676,6 +676,18 @@ mod tests {
     use super::*;
     use crate::engine::{Position, Tables};
 
+    /// Two rows of `holes` holes, a store for each player on the track.
+    fn test_board(holes: u8) -> Rules {
+        let text = format!(
+            "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = {holes}\n\
+             stores = \"track\"\nseeds = 3\n\n[sowing]\ndirection = \"ccw\"\n\n[end]\n\
+             no_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n"
+        );
+        crate::check::load(&text, &[])
+            .expect("the test board loads")
+            .rules
+    }
+
     /// Each comparison with a constant, as a range test, agrees with the comparison itself,
     /// at the ends of the range and around them.
     #[test]
@@ -721,12 +733,7 @@ mod tests {
     /// against each row's seeds, for every combination of empty rows.
     #[test]
     fn fused_row_tests_keep_their_meaning() {
-        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\n\
-                    stores = \"track\"\nseeds = 2\n\n[sowing]\ndirection = \"ccw\"\n\n[end]\n\
-                    no_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
-        let rules = crate::check::load(text, &[])
-            .expect("the test board loads")
-            .rules;
+        let rules = test_board(4);
         let g = &rules.geometry;
         let tables = Tables::build(&rules, 0);
         let row = |p: u8, op: CmpOp, k: i64| {
@@ -798,13 +805,7 @@ mod tests {
     /// each term, at every position of the board and at no hole, for both movers.
     #[test]
     fn fused_conditions_keep_their_meaning() {
-        // Two rows of five holes, a store for each player on the track.
-        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 5\n\
-                    stores = \"track\"\nseeds = 3\n\n[sowing]\ndirection = \"ccw\"\n\n[end]\n\
-                    no_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
-        let rules = crate::check::load(text, &[])
-            .expect("the test board loads")
-            .rules;
+        let rules = test_board(5);
         let g = &rules.geometry;
         assert_ne!(g.store_mask, 0, "the test board has stores on the track");
         let tables = Tables::build(&rules, 0);
