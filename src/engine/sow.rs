@@ -195,7 +195,8 @@ struct Route<'t> {
     entry: &'t [u8; MAX_POSITIONS],
     /// The opponent's holes, when some clause asks whether the move reached them (else 0).
     watched: u64,
-    /// Whether some clause claims holes (if none does, no hole is ever claimed).
+    /// Whether a hole can be claimed during the move: some clause claims holes, or one is
+    /// claimed already.
     claims: bool,
     skip: SkipOrigin,
 }
@@ -228,7 +229,7 @@ impl<'a> Mover<'a> {
     ) -> MoveRun {
         let mark = tracer.mark();
         let mut run = MoveRun::new();
-        let route = self.route();
+        let route = self.route(pos);
         let mut cursor = Cursor::start(self.origin);
         loop {
             run.laps += 1;
@@ -275,7 +276,7 @@ impl<'a> Mover<'a> {
     /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
     /// empty one: every lap then sows back into its own start.
     #[inline(always)]
-    fn route(&self) -> Route<'a> {
+    fn route(&self, pos: &Position) -> Route<'a> {
         const NOWHERE: &[u8; MAX_POSITIONS] = &[OFF_TRACK; MAX_POSITIONS];
         const EMPTY: &[Pos; MAX_POSITIONS] = &[NO_HOLE; MAX_POSITIONS];
         let me = usize::from(self.player);
@@ -289,7 +290,7 @@ impl<'a> Mover<'a> {
             } else {
                 0
             },
-            claims: self.rules.claim_clause.is_some(),
+            claims: self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; 2],
             skip: self.rules.skip_origin,
         }
     }
@@ -371,7 +372,7 @@ impl<'a> Mover<'a> {
         tracer.truncate(mark);
         let mut replay = MoveRun::new();
         *cx = self.context();
-        let route = self.route();
+        let route = self.route(pos);
         let mut cursor = Cursor::start(self.origin);
         for lap in 1..=first + period {
             replay.laps = lap;
@@ -403,7 +404,7 @@ impl<'a> Mover<'a> {
     fn first_repeat(&self, start: &Position, period: u32) -> u32 {
         let begin = Cursor::start(self.origin);
         let blank = self.context();
-        let route = self.route();
+        let route = self.route(start);
         let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'_>, lap: u32| {
             if let LapOutcome::Relay(next, _) = self.lap(pos, cx, &route, *cursor, lap, &mut ()) {
                 *cursor = next;
