@@ -244,16 +244,14 @@ impl Compiler<'_> {
             }
             BoolX::And(..) => self.chain(x, true),
             BoolX::Or(..) => self.chain(x, false),
-            BoolX::Int(op, a, b) if self.constant(b).is_some() => {
-                self.compare_const(*op, a, self.constant(b).unwrap_or_default())
-            }
-            BoolX::Int(op, a, b) if self.constant(a).is_some() => {
-                self.compare_const(flipped(*op), b, self.constant(a).unwrap_or_default())
-            }
-            BoolX::Int(op, a, b) => {
-                let (op, a, b) = (*op, self.num(a), self.num(b));
-                Box::new(move |cx, pos| compare(op, a(cx, pos), b(cx, pos)))
-            }
+            BoolX::Int(op, a, b) => match (self.constant(a), self.constant(b)) {
+                (_, Some(k)) => self.compare_const(*op, a, k),
+                (Some(k), None) => self.compare_const(flipped(*op), b, k),
+                (None, None) => {
+                    let (op, a, b) = (*op, self.num(a), self.num(b));
+                    Box::new(move |cx, pos| compare(op, a(cx, pos), b(cx, pos)))
+                }
+            },
             BoolX::Player(eq, a, b) => {
                 let (eq, a, b) = (*eq, self.who(a), self.who(b));
                 Box::new(move |cx, pos| (a(cx, pos) == b(cx, pos)) == eq)

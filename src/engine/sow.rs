@@ -12,12 +12,9 @@ use crate::trace::{Event, Tracer};
 pub struct MoveRun {
     /// The hole the last seed fell into.
     pub last: Pos,
-    /// Laps sown.
+    /// Laps sown. (What the move captured and whether it reached the opponent's row are in
+    /// the move's context, which [`Mover::run`] leaves for the clauses read after it.)
     pub laps: u32,
-    /// Seeds the mover captured.
-    pub move_captures: u32,
-    /// Whether a seed fell into an opponent's hole.
-    pub reached_opponent: bool,
     /// For an endless move: the lap whose end state the move came back to, and the lap that
     /// repeated it.
     pub endless: Option<(u32, u32)>,
@@ -55,8 +52,6 @@ impl MoveRun {
         MoveRun {
             last: NO_HOLE,
             laps: 0,
-            move_captures: 0,
-            reached_opponent: false,
             endless: None,
             lap_limit: false,
         }
@@ -248,7 +243,11 @@ impl<'a> Mover<'a> {
                         (run, cursor) = (ended, at);
                         break;
                     }
-                    Err(stopped) => return stopped,
+                    Err(stopped) => {
+                        // No move-end captures after an endless move or the lap limit.
+                        cx.at(stopped.last, stopped.last, NO_HOLE, false);
+                        return stopped;
+                    }
                 }
             }
         }
@@ -268,8 +267,6 @@ impl<'a> Mover<'a> {
         }
         // After the move, there is no lap.
         cx.lap_origin = NO_HOLE;
-        run.move_captures = cx.move_captures;
-        run.reached_opponent = cx.reached_opponent;
         run
     }
 
@@ -339,13 +336,11 @@ impl<'a> Mover<'a> {
                 if T::ENABLED {
                     tracer.event(Event::LapLimit { laps: run.laps });
                 }
-                run.move_captures = cx.move_captures;
-                run.reached_opponent = cx.reached_opponent;
                 return Err(run);
             }
             if saved.cursor == cursor && saved.pos.same_as(pos, n) {
                 // Found a repeat: `since + 1` laps apart. Locate the first one exactly.
-                return Err(self.replay_endless(pos, cx, start, since + 1, mark, tracer));
+                return Err(self.replay_endless(pos, cx, route, start, since + 1, mark, tracer));
             }
             since += 1;
             if since == power {
@@ -358,25 +353,26 @@ impl<'a> Mover<'a> {
 
     /// An endless move whose lap-end states repeat with `period`: plays it again from `start`
     /// up to the first repeat, with the trace cut back to `mark` first.
+    #[allow(clippy::too_many_arguments)]
     fn replay_endless<T: Tracer>(
         &self,
         pos: &mut Position,
         cx: &mut Cx<'a>,
+        route: &Route<'_>,
         start: &Position,
         period: u32,
         mark: usize,
         tracer: &mut T,
     ) -> MoveRun {
-        let first = self.first_repeat(start, period);
+        let first = self.first_repeat(route, start, period);
         *pos = *start;
         tracer.truncate(mark);
         let mut replay = MoveRun::new();
         *cx = self.context();
-        let route = self.route(pos);
         let mut cursor = Cursor::start(self.origin);
         for lap in 1..=first + period {
             replay.laps = lap;
-            match self.lap(pos, cx, &route, cursor, lap, tracer) {
+            match self.lap(pos, cx, route, cursor, lap, tracer) {
                 LapOutcome::Relay(next, last) => {
                     cursor = next;
                     replay.last = last;
@@ -389,8 +385,6 @@ impl<'a> Mover<'a> {
             }
         }
         replay.endless = Some((first, first + period));
-        replay.move_captures = cx.move_captures;
-        replay.reached_opponent = cursor.reached_opponent;
         if T::ENABLED {
             tracer.event(Event::EndlessMove {
                 first,
@@ -401,12 +395,11 @@ impl<'a> Mover<'a> {
     }
 
     /// The lap after which the move's lap-end states start repeating with `period`.
-    fn first_repeat(&self, start: &Position, period: u32) -> u32 {
+    fn first_repeat(&self, route: &Route<'_>, start: &Position, period: u32) -> u32 {
         let begin = Cursor::start(self.origin);
         let blank = self.context();
-        let route = self.route(start);
         let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'_>, lap: u32| {
-            if let LapOutcome::Relay(next, _) = self.lap(pos, cx, &route, *cursor, lap, &mut ()) {
+            if let LapOutcome::Relay(next, _) = self.lap(pos, cx, route, *cursor, lap, &mut ()) {
                 *cursor = next;
             }
         };
@@ -801,5 +794,34 @@ impl<'a> Mover<'a> {
             });
         }
         u32::from(seeds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::engine::Game;
+
+    /// A legality clause that plays the move out (`require_after`) reads what the move did,
+    /// endless moves included: a relay that never stops sows around the whole board, so it
+    /// has reached the opponent's row, and the clause allows it (the move then ends the game
+    /// as endless).
+    #[test]
+    fn an_endless_move_has_reached_the_opponent() {
+        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 3\nseeds = 2\n\n\
+                    [sowing]\ndirection = \"ccw\"\n\n[sowing.relay]\nfrom = \"landing\"\n\
+                    when = 'true'\n\n[[legal]]\nname = \"reach\"\nrequire_after = 'reached_opponent'\n\n\
+                    [end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n\
+                    endless_move = { remaining = \"owners\", result = \"draw\" }\n";
+        let rules = crate::check::load(text, &[])
+            .expect("the test board loads")
+            .rules;
+        let mut game = Game::new(Arc::new(rules));
+        let moves = game.legal_moves();
+        assert_eq!(moves.len(), 3, "every hole of South is legal: {moves:?}");
+        let h = moves.get(0).expect("a legal move");
+        let report = game.play(h, &mut ()).expect("the move is legal");
+        assert!(report.endless, "a relay that never stops is endless");
     }
 }
