@@ -64,18 +64,27 @@ impl Position {
         }
     }
 
+    /// The board as far as it goes, in blocks of [`BLOCK`] positions (the last one padded
+    /// with the board's unused positions, which are always empty). Copies, comparisons and
+    /// hashes go a block at a time: fixed-size work the compiler lays out without a loop per
+    /// position or a call to `memcpy`, and one block covers the boards of most games.
+    #[inline(always)]
+    fn blocks(&self, positions: u8) -> &[Block] {
+        let chunks = self.board.as_chunks::<BLOCK>().0;
+        chunks.get(..blocks_for(positions)).unwrap_or(chunks)
+    }
+
     /// Makes this position a copy of `other`, both having nothing past their first
-    /// `positions` board entries (true of any two positions of one game). Four holes are
-    /// copied at a time and only as far as the board goes: a whole `Position` is mostly unused
-    /// board, and copying it costs a call to `memcpy` on every relaying move.
+    /// `positions` board entries (true of any two positions of one game). Only the blocks the
+    /// board covers are copied: a whole `Position` is mostly unused board, and copying it
+    /// costs a call to `memcpy` on every relaying move.
     #[inline]
     pub(crate) fn copy_from(&mut self, other: &Position, positions: u8) {
-        let words = usize::from(positions).div_ceil(4);
         let (to, from) = (
-            self.board.as_chunks_mut::<4>().0,
-            other.board.as_chunks::<4>().0,
+            self.board.as_chunks_mut::<BLOCK>().0,
+            other.blocks(positions),
         );
-        for (to, from) in to.iter_mut().zip(from).take(words) {
+        for (to, from) in to.iter_mut().zip(from) {
             *to = *from;
         }
         self.reserve = other.reserve;
@@ -198,9 +207,7 @@ impl Position {
     /// Equality, comparing only the first `positions` board entries (the rest are always 0).
     #[inline]
     pub(crate) fn same_as(&self, other: &Position, positions: u8) -> bool {
-        // Clamped, the prefix is always on the board.
-        let n = usize::from(positions).min(MAX_POSITIONS);
-        self.board.get(..n) == other.board.get(..n)
+        self.blocks(positions) == other.blocks(positions)
             && self.reserve == other.reserve
             && self.taken == other.taken
             && self.closed == other.closed
@@ -214,13 +221,14 @@ impl Position {
     #[inline]
     fn quick_hash(&self, positions: u8) -> u64 {
         let mut h = self.closed ^ (u64::from(self.to_move) << 56) ^ (u64::from(self.moved) << 48);
-        // Four holes per step: the board past `positions` is all zeros, so rounding up to a
-        // whole chunk reads nothing that varies. A quarter of the multiplications of a
-        // hole-by-hole hash, which were a serial chain.
-        let words = usize::from(positions).div_ceil(4);
-        for &[a, b, c, d] in self.board.as_chunks::<4>().0.iter().take(words) {
-            let w = u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
-            h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
+        // are a serial chain), a whole block at a time: the padding is all zeros.
+        for block in self.blocks(positions) {
+            for &[a, b, c, d] in block.as_chunks::<4>().0 {
+                let w =
+                    u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
+                h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            }
         }
         h ^ u64::from(self.reserve[0])
             ^ (u64::from(self.reserve[1]) << 20)
@@ -229,16 +237,31 @@ impl Position {
 
     /// Seeds banked so far; a change means no earlier position can come back.
     #[inline]
-    fn banked(&self, rules: &Rules) -> u32 {
-        // Stores that are not on the track (NO_HOLE) read as empty.
-        let [south, north] = rules
-            .geometry
-            .store
-            .map(|s| self.seeds(s.unwrap_or(NO_HOLE)));
-        u32::from(south)
-            + u32::from(north)
-            + self.reserve.iter().sum::<u32>()
-            + self.taken.iter().sum::<u32>()
+    fn banked(&self, bank: &Bank) -> u32 {
+        let [a, b] = bank.stores.map(|(at, keep)| {
+            // In range by construction (masked), so no bounds test.
+            let seeds = self.board.get(at & (MAX_POSITIONS - 1)).copied().unwrap_or(0);
+            u32::from(seeds) & keep
+        });
+        a + b + self.reserve[0] + self.reserve[1] + self.taken[0] + self.taken[1]
+    }
+}
+
+/// Where a game's banked seeds are, worked out once: each store on the board as (position,
+/// a mask that is all ones), or (0, 0) for a player without one.
+#[derive(Debug, Clone, Copy)]
+struct Bank {
+    stores: [(usize, u32); 2],
+}
+
+impl Bank {
+    fn of(rules: &Rules) -> Bank {
+        Bank {
+            stores: rules.geometry.store.map(|s| match s {
+                Some(at) if usize::from(at) < MAX_POSITIONS => (usize::from(at), u32::MAX),
+                _ => (0, 0),
+            }),
+        }
     }
 }
 
@@ -527,7 +550,7 @@ pub struct Game {
     /// unused board slots), so recording each ply copies little.
     history_keys: Vec<u64>,
     history: Vec<(Rest, u32)>,
-    history_boards: Vec<u16>,
+    history_boards: Vec<Block>,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
     track_first_move: bool,
@@ -550,6 +573,7 @@ pub struct Game {
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
+    bank: Bank,
 }
 
 /// When the legal moves are the open holes holding seeds, with no legality clause to try.
@@ -566,6 +590,17 @@ enum Plain {
 
 /// How many closed-hole masks a game keeps the neighbour tables of.
 const TABLES_KEPT: usize = 16;
+/// How many positions [`Position::blocks`] go a block at a time.
+const BLOCK: usize = 16;
+/// A block of the board.
+type Block = [u16; BLOCK];
+
+/// How many blocks a board of `positions` positions covers (at least one).
+#[inline(always)]
+fn blocks_for(positions: u8) -> usize {
+    usize::from(positions).div_ceil(BLOCK).clamp(1, MAX_POSITIONS / BLOCK)
+}
+
 /// How many positions the cycle history holds before it has to grow.
 const HISTORY_CAPACITY: usize = 512;
 /// How many round starts a match holds before the list has to grow.
@@ -614,7 +649,7 @@ impl Game {
         let history_keys = Vec::with_capacity(HISTORY_CAPACITY);
         let history = Vec::with_capacity(HISTORY_CAPACITY);
         let history_boards =
-            Vec::with_capacity(HISTORY_CAPACITY * usize::from(rules.geometry.positions));
+            Vec::with_capacity(HISTORY_CAPACITY * blocks_for(rules.geometry.positions));
         let drops = sow::Drops::of(&rules);
         let can_relay = rules.relay.is_some()
             || rules
@@ -647,6 +682,7 @@ impl Game {
             round_starts.push(pos);
         }
         let program = Arc::new(Program::new(&rules));
+        let bank = Bank::of(&rules);
         let mut game = Game {
             rules,
             program,
@@ -674,8 +710,9 @@ impl Game {
             plain,
             drops,
             banked: 0,
+            bank,
         };
-        game.banked = game.pos.banked(&game.rules);
+        game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
         game.settle(&mut ());
         game
@@ -702,7 +739,7 @@ impl Game {
         self.ply = 0;
         self.status = Status::Playing;
         self.clear_history();
-        self.banked = self.pos.banked(&rules);
+        self.banked = self.pos.banked(&self.bank);
         self.round_starts.clear();
         if rules.rounds.is_some() {
             self.round_starts.push(self.pos);
@@ -959,7 +996,7 @@ impl Game {
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);
         }
-        let banked = self.pos.banked(&self.rules);
+        let banked = self.pos.banked(&self.bank);
         if banked != self.banked {
             self.clear_history();
             self.banked = banked;
@@ -994,10 +1031,10 @@ impl Game {
             return false;
         }
         let positions = self.rules.geometry.positions;
-        let n = usize::from(positions);
         let key = self.pos.quick_hash(positions);
         let rest = self.pos.rest();
-        let board = self.pos.board.get(..n).unwrap_or_default();
+        let board = self.pos.blocks(positions);
+        let n = board.len();
         let (history, boards) = (&self.history, &self.history_boards);
         // The keys are scanned on their own, in a loop that only compares (the scan runs over
         // every position since the last capture, once a ply); a match is then checked in full.
@@ -1029,7 +1066,11 @@ impl Game {
         }
         self.history_keys.push(key);
         self.history.push((rest, self.ply));
-        self.history_boards.extend_from_slice(board);
+        match board {
+            // One block, the usual board: a fixed-size copy.
+            [block] => self.history_boards.push(*block),
+            _ => self.history_boards.extend_from_slice(board),
+        }
         false
     }
 
@@ -1183,7 +1224,7 @@ impl Game {
         self.starter = starter;
         self.use_tables(pos.closed);
         self.clear_history();
-        self.banked = pos.banked(&rules);
+        self.banked = pos.banked(&self.bank);
         if T::ENABLED {
             tracer.event(Event::RoundStart {
                 round: self.round,
