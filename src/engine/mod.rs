@@ -5,6 +5,7 @@
 
 mod compile;
 mod eval;
+mod history;
 mod sow;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Ver
 use crate::trace::{EndCause, Event, Tracer};
 use compile::Program;
 use eval::Cx;
+use history::History;
 use sow::Mover;
 
 /// Everything that decides the future of a game, and nothing else (no ply counters), so that
@@ -217,24 +219,6 @@ impl Position {
             && self.claims == other.claims
     }
 
-    /// A hash of the position for the cycle history: a cheap filter before comparing in full.
-    #[inline]
-    fn quick_hash(&self, positions: u8) -> u64 {
-        let mut h = self.closed ^ (u64::from(self.to_move) << 56) ^ (u64::from(self.moved) << 48);
-        // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
-        // are a serial chain), a whole block at a time: the padding is all zeros.
-        for block in self.blocks(positions) {
-            for &[a, b, c, d] in block.as_chunks::<4>().0 {
-                let w =
-                    u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
-                h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-            }
-        }
-        h ^ u64::from(self.reserve[0])
-            ^ (u64::from(self.reserve[1]) << 20)
-            ^ (u64::from(self.turn_sowings) << 40)
-    }
-
     /// Seeds banked so far; a change means no earlier position can come back.
     #[inline]
     fn banked(&self, bank: &Bank) -> u32 {
@@ -261,32 +245,6 @@ impl Bank {
                 Some(at) if usize::from(at) < MAX_POSITIONS => (usize::from(at), u32::MAX),
                 _ => (0, 0),
             }),
-        }
-    }
-}
-
-/// A position's fields other than the board, for the cycle history.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Rest {
-    reserve: [u32; 2],
-    taken: [u32; 2],
-    closed: u64,
-    to_move: Player,
-    moved: u8,
-    turn_sowings: u8,
-    claims: [Pos; 2],
-}
-
-impl Position {
-    fn rest(&self) -> Rest {
-        Rest {
-            reserve: self.reserve,
-            taken: self.taken,
-            closed: self.closed,
-            to_move: self.to_move,
-            moved: self.moved,
-            turn_sowings: self.turn_sowings,
-            claims: self.claims,
         }
     }
 }
@@ -543,14 +501,8 @@ pub struct Game {
     status: Status,
     /// The legal moves of the player to move, listed when the position was settled.
     moves: MoveList,
-    /// Positions since the last irreversible change, with the ply after which each stood, in
-    /// compact form, as parallel lists: a hash of each (scanned first, so kept densely on its
-    /// own), the fields other than the board and the ply, and the boards (their first
-    /// `positions` entries) laid end to end. A record is a fifth of a whole `Position` (mostly
-    /// unused board slots), so recording each ply copies little.
-    history_keys: Vec<u64>,
-    history: Vec<(Rest, u32)>,
-    history_boards: Vec<Block>,
+    /// Positions since the last irreversible change, for finding a repeat.
+    history: History,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
     track_first_move: bool,
@@ -574,6 +526,18 @@ pub struct Game {
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
     bank: Bank,
+    /// The settled position that is not in the cycle history yet (see [`Game::settle`]).
+    unrecorded: Option<Unrecorded>,
+}
+
+/// What the cycle history needs of a settled position besides the position itself, which the
+/// next move copies as its start.
+#[derive(Debug, Clone, Copy)]
+struct Unrecorded {
+    /// The ply after which it stood.
+    ply: u32,
+    /// Its count of the turn's sowings (the move's start counts one more).
+    turn_sowings: u8,
 }
 
 /// When the legal moves are the open holes holding seeds, with no legality clause to try.
@@ -646,10 +610,7 @@ impl Game {
         };
         let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
         let watch_reached = rules.reads(crate::rules::Fact::ReachedOpponent);
-        let history_keys = Vec::with_capacity(HISTORY_CAPACITY);
-        let history = Vec::with_capacity(HISTORY_CAPACITY);
-        let history_boards =
-            Vec::with_capacity(HISTORY_CAPACITY * blocks_for(rules.geometry.positions));
+        let history = History::with_capacity(HISTORY_CAPACITY, rules.geometry.positions);
         let drops = sow::Drops::of(&rules);
         let can_relay = rules.relay.is_some()
             || rules
@@ -696,9 +657,7 @@ impl Game {
             ply: 0,
             status: Status::Playing,
             moves: MoveList::new(),
-            history_keys,
             history,
-            history_boards,
             round_starts,
             track_first_move,
             track_turn_sowings,
@@ -711,6 +670,7 @@ impl Game {
             drops,
             banked: 0,
             bank,
+            unrecorded: None,
         };
         game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
@@ -934,8 +894,10 @@ impl Game {
         if self.track_turn_sowings {
             self.pos.turn_sowings = self.pos.turn_sowings.saturating_add(1);
         }
-        // The move's start, kept for an endless move (only rules that relay can make one).
-        if self.can_relay {
+        // The move's start: the position to record in the cycle history if the move banks
+        // nothing, and the start to replay an endless move from (only rules that relay can
+        // make one).
+        if self.unrecorded.is_some() || self.can_relay {
             self.move_start
                 .copy_from(&self.pos, self.rules.geometry.positions);
         }
@@ -998,8 +960,11 @@ impl Game {
         }
         let banked = self.pos.banked(&self.bank);
         if banked != self.banked {
+            // No earlier position can come back, the move's start included.
             self.clear_history();
             self.banked = banked;
+        } else if let Some(unrecorded) = self.unrecorded.take() {
+            self.record_move_start(unrecorded);
         }
         let round = self.round;
         report.cycle = self.settle(tracer);
@@ -1017,7 +982,13 @@ impl Game {
     }
 
     /// After a ply or a refill: ends the round if the player to move cannot move or the
-    /// position repeats; otherwise records the position. Returns whether a cycle was found.
+    /// position repeats. Returns whether a cycle was found.
+    ///
+    /// The position is recorded in the cycle history, except when the history is empty (as it
+    /// is after every capture): then the next move copies the position as its start and
+    /// records it only if that move banks nothing, as a move that banks clears the history
+    /// and the record with it. In games where most moves bank, most positions are never
+    /// hashed or copied into the history.
     #[inline(always)]
     fn settle<T: Tracer>(&mut self, tracer: &mut T) -> bool {
         if self.is_over() {
@@ -1030,31 +1001,17 @@ impl Game {
             self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
             return false;
         }
-        let positions = self.rules.geometry.positions;
-        let key = self.pos.quick_hash(positions);
-        let rest = self.pos.rest();
-        let board = self.pos.blocks(positions);
-        let n = board.len();
-        let (history, boards) = (&self.history, &self.history_boards);
-        // The keys are scanned on their own, in a loop that only compares (the scan runs over
-        // every position since the last capture, once a ply); a match is then checked in full.
-        let mut earlier = None;
-        let mut from = 0;
-        while let Some(found) = (self.history_keys.get(from..).unwrap_or_default())
-            .iter()
-            .position(|&k| k == key)
-        {
-            let i = from + found;
-            if let Some((r, ply)) = history.get(i)
-                && *r == rest
-                && boards.get(i * n..(i + 1) * n) == Some(board)
-            {
-                earlier = Some(*ply);
-                break;
-            }
-            from = i + 1;
+        // With nothing recorded (the usual case just after a capture), nothing can repeat.
+        if self.history.is_empty() {
+            self.unrecorded = Some(Unrecorded {
+                ply: self.ply,
+                turn_sowings: self.pos.turn_sowings,
+            });
+            return false;
         }
-        if let Some(first) = earlier {
+        let positions = self.rules.geometry.positions;
+        let key = history::key(&self.pos, positions);
+        if let Some(first) = self.history.earlier(&self.pos, key, positions) {
             if T::ENABLED {
                 tracer.event(Event::Cycle {
                     first,
@@ -1064,20 +1021,26 @@ impl Game {
             self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
             return true;
         }
-        self.history_keys.push(key);
-        self.history.push((rest, self.ply));
-        match board {
-            // One block, the usual board: a fixed-size copy.
-            [block] => self.history_boards.push(*block),
-            _ => self.history_boards.extend_from_slice(board),
-        }
+        self.history.record(&self.pos, key, self.ply, positions);
         false
     }
 
+    /// Records the position the last move started from (settled, not yet recorded) in the
+    /// cycle history.
+    #[inline(always)]
+    fn record_move_start(&mut self, settled: Unrecorded) {
+        // The move's start counted the move among the turn's sowings; the settled position
+        // had not.
+        let start = &mut self.move_start;
+        start.turn_sowings = settled.turn_sowings;
+        let positions = self.rules.geometry.positions;
+        let key = history::key(start, positions);
+        self.history.record(start, key, settled.ply, positions);
+    }
+
     fn clear_history(&mut self) {
-        self.history_keys.clear();
         self.history.clear();
-        self.history_boards.clear();
+        self.unrecorded = None;
     }
 
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match

@@ -1,0 +1,119 @@
+//! The cycle history: the positions since the last irreversible change (a seed banked), so
+//! that a position coming back is found and ends the round.
+
+use super::{Block, Position, blocks_for};
+use crate::rules::{Player, Pos};
+
+/// Positions recorded since the history was last cleared, with the ply after which each
+/// stood, in compact form, as parallel lists: a hash of each (scanned first, so kept densely
+/// on its own), the fields other than the board and the ply, and the boards (the blocks they
+/// cover) laid end to end. A record is a fraction of a whole `Position` (mostly unused board
+/// slots), so recording a position copies little.
+#[derive(Debug, Clone)]
+pub(super) struct History {
+    keys: Vec<u64>,
+    records: Vec<(Rest, u32)>,
+    boards: Vec<Block>,
+}
+
+/// A position's fields other than the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rest {
+    reserve: [u32; 2],
+    taken: [u32; 2],
+    closed: u64,
+    to_move: Player,
+    moved: u8,
+    turn_sowings: u8,
+    claims: [Pos; 2],
+}
+
+impl Rest {
+    fn of(pos: &Position) -> Rest {
+        Rest {
+            reserve: pos.reserve,
+            taken: pos.taken,
+            closed: pos.closed,
+            to_move: pos.to_move,
+            moved: pos.moved,
+            turn_sowings: pos.turn_sowings,
+            claims: pos.claims,
+        }
+    }
+}
+
+/// A hash of a position with `positions` board positions: a cheap filter before comparing in
+/// full.
+#[inline]
+pub(super) fn key(pos: &Position, positions: u8) -> u64 {
+    let mut h = pos.closed ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
+    // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
+    // are a serial chain), a whole block at a time: the padding is all zeros.
+    for block in pos.blocks(positions) {
+        for &[a, b, c, d] in block.as_chunks::<4>().0 {
+            let w = u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
+            h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    h ^ u64::from(pos.reserve[0])
+        ^ (u64::from(pos.reserve[1]) << 20)
+        ^ (u64::from(pos.turn_sowings) << 40)
+}
+
+impl History {
+    /// An empty history with room for `records` positions of `positions` board positions.
+    pub fn with_capacity(records: usize, positions: u8) -> History {
+        History {
+            keys: Vec::with_capacity(records),
+            records: Vec::with_capacity(records),
+            boards: Vec::with_capacity(records * blocks_for(positions)),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.records.clear();
+        self.boards.clear();
+    }
+
+    /// The ply after which `pos` (hashing to `key`) stood, if the history holds it.
+    #[inline(always)]
+    pub fn earlier(&self, pos: &Position, key: u64, positions: u8) -> Option<u32> {
+        let rest = Rest::of(pos);
+        let board = pos.blocks(positions);
+        let n = board.len();
+        // The keys are scanned on their own, in a loop that only compares (the scan runs over
+        // every position since the last capture, once a ply); a match is then checked in full.
+        let mut from = 0;
+        while let Some(found) = (self.keys.get(from..).unwrap_or_default())
+            .iter()
+            .position(|&k| k == key)
+        {
+            let i = from + found;
+            if let Some((r, ply)) = self.records.get(i)
+                && *r == rest
+                && self.boards.get(i * n..(i + 1) * n) == Some(board)
+            {
+                return Some(*ply);
+            }
+            from = i + 1;
+        }
+        None
+    }
+
+    /// Records `pos`, hashing to `key`, as the position after `ply`.
+    #[inline(always)]
+    pub fn record(&mut self, pos: &Position, key: u64, ply: u32, positions: u8) {
+        self.keys.push(key);
+        self.records.push((Rest::of(pos), ply));
+        match pos.blocks(positions) {
+            // One block, the usual board: a fixed-size copy.
+            [block] => self.boards.push(*block),
+            board => self.boards.extend_from_slice(board),
+        }
+    }
+}
