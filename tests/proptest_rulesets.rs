@@ -178,8 +178,13 @@ fn ruleset_text(s: &Spec) -> String {
             "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\nto = \"{to}\"\n"
         );
     }
-    if s.extra_turn && s.track {
-        t += "\n[[extra_turn]]\nname = \"into the store\"\nwhen = 'is_store(last) and own(last)'\n";
+    if s.extra_turn {
+        if s.track {
+            t += "\n[[extra_turn]]\nname = \"into the store\"\nwhen = 'is_store(last) and own(last)'\n";
+        }
+        // An extra turn that banks nothing, limited by the turn's sowings: positions in the
+        // middle of a turn then enter the cycle history, their count of sowings with them.
+        t += "\n[[extra_turn]]\nname = \"a lone seed\"\nwhen = 'own(last) and seeds(last) == 1 and turn_sowings < 2'\n";
     }
     t += "\n[end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
     t += "endless_move = { remaining = \"owners\", result = \"draw\" }\n";
@@ -257,9 +262,9 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCase
             bank = banked(&rules, &pos);
             seen.clear();
         }
-        // Extra turns leave the same player to move mid-turn; the engine compares positions
-        // between turns, so only positions with a fresh turn count.
-        if pos.turn_sowings == 0 && !seen.insert(pos) {
+        // Every settled position counts, mid-turn ones (after an extra turn) included: the
+        // count of the turn's sowings is part of a position.
+        if !seen.insert(pos) {
             prop_assert!(
                 game.is_over(),
                 "ply {}: the position repeats, but no cycle was reported",
