@@ -8,9 +8,10 @@
 
 use super::Position;
 use super::eval::{Cx, arith, compare};
+use super::sow::Drops;
 use crate::rules::{
-    ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, HoleX, IntX, NO_HOLE, NOBODY, Player,
-    PlayerX, Pos, Rules,
+    ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, Fact, HoleX, IntX, NO_HOLE, NOBODY,
+    Player, PlayerX, Pos, Rules,
 };
 use crate::ruleset::{After, Destination};
 
@@ -57,6 +58,14 @@ pub struct Program {
     pub extra_turns: Vec<(ClauseId, Cond)>,
     /// Each ending condition, with how the round then ends.
     pub end_when: Vec<(EndingRule, Cond)>,
+    /// A quick test for each drop clause, in order, before its condition is evaluated.
+    pub drops: Drops,
+    /// Whether lap-end states must remember that the move reached the opponent's row (only
+    /// when a clause read during the move looks at it).
+    pub track_reached: bool,
+    /// Whether any clause reads whether the move reached the opponent's row: if none does,
+    /// the sowing loops do not keep track of it.
+    pub watch_reached: bool,
 }
 
 impl Program {
@@ -100,6 +109,9 @@ impl Program {
             end_when: (rules.end_when.iter())
                 .map(|(x, ending)| (*ending, c.cond(x)))
                 .collect(),
+            drops: Drops::of(rules),
+            track_reached: rules.move_reads(Fact::ReachedOpponent),
+            watch_reached: rules.reads(Fact::ReachedOpponent),
         }
     }
 }

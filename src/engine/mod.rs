@@ -224,7 +224,11 @@ impl Position {
     fn banked(&self, bank: &Bank) -> u32 {
         let [a, b] = bank.stores.map(|(at, keep)| {
             // In range by construction (masked), so no bounds test.
-            let seeds = self.board.get(at & (MAX_POSITIONS - 1)).copied().unwrap_or(0);
+            let seeds = self
+                .board
+                .get(at & (MAX_POSITIONS - 1))
+                .copied()
+                .unwrap_or(0);
             u32::from(seeds) & keep
         });
         a + b + self.reserve[0] + self.reserve[1] + self.taken[0] + self.taken[1]
@@ -255,33 +259,48 @@ type Table = [Pos; MAX_POSITIONS];
 /// Neighbour tables for the current closed holes and directions.
 #[derive(Debug, Clone)]
 pub struct Tables {
-    /// Per player: the positions their seeds go to, in sowing order (closed holes and the
-    /// opponent's store left out), as one circuit: a lap walks along it by index. Reading the
-    /// next position off an index, rather than off the position before it, keeps the seeds of
-    /// a lap independent of each other, so the processor overlaps them.
-    pub track: [[Pos; MAX_POSITIONS]; 2],
-    /// Per player: the length of `track`.
-    pub track_len: [u8; 2],
-    /// Per player and position: the index in `track` of the position a seed sown after it goes
-    /// to, or [`OFF_TRACK`] when there is none (a position off the player's circuit, or every
-    /// position closed).
-    pub entry: [[u8; MAX_POSITIONS]; 2],
+    /// Per player, then for nobody (no track: every lap sows back into its own start): where
+    /// their seeds go.
+    pub lanes: [Lane; 3],
     /// Per player: `next(h)` and `prev(h)` of the language when that player moves. On four-row
     /// boards a hole off the mover's circuit follows its owner's circuit.
     pub next: [[Pos; MAX_POSITIONS]; 2],
     pub prev: [[Pos; MAX_POSITIONS]; 2],
 }
 
-/// In [`Tables::entry`]: no position to sow into after this one.
+/// Where a player's seeds go.
+#[derive(Debug, Clone)]
+pub struct Lane {
+    /// The positions their seeds go to, in sowing order (closed holes and the opponent's store
+    /// left out), as one circuit: a lap walks along it by index. Reading the next position
+    /// off an index, rather than off the position before it, keeps the seeds of a lap
+    /// independent of each other, so the processor overlaps them.
+    pub track: [Pos; MAX_POSITIONS],
+    /// The length of `track`, at least 1 (an empty track counts one: nothing is sown along
+    /// it, as every position's entry is [`OFF_TRACK`]).
+    pub len: usize,
+    /// For each position: the index in `track` of the position a seed sown after it goes to,
+    /// or [`OFF_TRACK`] when there is none (a position off the player's circuit, or every
+    /// position closed).
+    pub entry: [u8; MAX_POSITIONS],
+}
+
+/// In [`Lane::entry`]: no position to sow into after this one.
 pub const OFF_TRACK: u8 = u8::MAX;
+
+impl Lane {
+    pub const NONE: Lane = Lane {
+        track: [NO_HOLE; MAX_POSITIONS],
+        len: 1,
+        entry: [OFF_TRACK; MAX_POSITIONS],
+    };
+}
 
 impl Tables {
     fn build(rules: &Rules, closed: u64) -> Tables {
         let g = &rules.geometry;
         let mut t = Tables {
-            track: [[NO_HOLE; MAX_POSITIONS]; 2],
-            track_len: [0; 2],
-            entry: [[OFF_TRACK; MAX_POSITIONS]; 2],
+            lanes: [Lane::NONE, Lane::NONE, Lane::NONE],
             next: [[NO_HOLE; MAX_POSITIONS]; 2],
             prev: [[NO_HOLE; MAX_POSITIONS]; 2],
         };
@@ -292,11 +311,13 @@ impl Tables {
         let [south_store, north_store] = g.store;
         // Per player: their circuit, and the opponent's store.
         let circuits = fwd.iter().zip([north_store, south_store]);
-        let tracks = t.track.iter_mut().zip(&mut t.track_len).zip(&mut t.entry);
-        let tables = tracks.zip(&mut t.next).zip(&mut t.prev);
-        for ((fwd, opponent_store), ((((track, track_len), entry), next), prev)) in
-            circuits.zip(tables)
-        {
+        let tables = t.lanes.iter_mut().zip(&mut t.next).zip(&mut t.prev);
+        for ((fwd, opponent_store), ((lane, next), prev)) in circuits.zip(tables) {
+            let Lane {
+                track,
+                len: track_len,
+                entry,
+            } = lane;
             let opponent_store = opponent_store.map_or(0u64, bit);
             let unsowable = closed | opponent_store;
             let unseen = match rules.closed_holes {
@@ -349,7 +370,7 @@ impl Tables {
             let sowable = order.iter().filter(|&&x| unsowable & bit(x) == 0);
             for ((k, &x), slot) in (0u8..).zip(sowable).zip(track.iter_mut()) {
                 *slot = x;
-                *track_len = k + 1;
+                *track_len = usize::from(k) + 1;
                 if let Some(i) = index.get_mut(usize::from(x)) {
                     *i = k;
                 }
@@ -507,10 +528,6 @@ pub struct Game {
     round_starts: Vec<Position>,
     track_first_move: bool,
     track_turn_sowings: bool,
-    /// Whether lap-end states must remember that the move reached the opponent's row.
-    track_reached: bool,
-    /// Whether any clause reads whether the move reached the opponent's row.
-    watch_reached: bool,
     /// Whether a move can have more than one lap (a relay, or captured seeds sown again).
     can_relay: bool,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -520,8 +537,6 @@ pub struct Game {
     dead_legal: u64,
     /// When the legal moves are simply the open holes holding seeds.
     plain: Plain,
-    /// Quick tests of the drop clauses.
-    drops: sow::Drops,
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
@@ -562,7 +577,9 @@ type Block = [u16; BLOCK];
 /// How many blocks a board of `positions` positions covers (at least one).
 #[inline(always)]
 fn blocks_for(positions: u8) -> usize {
-    usize::from(positions).div_ceil(BLOCK).clamp(1, MAX_POSITIONS / BLOCK)
+    usize::from(positions)
+        .div_ceil(BLOCK)
+        .clamp(1, MAX_POSITIONS / BLOCK)
 }
 
 /// How many positions the cycle history holds before it has to grow.
@@ -608,10 +625,7 @@ impl Game {
         } else {
             Tables::build(&rules, pos.closed)
         };
-        let rules_move_reads_reached = rules.move_reads(crate::rules::Fact::ReachedOpponent);
-        let watch_reached = rules.reads(crate::rules::Fact::ReachedOpponent);
         let history = History::with_capacity(HISTORY_CAPACITY, rules.geometry.positions);
-        let drops = sow::Drops::of(&rules);
         let can_relay = rules.relay.is_some()
             || rules
                 .lap_captures
@@ -661,13 +675,10 @@ impl Game {
             round_starts,
             track_first_move,
             track_turn_sowings,
-            track_reached: rules_move_reads_reached,
-            watch_reached,
             can_relay,
             fixed_when,
             dead_legal,
             plain,
-            drops,
             banked: 0,
             bank,
             unrecorded: None,
@@ -866,9 +877,6 @@ impl Game {
             player,
             starter: self.starter,
             origin,
-            track_reached: self.track_reached,
-            watch_reached: self.watch_reached,
-            drops: &self.drops,
         }
     }
 
@@ -908,9 +916,6 @@ impl Game {
             player: mover,
             starter: self.starter,
             origin: h,
-            track_reached: self.track_reached,
-            watch_reached: self.watch_reached,
-            drops: &self.drops,
         };
         // The move's context, kept for the clauses read after it.
         let mut cx = move_of.context();

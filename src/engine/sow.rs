@@ -2,7 +2,7 @@
 
 use super::compile::{CaptureProgram, Program};
 use super::eval::Cx;
-use super::{OFF_TRACK, Position, Tables};
+use super::{Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Tracer};
@@ -74,14 +74,6 @@ pub struct Mover<'a> {
     pub player: Player,
     pub starter: Player,
     pub origin: Pos,
-    /// Whether lap-end states must remember that the move reached the opponent's row (only
-    /// when a clause read during the move looks at it).
-    pub track_reached: bool,
-    /// Whether any clause reads whether the move reached the opponent's row: if none does,
-    /// the sowing loops do not keep track of it.
-    pub watch_reached: bool,
-    /// A quick test for each drop clause, in order, before its condition is evaluated.
-    pub drops: &'a Drops,
 }
 
 /// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
@@ -184,10 +176,8 @@ impl Guard {
 /// What every lap of a move reads of the mover's circuit and of the rules, worked out once
 /// per move.
 struct Route<'t> {
-    /// The mover's track, its length (at least 1), and each position's entry into it.
-    track: &'t [Pos; MAX_POSITIONS],
-    len: usize,
-    entry: &'t [u8; MAX_POSITIONS],
+    /// Where the mover's seeds go.
+    lane: &'t Lane,
     /// The opponent's holes, when some clause asks whether the move reached them (else 0).
     watched: u64,
     /// Whether a hole can be claimed during the move: some clause claims holes, or one is
@@ -274,15 +264,15 @@ impl<'a> Mover<'a> {
     /// empty one: every lap then sows back into its own start.
     #[inline(always)]
     fn route(&self, pos: &Position) -> Route<'a> {
-        const NOWHERE: &[u8; MAX_POSITIONS] = &[OFF_TRACK; MAX_POSITIONS];
-        const EMPTY: &[Pos; MAX_POSITIONS] = &[NO_HOLE; MAX_POSITIONS];
-        let me = usize::from(self.player);
-        let t = self.tables;
+        const NOWHERE: &Lane = &Lane::NONE;
+        let lanes = &self.tables.lanes;
         Route {
-            track: t.track.get(me).unwrap_or(EMPTY),
-            len: usize::from(t.track_len.get(me).copied().unwrap_or(1).max(1)),
-            entry: t.entry.get(me).unwrap_or(NOWHERE),
-            watched: if self.watch_reached {
+            // Nobody (and any player past them) has the last lane, which goes nowhere. (In
+            // range, so the compiler drops the fallback.)
+            lane: lanes
+                .get(usize::from(self.player).min(lanes.len() - 1))
+                .unwrap_or(NOWHERE),
+            watched: if self.program.watch_reached {
                 self.opponent_holes()
             } else {
                 0
@@ -463,8 +453,9 @@ impl<'a> Mover<'a> {
         // With nowhere to sow after it (every position closed, or NOBODY's missing track), the
         // seeds go back where they came from: a track of that one position.
         let stay: [Pos; MAX_POSITIONS];
-        let (track, len, mut k) = match route.entry.get(usize::from(at)) {
-            Some(&k) if k != OFF_TRACK => (route.track, route.len, usize::from(k)),
+        let lane = route.lane;
+        let (track, len, mut k) = match lane.entry.get(usize::from(at)) {
+            Some(&k) if k != OFF_TRACK => (&lane.track, lane.len, usize::from(k)),
             _ => {
                 stay = [lap_origin; MAX_POSITIONS];
                 (&stay, 1, 0)
@@ -486,7 +477,8 @@ impl<'a> Mover<'a> {
             1u64 << (skip & 63)
         };
         let mut claimed = if route.claims { claimed_mask(pos) } else { 0 };
-        if !T::ENABLED && claimed | skipped == 0 && self.drops.none() {
+        let drops = &self.program.drops;
+        if !T::ENABLED && claimed | skipped == 0 && drops.none() {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
             if watched == 0 {
@@ -543,7 +535,7 @@ impl<'a> Mover<'a> {
             }
             let seeds = pos.sow_one(at);
             hand -= 1;
-            if self.drops.may_fire(seeds) {
+            if drops.may_fire(seeds) {
                 cx.reached_opponent |= reached;
             }
             if self.dropped(pos, cx, at, seeds, hand, lap_origin, tracer) {
@@ -585,7 +577,7 @@ impl<'a> Mover<'a> {
                             from: last,
                             // Captures of one move never exceed the board's seeds, which fit u16.
                             hand: u16::try_from(taken).unwrap_or(u16::MAX),
-                            reached_opponent: self.track_reached && cx.reached_opponent,
+                            reached_opponent: self.program.track_reached && cx.reached_opponent,
                         },
                         last,
                     );
@@ -611,7 +603,7 @@ impl<'a> Mover<'a> {
                     Cursor {
                         from,
                         hand: 0,
-                        reached_opponent: self.track_reached && cx.reached_opponent,
+                        reached_opponent: self.program.track_reached && cx.reached_opponent,
                     },
                     last,
                 );
@@ -646,7 +638,7 @@ impl<'a> Mover<'a> {
         if T::ENABLED {
             tracer.event(Event::Drop { hole: at, seeds });
         }
-        if !self.drops.may_fire(seeds) {
+        if !self.program.drops.may_fire(seeds) {
             return false;
         }
         self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
@@ -663,7 +655,12 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) {
-        for (rule, guard) in self.program.drop_captures.iter().zip(&self.drops.guards) {
+        for (rule, guard) in self
+            .program
+            .drop_captures
+            .iter()
+            .zip(&self.program.drops.guards)
+        {
             let fires = match *guard {
                 Guard::Never => false,
                 Guard::Exactly(n) => pos.seeds(at) == n,
