@@ -184,6 +184,9 @@ struct Route<'t> {
     /// claimed already.
     claims: bool,
     skip: SkipOrigin,
+    /// Whether no hole can be claimed and there is no drop clause: every drop is only a drop,
+    /// unless a hole is passed over.
+    quiet: bool,
 }
 
 enum LapOutcome {
@@ -265,6 +268,7 @@ impl<'a> Mover<'a> {
     #[inline(always)]
     fn route(&self, pos: &Position) -> Route<'a> {
         const NOWHERE: &Lane = &Lane::NONE;
+        let claims = self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; 2];
         let lanes = &self.tables.lanes;
         Route {
             // Nobody (and any player past them) has the last lane, which goes nowhere. (In
@@ -277,8 +281,9 @@ impl<'a> Mover<'a> {
             } else {
                 0
             },
-            claims: self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; 2],
+            claims,
             skip: self.rules.skip_origin,
+            quiet: !claims && self.program.drops.none(),
         }
     }
 
@@ -461,24 +466,18 @@ impl<'a> Mover<'a> {
                 (&stay, 1, 0)
             }
         };
-        // A track of one position cannot pass over it.
-        let skip = match route.skip {
-            SkipOrigin::Lap if len > 1 => lap_origin,
-            SkipOrigin::Move if len > 1 => self.origin,
-            _ => NO_HOLE,
-        };
         let watched = route.watched;
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
-        let skipped = if skip == NO_HOLE {
-            0
-        } else {
-            1u64 << (skip & 63)
-        };
-        let mut claimed = if route.claims { claimed_mask(pos) } else { 0 };
-        let drops = &self.program.drops;
-        if !T::ENABLED && claimed | skipped == 0 && drops.none() {
+        // Whether the lap passes over no hole. The hole passed over is the lap's origin, or the
+        // move's (which is the first lap's): a lap too short to come back round never meets it.
+        if !T::ENABLED
+            && route.quiet
+            && (route.skip == SkipOrigin::Never
+                || (usize::from(hand) < len
+                    && (route.skip == SkipOrigin::Lap || self.origin == lap_origin)))
+        {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
             if watched == 0 {
@@ -497,6 +496,19 @@ impl<'a> Mover<'a> {
             cx.reached_opponent |= reached;
             return self.lap_end(pos, cx, at, lap, lap_origin, tracer);
         }
+        // A track of one position cannot pass over it.
+        let skip = match route.skip {
+            SkipOrigin::Lap if len > 1 => lap_origin,
+            SkipOrigin::Move if len > 1 => self.origin,
+            _ => NO_HOLE,
+        };
+        let skipped = if skip == NO_HOLE {
+            0
+        } else {
+            1u64 << (skip & 63)
+        };
+        let mut claimed = if route.claims { claimed_mask(pos) } else { 0 };
+        let drops = &self.program.drops;
         // The positions where a seed needs more than a drop, tested together with one bit
         // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
         // lap first reaches one (when that is watched).
