@@ -513,6 +513,8 @@ impl<'a> Mover<'a> {
         // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
         // lap first reaches one (when that is watched).
         let mut stops = claimed | skipped | watched;
+        // The drop clauses' quick test (`Drops::may_fire`), held in a register.
+        let fires_at = drops.counts;
         while hand > 0 {
             at = along(track, &mut k, len);
             let bit = 1u64 << (at & 63);
@@ -547,10 +549,12 @@ impl<'a> Mover<'a> {
             }
             let seeds = pos.sow_one(at);
             hand -= 1;
-            if drops.may_fire(seeds) {
-                cx.reached_opponent |= reached;
+            if T::ENABLED {
+                tracer.event(Event::Drop { hole: at, seeds });
             }
-            if self.dropped(pos, cx, at, seeds, hand, lap_origin, tracer) {
+            if fires_at & 1 << (seeds % 64) != 0 {
+                cx.reached_opponent |= reached;
+                self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
                 claimed = claimed_mask(pos);
                 stops = claimed | skipped | if reached { 0 } else { watched };
             }
