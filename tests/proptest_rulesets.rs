@@ -43,32 +43,36 @@ struct Spec {
 }
 
 /// Capture clauses, valid at the moment each names.
-const CAPTURES: &[(&str, &str, &str, &str)] = &[
-    // (at, when, take, to)
+const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
+    // (at, when, take, to, claim)
     (
         "move_end",
         "own(last) and seeds(last) == 1 and seeds(opposite(last)) > 0",
         "'opposite(last)'",
         "mover",
+        false,
     ),
-    ("drop", "seeds(here) == 4", "'here'", "owner"),
+    ("drop", "seeds(here) == 4", "'here'", "owner", false),
     (
         "lap_end",
         "not own(last) and seeds(last) in [2, 3]",
         "'last'",
         "mover",
+        false,
     ),
     (
         "move_end",
         "seeds(next(last)) == 0 and seeds(next(next(last))) > 0",
         "'next(next(last))'",
         "removed",
+        false,
     ),
     (
         "drop",
         "last_seed and seeds(here) == 2",
         "'here'",
         "opponent",
+        false,
     ),
     // Whether the move has reached the opponent's row, read during the move and at its end.
     (
@@ -76,12 +80,22 @@ const CAPTURES: &[(&str, &str, &str, &str)] = &[
         "not reached_opponent and seeds(here) == 3",
         "'here'",
         "removed",
+        false,
     ),
     (
         "move_end",
         "reached_opponent and seeds(last) == 2",
         "'last'",
         "mover",
+        false,
+    ),
+    // A hole claimed at a drop: later seeds of the same lap that reach it go to the claimer.
+    (
+        "drop",
+        "not own(here) and seeds(here) == 3 and number(claim(mover)) == 0",
+        "'here'",
+        "mover",
+        true,
     ),
 ];
 
@@ -173,10 +187,13 @@ fn ruleset_text(s: &Spec) -> String {
         if s.north_first { "north" } else { "south" }
     );
     for &i in &s.captures {
-        let (at, when, take, to) = CAPTURES[i];
+        let (at, when, take, to, claim) = CAPTURES[i];
         t += &format!(
             "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\nto = \"{to}\"\n"
         );
+        if claim {
+            t += "claim = true\n";
+        }
     }
     if s.extra_turn {
         if s.track {

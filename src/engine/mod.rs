@@ -123,15 +123,22 @@ impl Position {
     pub fn set(&mut self, h: Pos, n: u16) {
         if let Some(s) = self.board.get_mut(usize::from(h)) {
             *s = n;
-            self.sown = self.sown & !bit(h) | u64::from(n != 0) << (h & 63);
+            // On the board, so `h` is below 64: a plain shift.
+            self.sown = self.sown & !(1 << (h & 63)) | u64::from(n != 0) << (h & 63);
         }
     }
 
     /// Empties position `h` and returns the seeds it held.
     #[inline]
     pub fn lift(&mut self, h: Pos) -> u16 {
-        self.sown &= !bit(h);
-        self.board.get_mut(usize::from(h)).map_or(0, std::mem::take)
+        match self.board.get_mut(usize::from(h)) {
+            Some(seeds) => {
+                // On the board, so `h` is below 64: a plain shift.
+                self.sown &= !(1 << (h & 63));
+                std::mem::take(seeds)
+            }
+            None => 0,
+        }
     }
 
     /// Drops a seed into position `h` (on the board) and returns the seeds it now holds.

@@ -515,6 +515,24 @@ impl<'a> Mover<'a> {
         let mut stops = claimed | skipped | watched;
         // The drop clauses' quick test (`Drops::may_fire`), held in a register.
         let fires_at = drops.counts;
+        if !T::ENABLED && stops == 0 {
+            // Nothing to stop at, only drop clauses to try: no test of the seed's position,
+            // until a drop clause claims a hole. (A traced move takes the loop below, so the
+            // property tests compare the two.)
+            while hand > 0 {
+                at = along(track, &mut k, len);
+                let seeds = pos.sow_one(at);
+                hand -= 1;
+                if fires_at & 1 << (seeds % 64) != 0 {
+                    self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
+                    claimed = claimed_mask(pos);
+                    stops = claimed;
+                    if stops != 0 {
+                        break;
+                    }
+                }
+            }
+        }
         while hand > 0 {
             at = along(track, &mut k, len);
             let bit = 1u64 << (at & 63);
@@ -836,5 +854,45 @@ mod tests {
         let h = moves.get(0).expect("a legal move");
         let report = game.play(h, &mut ()).expect("the move is legal");
         assert!(report.endless, "a relay that never stops is endless");
+    }
+
+    /// A hole claimed by a drop clause takes the seeds that reach it later in the same lap,
+    /// whether or not the move is traced (untraced, the lap starts in a loop that watches
+    /// only the drop clauses, and must leave it once a hole is claimed).
+    #[test]
+    fn a_hole_claimed_mid_lap_takes_the_rest_of_the_lap() {
+        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 2\nseeds = 1\n\n\
+                    [sowing]\ndirection = \"ccw\"\n\n[[capture]]\nname = \"claim\"\nat = \"drop\"\n\
+                    when = 'not own(here) and number(claim(mover)) == 0'\ntake = ['here']\n\
+                    to = \"mover\"\nclaim = true\n\n\
+                    [end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
+        let rules = Arc::new(
+            crate::check::load(text, &[])
+                .expect("the test board loads")
+                .rules,
+        );
+        // Nine seeds in one South hole: two laps round the four holes and one seed more, so
+        // the lap passes the first North hole it reaches (and claims) a second time.
+        let origin = *rules.geometry.holes(0).first().expect("South has holes");
+        let mut start = crate::engine::Position::empty();
+        start.set(origin, 9);
+        let play = |traced: bool| {
+            let mut game = Game::from_position(rules.clone(), start);
+            let mut events = Vec::new();
+            if traced {
+                game.play(origin, &mut events).expect("the move is legal");
+            } else {
+                game.play(origin, &mut ()).expect("the move is legal");
+            }
+            *game.position()
+        };
+        let (untraced, traced) = (play(false), play(true));
+        assert_eq!(untraced, traced, "the same move, traced or not");
+        let claimed = untraced.claims[0];
+        assert_ne!(claimed, crate::rules::NO_HOLE, "South claimed a hole");
+        assert_eq!(untraced.seeds(claimed), 0, "a claimed hole keeps nothing");
+        // The seed that made the claim, and the one that reached the hole a lap later.
+        assert_eq!(untraced.reserve[0], 2, "both went to South: {untraced:?}");
+        assert_eq!(untraced.total(), 9, "seeds conserved");
     }
 }
