@@ -13,7 +13,7 @@ use crate::rules::{
     ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, Fact, HoleX, IntX, NO_HOLE, NOBODY,
     Player, PlayerX, Pos, Rules,
 };
-use crate::ruleset::{After, Destination};
+use crate::ruleset::{After, Destination, RelayFrom};
 
 /// A compiled condition.
 pub type Cond = Box<dyn Fn(&Cx<'_>, &Position) -> bool + Send + Sync>;
@@ -49,7 +49,8 @@ pub struct LegalProgram {
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
 /// [`Rules`].
 pub struct Program {
-    pub relay: Option<Cond>,
+    /// The relay clause: its id, where the next lap starts, and its condition.
+    pub relay: Option<(ClauseId, RelayFrom, Cond)>,
     pub drop_captures: Vec<CaptureProgram>,
     pub lap_captures: Vec<CaptureProgram>,
     pub move_captures: Vec<CaptureProgram>,
@@ -89,7 +90,7 @@ impl Program {
                 .collect()
         };
         Program {
-            relay: rules.relay.as_ref().map(|r| c.cond(&r.when)),
+            relay: (rules.relay.as_ref()).map(|r| (r.id, r.from, c.cond(&r.when))),
             drop_captures: captures(&rules.drop_captures),
             lap_captures: captures(&rules.lap_captures),
             move_captures: captures(&rules.move_captures),

@@ -592,7 +592,6 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) -> LapOutcome {
-        let rules = self.rules;
         if T::ENABLED {
             tracer.event(Event::LapEnd { lap, last });
         }
@@ -619,17 +618,17 @@ impl<'a> Mover<'a> {
                 After::Sow => {}
             }
         }
-        if let (Some(relay), Some(when)) = (&rules.relay, &self.program.relay)
+        if let Some((id, from, when)) = &self.program.relay
             && when(cx, pos)
         {
-            let from = match relay.from {
+            let from = match from {
                 RelayFrom::Landing => last,
                 RelayFrom::Next => self.tables.look(self.player, last, true),
             };
             if from != NO_HOLE && pos.seeds(from) > 0 {
                 if T::ENABLED {
                     tracer.event(Event::Relay {
-                        clause: relay.id,
+                        clause: *id,
                         hole: from,
                     });
                 }
