@@ -9,11 +9,29 @@ use crate::rules::{Player, Pos};
 /// on its own), the fields other than the board and the ply, and the boards (the blocks they
 /// cover) laid end to end. A record is a fraction of a whole `Position` (mostly unused board
 /// slots), so recording a position copies little.
+///
+/// A position settled while the history is empty (as it is after every capture) is not
+/// recorded at once but left pending: the next move copies it as its start, and records it
+/// only if that move banks nothing, as a move that banks clears the history and the record
+/// with it. In games where most moves bank, most positions are never hashed or copied here.
 #[derive(Debug, Clone)]
 pub(super) struct History {
     keys: Vec<u64>,
     records: Vec<(Rest, u32)>,
     boards: Vec<Block>,
+    /// The game's board positions.
+    positions: u8,
+    pending: Option<Pending>,
+}
+
+/// What the history needs of a pending position besides the position itself, which the next
+/// move keeps as its start.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    /// The ply after which it stood.
+    ply: u32,
+    /// Its count of the turn's sowings (the move's start counts one more).
+    turn_sowings: u8,
 }
 
 /// A position's fields other than the board.
@@ -45,7 +63,7 @@ impl Rest {
 /// A hash of a position with `positions` board positions: a cheap filter before comparing in
 /// full.
 #[inline]
-pub(super) fn key(pos: &Position, positions: u8) -> u64 {
+fn key(pos: &Position, positions: u8) -> u64 {
     let mut h = pos.closed ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
     // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
     // are a serial chain), a whole block at a time: the padding is all zeros.
@@ -67,24 +85,62 @@ impl History {
             keys: Vec::with_capacity(records),
             records: Vec::with_capacity(records),
             boards: Vec::with_capacity(records * blocks_for(positions)),
+            positions,
+            pending: None,
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
+    /// Forgets every position, the pending one included.
     pub fn clear(&mut self) {
         self.keys.clear();
         self.records.clear();
         self.boards.clear();
+        self.pending = None;
+    }
+
+    /// Takes `pos`, settled after `ply`: the ply after which it stood before, if it repeats a
+    /// recorded position; otherwise it is recorded, or left pending if nothing is recorded
+    /// (then nothing can repeat).
+    #[inline(always)]
+    pub fn settle(&mut self, pos: &Position, ply: u32) -> Option<u32> {
+        if self.keys.is_empty() {
+            self.pending = Some(Pending {
+                ply,
+                turn_sowings: pos.turn_sowings,
+            });
+            return None;
+        }
+        let key = key(pos, self.positions);
+        let earlier = self.earlier(pos, key);
+        if earlier.is_none() {
+            self.record(pos, key, ply);
+        }
+        earlier
+    }
+
+    /// Whether a settled position is pending: the next move must keep its start.
+    #[inline(always)]
+    pub fn is_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Records the pending position, given the start of the move played from it (a move
+    /// that banked nothing). The start counted the move among the turn's sowings; the
+    /// settled position had not, so the start's count is put back.
+    #[inline(always)]
+    pub fn record_pending(&mut self, start: &mut Position) {
+        if let Some(pending) = self.pending.take() {
+            start.turn_sowings = pending.turn_sowings;
+            let key = key(start, self.positions);
+            self.record(start, key, pending.ply);
+        }
     }
 
     /// The ply after which `pos` (hashing to `key`) stood, if the history holds it.
     #[inline(always)]
-    pub fn earlier(&self, pos: &Position, key: u64, positions: u8) -> Option<u32> {
+    fn earlier(&self, pos: &Position, key: u64) -> Option<u32> {
         let rest = Rest::of(pos);
-        let board = pos.blocks(positions);
+        let board = pos.blocks(self.positions);
         let n = board.len();
         // The keys are scanned on their own, in a loop that only compares (the scan runs over
         // every position since the last capture, once a ply); a match is then checked in full.
@@ -107,10 +163,10 @@ impl History {
 
     /// Records `pos`, hashing to `key`, as the position after `ply`.
     #[inline(always)]
-    pub fn record(&mut self, pos: &Position, key: u64, ply: u32, positions: u8) {
+    fn record(&mut self, pos: &Position, key: u64, ply: u32) {
         self.keys.push(key);
         self.records.push((Rest::of(pos), ply));
-        match pos.blocks(positions) {
+        match pos.blocks(self.positions) {
             // One block, the usual board: a fixed-size copy.
             [block] => self.boards.push(*block),
             board => self.boards.extend_from_slice(board),

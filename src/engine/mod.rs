@@ -547,19 +547,8 @@ pub struct Game {
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
+    /// Where the banked seeds are.
     bank: Bank,
-    /// The settled position that is not in the cycle history yet (see [`Game::settle`]).
-    unrecorded: Option<Unrecorded>,
-}
-
-/// What the cycle history needs of a settled position besides the position itself, which the
-/// next move copies as its start.
-#[derive(Debug, Clone, Copy)]
-struct Unrecorded {
-    /// The ply after which it stood.
-    ply: u32,
-    /// Its count of the turn's sowings (the move's start counts one more).
-    turn_sowings: u8,
 }
 
 /// When the legal moves are the open holes holding seeds, with no legality clause to try.
@@ -688,7 +677,6 @@ impl Game {
             plain,
             banked: 0,
             bank,
-            unrecorded: None,
         };
         game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
@@ -716,7 +704,7 @@ impl Game {
         self.round = 1;
         self.ply = 0;
         self.status = Status::Playing;
-        self.clear_history();
+        self.history.clear();
         self.banked = self.pos.banked(&self.bank);
         self.round_starts.clear();
         if rules.rounds.is_some() {
@@ -912,7 +900,7 @@ impl Game {
         // The move's start: the position to record in the cycle history if the move banks
         // nothing, and the start to replay an endless move from (only rules that relay can
         // make one).
-        if self.unrecorded.is_some() || self.can_relay {
+        if self.history.is_pending() || self.can_relay {
             self.move_start
                 .copy_from(&self.pos, self.rules.geometry.positions);
         }
@@ -973,10 +961,10 @@ impl Game {
         let banked = self.pos.banked(&self.bank);
         if banked != self.banked {
             // No earlier position can come back, the move's start included.
-            self.clear_history();
+            self.history.clear();
             self.banked = banked;
-        } else if let Some(unrecorded) = self.unrecorded.take() {
-            self.record_move_start(unrecorded);
+        } else {
+            self.history.record_pending(&mut self.move_start);
         }
         let round = self.round;
         report.cycle = self.settle(tracer);
@@ -994,13 +982,8 @@ impl Game {
     }
 
     /// After a ply or a refill: ends the round if the player to move cannot move or the
-    /// position repeats. Returns whether a cycle was found.
-    ///
-    /// The position is recorded in the cycle history, except when the history is empty (as it
-    /// is after every capture): then the next move copies the position as its start and
-    /// records it only if that move banks nothing, as a move that banks clears the history
-    /// and the record with it. In games where most moves bank, most positions are never
-    /// hashed or copied into the history.
+    /// position repeats; otherwise the cycle history takes the position (see [`History`]).
+    /// Returns whether a cycle was found.
     #[inline(always)]
     fn settle<T: Tracer>(&mut self, tracer: &mut T) -> bool {
         if self.is_over() {
@@ -1013,17 +996,7 @@ impl Game {
             self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
             return false;
         }
-        // With nothing recorded (the usual case just after a capture), nothing can repeat.
-        if self.history.is_empty() {
-            self.unrecorded = Some(Unrecorded {
-                ply: self.ply,
-                turn_sowings: self.pos.turn_sowings,
-            });
-            return false;
-        }
-        let positions = self.rules.geometry.positions;
-        let key = history::key(&self.pos, positions);
-        if let Some(first) = self.history.earlier(&self.pos, key, positions) {
+        if let Some(first) = self.history.settle(&self.pos, self.ply) {
             if T::ENABLED {
                 tracer.event(Event::Cycle {
                     first,
@@ -1033,26 +1006,7 @@ impl Game {
             self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
             return true;
         }
-        self.history.record(&self.pos, key, self.ply, positions);
         false
-    }
-
-    /// Records the position the last move started from (settled, not yet recorded) in the
-    /// cycle history.
-    #[inline(always)]
-    fn record_move_start(&mut self, settled: Unrecorded) {
-        // The move's start counted the move among the turn's sowings; the settled position
-        // had not.
-        let start = &mut self.move_start;
-        start.turn_sowings = settled.turn_sowings;
-        let positions = self.rules.geometry.positions;
-        let key = history::key(start, positions);
-        self.history.record(start, key, settled.ply, positions);
-    }
-
-    fn clear_history(&mut self) {
-        self.history.clear();
-        self.unrecorded = None;
     }
 
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
@@ -1198,7 +1152,7 @@ impl Game {
         self.pos = pos;
         self.starter = starter;
         self.use_tables(pos.closed);
-        self.clear_history();
+        self.history.clear();
         self.banked = pos.banked(&self.bank);
         if T::ENABLED {
             tracer.event(Event::RoundStart {

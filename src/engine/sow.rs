@@ -81,10 +81,29 @@ pub struct Mover<'a> {
 #[derive(Debug, Clone)]
 pub struct Drops {
     guards: Vec<Guard>,
-    /// Bit `n % 64`: some clause may fire when the hole now holds n seeds (so a count shares
-    /// its bit with counts 64 apart, which only makes the quick test say yes more often). All
-    /// bits are set when some clause may fire whatever the count.
-    counts: u64,
+    counts: Counts,
+}
+
+/// The seed counts at which some drop clause may fire: bit `n % 64` for a hole that now holds
+/// n seeds (so a count shares its bit with counts 64 apart, which only makes the quick test
+/// say yes more often); all bits when some clause may fire whatever the count. A word, so a
+/// sowing loop holds it in a register.
+#[derive(Debug, Clone, Copy)]
+struct Counts(u64);
+
+impl Counts {
+    /// Whether no drop clause can ever fire.
+    #[inline]
+    fn none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether some drop clause may fire when the hole dropped into holds `seeds` (a quick
+    /// test before the clauses' own: it may say yes when none fires, never the other way).
+    #[inline(always)]
+    fn may_fire(self, seeds: u16) -> bool {
+        self.0 & 1 << (seeds % 64) != 0
+    }
 }
 
 impl Drops {
@@ -102,20 +121,10 @@ impl Drops {
                 Guard::Any => counts = u64::MAX,
             }
         }
-        Drops { guards, counts }
-    }
-
-    /// Whether no drop clause can ever fire.
-    #[inline]
-    fn none(&self) -> bool {
-        self.counts == 0
-    }
-
-    /// Whether some drop clause may fire when the hole dropped into holds `seeds` (a quick
-    /// test before the clauses' own: it may say yes when none fires, never the other way).
-    #[inline(always)]
-    fn may_fire(&self, seeds: u16) -> bool {
-        self.counts & 1 << (seeds % 64) != 0
+        Drops {
+            guards,
+            counts: Counts(counts),
+        }
     }
 }
 
@@ -283,7 +292,7 @@ impl<'a> Mover<'a> {
             },
             claims,
             skip: self.rules.skip_origin,
-            quiet: !claims && self.program.drops.none(),
+            quiet: !claims && self.program.drops.counts.none(),
         }
     }
 
@@ -442,7 +451,12 @@ impl<'a> Mover<'a> {
                 hand -= 1;
                 pos.set(at, 1);
                 cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
-                self.dropped(pos, cx, at, 1, hand, lap_origin, tracer);
+                if T::ENABLED {
+                    tracer.event(Event::Drop { hole: at, seeds: 1 });
+                }
+                if self.program.drops.counts.may_fire(1) {
+                    self.drop_clauses(pos, cx, at, false, lap_origin, tracer);
+                }
             }
         } else {
             hand = cursor.hand;
@@ -513,8 +527,7 @@ impl<'a> Mover<'a> {
         // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
         // lap first reaches one (when that is watched).
         let mut stops = claimed | skipped | watched;
-        // The drop clauses' quick test (`Drops::may_fire`), held in a register.
-        let fires_at = drops.counts;
+        let counts = drops.counts;
         if !T::ENABLED && stops == 0 {
             // Nothing to stop at, only drop clauses to try: no test of the seed's position,
             // until a drop clause claims a hole. (A traced move takes the loop below, so the
@@ -523,7 +536,7 @@ impl<'a> Mover<'a> {
                 at = along(track, &mut k, len);
                 let seeds = pos.sow_one(at);
                 hand -= 1;
-                if fires_at & 1 << (seeds % 64) != 0 {
+                if counts.may_fire(seeds) {
                     self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
                     claimed = claimed_mask(pos);
                     stops = claimed;
@@ -570,7 +583,7 @@ impl<'a> Mover<'a> {
             if T::ENABLED {
                 tracer.event(Event::Drop { hole: at, seeds });
             }
-            if fires_at & 1 << (seeds % 64) != 0 {
+            if counts.may_fire(seeds) {
                 cx.reached_opponent |= reached;
                 self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
                 claimed = claimed_mask(pos);
@@ -651,31 +664,6 @@ impl<'a> Mover<'a> {
             .get(usize::from(self.player ^ 1))
             .copied()
             .unwrap_or(0)
-    }
-
-    /// After a seed is dropped into `at`, which now holds `seeds`, with `hand` seeds left to
-    /// sow: traces the drop and tries the drop clauses that may fire at that count. Returns
-    /// whether they were tried. (`cx` must know by then whether the move reached the opponent.)
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn dropped<T: Tracer>(
-        &self,
-        pos: &mut Position,
-        cx: &mut Cx<'_>,
-        at: Pos,
-        seeds: u16,
-        hand: u16,
-        lap_origin: Pos,
-        tracer: &mut T,
-    ) -> bool {
-        if T::ENABLED {
-            tracer.event(Event::Drop { hole: at, seeds });
-        }
-        if !self.program.drops.may_fire(seeds) {
-            return false;
-        }
-        self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
-        true
     }
 
     /// Tries the drop clauses after a seed fell into `at`.
