@@ -11,7 +11,7 @@ use super::eval::{Cx, arith, compare};
 use super::sow::Drops;
 use crate::rules::{
     ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, Fact, HoleX, IntX, NO_HOLE, NOBODY,
-    Player, PlayerX, Pos, Rules,
+    Player, PlayerX, Pos, RelayRule, Rules,
 };
 use crate::ruleset::{After, Destination, RelayFrom};
 
@@ -36,6 +36,27 @@ pub struct CaptureProgram {
     pub take: Vec<Hole>,
     pub chain: Option<(Cond, Hole)>,
     pub cancel_if: Option<Cond>,
+    /// The one hole taken, when that is all the clause does (one target, and no chain,
+    /// claim or cancellation): play takes it without the general machinery.
+    pub plain: Option<Hole>,
+}
+
+/// The relay clause, compiled.
+pub struct RelayProgram {
+    pub id: ClauseId,
+    /// Where the next lap starts.
+    pub from: RelayFrom,
+    pub when: RelayWhen,
+}
+
+/// When a lap relays. Whatever the condition says, the hole the next lap lifts must hold seeds.
+pub enum RelayWhen {
+    /// The condition only asks that the hole the next lap lifts hold at least this many seeds
+    /// (as the defaults do: `seeds(last) > 1` from the landing hole, `seeds(next(last)) > 0`
+    /// from the next): the relay reads that hole anyway, so the condition costs one compare.
+    AtLeast(u32),
+    /// Any other condition.
+    When(Cond),
 }
 
 /// A legality clause's expressions, compiled.
@@ -49,8 +70,7 @@ pub struct LegalProgram {
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
 /// [`Rules`].
 pub struct Program {
-    /// The relay clause: its id, where the next lap starts, and its condition.
-    pub relay: Option<(ClauseId, RelayFrom, Cond)>,
+    pub relay: Option<RelayProgram>,
     pub drop_captures: Vec<CaptureProgram>,
     pub lap_captures: Vec<CaptureProgram>,
     pub move_captures: Vec<CaptureProgram>,
@@ -81,16 +101,23 @@ impl Program {
                     claim: r.claim,
                     when: c.cond(&r.when),
                     take: r.take.iter().map(|h| c.hole(h)).collect(),
-                    // A chain whose condition is false under the options chosen is no chain.
-                    chain: (r.chain.as_ref())
-                        .filter(|(w, _)| *w != BoolX::Const(false))
-                        .map(|(w, s)| (c.cond(w), c.hole(s))),
+                    chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
                     cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
+                    plain: match r.take.as_slice() {
+                        [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
+                            Some(c.hole(h))
+                        }
+                        _ => None,
+                    },
                 })
                 .collect()
         };
         Program {
-            relay: (rules.relay.as_ref()).map(|r| (r.id, r.from, c.cond(&r.when))),
+            relay: (rules.relay.as_ref()).map(|r| RelayProgram {
+                id: r.id,
+                from: r.from,
+                when: c.relay_when(r),
+            }),
             drop_captures: captures(&rules.drop_captures),
             lap_captures: captures(&rules.lap_captures),
             move_captures: captures(&rules.move_captures),
@@ -121,6 +148,12 @@ impl std::fmt::Debug for Program {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Program { .. }")
     }
+}
+
+/// A capture's chain: its condition and step. A chain whose condition is false under the
+/// options chosen is no chain.
+fn chain_of(r: &CaptureRule) -> Option<&(BoolX, HoleX)> {
+    r.chain.as_ref().filter(|(w, _)| *w != BoolX::Const(false))
 }
 
 /// A table of positions read at a hole; [`NO_HOLE`] (and anything past the table) reads as
@@ -296,6 +329,28 @@ impl Compiler<'_> {
             BoolX::FirstMove => Box::new(|cx, pos| pos.moved & (1 << cx.mover) == 0),
             BoolX::ReachedOpponent => Box::new(|cx, _| cx.reached_opponent),
         }
+    }
+
+    /// A relay's condition, as a least number of seeds in the hole the next lap lifts when
+    /// it says no more than that (`seeds(h) > k`, `seeds(h) >= k` or the flipped forms, where
+    /// `h` is that hole).
+    fn relay_when(&self, r: &RelayRule) -> RelayWhen {
+        let start = match r.from {
+            RelayFrom::Landing => HoleX::Last,
+            RelayFrom::Next => HoleX::Next(Box::new(HoleX::Last)),
+        };
+        let compared = match &r.when {
+            BoolX::Int(op, IntX::Seeds(h), k) => self.constant(k).map(|k| (*op, h, k)),
+            BoolX::Int(op, k, IntX::Seeds(h)) => self.constant(k).map(|k| (flipped(*op), h, k)),
+            _ => None,
+        };
+        let least = match compared {
+            Some((CmpOp::Gt, h, k)) if *h == start => k.saturating_add(1),
+            Some((CmpOp::Ge, h, k)) if *h == start => k,
+            _ => return RelayWhen::When(self.cond(&r.when)),
+        };
+        // Past u32, no hole holds that many (a hole's seeds are a u16).
+        RelayWhen::AtLeast(u32::try_from(least.max(1)).unwrap_or(u32::MAX))
     }
 
     /// A run of `and` (`all`) or `or` (not `all`) as one closure over its terms. Terms that

@@ -1,6 +1,6 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
-use super::compile::{CaptureProgram, Program};
+use super::compile::{CaptureProgram, Program, RelayWhen};
 use super::eval::Cx;
 use super::{Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
@@ -631,17 +631,19 @@ impl<'a> Mover<'a> {
                 After::Sow => {}
             }
         }
-        if let Some((id, from, when)) = &self.program.relay
-            && when(cx, pos)
-        {
-            let from = match from {
+        if let Some(relay) = &self.program.relay {
+            let (fires, least) = match &relay.when {
+                RelayWhen::AtLeast(least) => (true, *least),
+                RelayWhen::When(when) => (when(cx, pos), 1),
+            };
+            let from = match relay.from {
                 RelayFrom::Landing => last,
                 RelayFrom::Next => self.tables.look(self.player, last, true),
             };
-            if from != NO_HOLE && pos.seeds(from) > 0 {
+            if fires && from != NO_HOLE && u32::from(pos.seeds(from)) >= least {
                 if T::ENABLED {
                     tracer.event(Event::Relay {
-                        clause: *id,
+                        clause: relay.id,
                         hole: from,
                     });
                 }
@@ -702,7 +704,25 @@ impl<'a> Mover<'a> {
     /// Fires a capture clause; returns the seeds taken.
     ///
     /// `cx` stands at the hole the clause fired at, as both `here` and `last`.
+    #[inline(always)]
     fn capture<T: Tracer>(
+        &self,
+        program: &CaptureProgram,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        tracer: &mut T,
+    ) -> u32 {
+        // Most clauses take one hole and nothing else: taken here, with no call and none of
+        // the state a chain, a claim or a cancellation needs.
+        if let Some(target) = &program.plain {
+            let h = target(cx, pos);
+            return self.take(program, pos, cx, h, tracer);
+        }
+        self.capture_in_full(program, pos, cx, tracer)
+    }
+
+    /// Fires a capture clause that takes several holes, chains, claims or may be cancelled.
+    fn capture_in_full<T: Tracer>(
         &self,
         program: &CaptureProgram,
         pos: &mut Position,
@@ -768,6 +788,7 @@ impl<'a> Mover<'a> {
     }
 
     /// Takes the seeds of one hole for a capture clause.
+    #[inline(always)]
     fn take<T: Tracer>(
         &self,
         rule: &CaptureProgram,
@@ -841,6 +862,89 @@ mod tests {
         let h = moves.get(0).expect("a legal move");
         let report = game.play(h, &mut ()).expect("the move is legal");
         assert!(report.endless, "a relay that never stops is endless");
+    }
+
+    /// A relay condition that only asks for seeds in the hole the next lap lifts is answered
+    /// by one compare (`RelayWhen::AtLeast`); the same condition written so that it is not
+    /// recognised (`seeds(h) + 0 > k`) takes the general path. Both must relay the same laps:
+    /// every form, both starts and thresholds on both sides of the relay's own "not empty"
+    /// test, over whole games.
+    #[test]
+    fn a_relay_threshold_relays_as_its_condition_does() {
+        use crate::engine::compile::{Program, RelayWhen};
+        use crate::trace::Event;
+        let load = |from: &str, when: &str| {
+            let text = format!(
+                "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 5\nseeds = 3\n\n\
+                 [sowing]\ndirection = \"ccw\"\n\n[sowing.relay]\nfrom = \"{from}\"\n\
+                 when = '{when}'\n\n[end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n\
+                 endless_move = {{ remaining = \"owners\", result = \"draw\" }}\n\
+                 cycle = {{ remaining = \"owners\", result = \"draw\" }}\n"
+            );
+            let rules = crate::check::load(&text, &[])
+                .expect("the test board loads")
+                .rules;
+            Arc::new(rules)
+        };
+        // Plays up to 60 plies, each the legal move picked by the ply number.
+        let trace = |rules: Arc<crate::rules::Rules>| {
+            let mut game = Game::new(rules);
+            let mut events: Vec<Event> = Vec::new();
+            for ply in 0..60usize {
+                let moves = game.legal_moves();
+                if game.is_over() || moves.is_empty() {
+                    break;
+                }
+                let h = moves.get(ply * 7 % moves.len()).expect("a legal move");
+                game.play(h, &mut events).expect("the move is legal");
+            }
+            events
+        };
+        for (from, hole) in [("landing", "last"), ("next", "next(last)")] {
+            for (op, k) in [
+                (">", -1),
+                (">", 0),
+                (">", 1),
+                (">", 3),
+                (">=", 0),
+                (">=", 2),
+            ] {
+                let short = load(from, &format!("seeds({hole}) {op} {k}"));
+                let flipped = load(
+                    from,
+                    &format!("{k} {} seeds({hole})", if op == ">" { "<" } else { "<=" }),
+                );
+                let general = load(from, &format!("seeds({hole}) + 0 {op} {k}"));
+                for rules in [&short, &flipped] {
+                    let program = Program::new(rules);
+                    assert!(
+                        matches!(program.relay.map(|r| r.when), Some(RelayWhen::AtLeast(_))),
+                        "{from}, {op} {k}: compiled as a threshold"
+                    );
+                }
+                let program = Program::new(&general);
+                assert!(
+                    matches!(program.relay.map(|r| r.when), Some(RelayWhen::When(_))),
+                    "{from}, {op} {k}: the general form is not recognised"
+                );
+                let expected = trace(general.clone());
+                let relays = expected
+                    .iter()
+                    .filter(|e| matches!(e, Event::Relay { .. }))
+                    .count();
+                assert!(relays > 0 || k >= 3, "{from}, {op} {k}: the games relay");
+                for (rules, form) in [(&short, "as written"), (&flipped, "flipped")] {
+                    let got = trace(rules.clone());
+                    // The first difference, not the whole traces (a game can sow a million laps).
+                    let at = got.iter().zip(&expected).position(|(a, b)| a != b);
+                    let shown = at.map(|i| (got.get(i), expected.get(i)));
+                    assert!(
+                        at.is_none() && got.len() == expected.len(),
+                        "{from}, {op} {k} {form}: event {at:?} differs: {shown:?}"
+                    );
+                }
+            }
+        }
     }
 
     /// A hole claimed by a drop clause takes the seeds that reach it later in the same lap,
