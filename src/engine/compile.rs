@@ -8,7 +8,7 @@
 
 use super::Position;
 use super::eval::{Cx, arith, compare};
-use super::sow::Drops;
+use super::sow::{Drops, Guard};
 use crate::rules::{
     ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, Fact, HoleX, IntX, NO_HOLE, NOBODY,
     Player, PlayerX, Pos, RelayRule, Rules,
@@ -38,7 +38,17 @@ pub struct CaptureProgram {
     pub cancel_if: Option<Cond>,
     /// The one hole taken, when that is all the clause does (one target, and no chain,
     /// claim or cancellation): play takes it without the general machinery.
-    pub plain: Option<Hole>,
+    pub plain: Option<Taken>,
+}
+
+/// The hole a plain capture takes.
+pub enum Taken {
+    /// `here`, read from the context with no call.
+    Here,
+    /// `last`, likewise.
+    Last,
+    /// Any other hole.
+    At(Hole),
 }
 
 /// The relay clause, compiled.
@@ -92,33 +102,42 @@ pub struct Program {
 impl Program {
     pub fn new(rules: &Rules) -> Program {
         let c = Compiler { rules };
-        let captures = |list: &[CaptureRule]| -> Vec<CaptureProgram> {
-            list.iter()
-                .map(|r| CaptureProgram {
-                    id: r.id,
-                    to: r.to,
-                    then: r.then,
-                    claim: r.claim,
-                    when: c.cond(&r.when),
-                    take: r.take.iter().map(|h| c.hole(h)).collect(),
-                    chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
-                    cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
-                    plain: match r.take.as_slice() {
-                        [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
-                            Some(c.hole(h))
-                        }
-                        _ => None,
-                    },
-                })
-                .collect()
+        let capture = |r: &CaptureRule| CaptureProgram {
+            id: r.id,
+            to: r.to,
+            then: r.then,
+            claim: r.claim,
+            when: c.cond(&r.when),
+            take: r.take.iter().map(|h| c.hole(h)).collect(),
+            chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
+            cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
+            plain: match r.take.as_slice() {
+                [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
+                    Some(match h {
+                        HoleX::Here => Taken::Here,
+                        HoleX::Last => Taken::Last,
+                        h => Taken::At(c.hole(h)),
+                    })
+                }
+                _ => None,
+            },
         };
+        let captures = |list: &[CaptureRule]| list.iter().map(capture).collect();
+        // A drop clause that can never fire under the options chosen is left out, so that a
+        // drop tries only the clauses that may.
+        let (drop_captures, guards): (Vec<CaptureProgram>, Vec<Guard>) = (rules.drop_captures)
+            .iter()
+            .map(|r| (r, Guard::of(&r.when)))
+            .filter(|(_, guard)| *guard != Guard::Never)
+            .map(|(r, guard)| (capture(r), guard))
+            .unzip();
         Program {
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {
                 id: r.id,
                 from: r.from,
                 when: c.relay_when(r),
             }),
-            drop_captures: captures(&rules.drop_captures),
+            drop_captures,
             lap_captures: captures(&rules.lap_captures),
             move_captures: captures(&rules.move_captures),
             legal: rules
@@ -137,7 +156,7 @@ impl Program {
             end_when: (rules.end_when.iter())
                 .map(|(x, ending)| (*ending, c.cond(x)))
                 .collect(),
-            drops: Drops::of(rules),
+            drops: Drops::of(guards),
             track_reached: rules.move_reads(Fact::ReachedOpponent),
             watch_reached: rules.reads(Fact::ReachedOpponent),
         }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 pub use eval::{arith, compare};
 
-use crate::rules::{EndingRule, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules, bit};
+use crate::rules::{ClauseId, EndingRule, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Verdict};
 use crate::trace::{EndCause, Event, Tracer};
 use compile::Program;
@@ -771,16 +771,22 @@ impl Game {
         }
     }
 
+    #[inline(never)]
     fn legal_by_clauses(&self, player: Player) -> MoveList {
-        // Clauses whose `when` reads no hole apply to every hole or to none.
+        // Clauses whose `when` reads no hole apply to every hole or to none: tried once.
         let rules = &*self.rules;
         let mut off = self.dead_legal;
+        let mut on = 0u64;
         let fixed = self.fixed_when & !off;
+        let mut cx = Cx::new(rules, &self.tables, player, self.starter);
         if fixed != 0 {
-            let cx = Cx::new(rules, &self.tables, player, self.starter);
             for (i, rule) in self.program.legal.iter().enumerate().take(64) {
-                if fixed & (1 << i) != 0 && !(rule.when)(&cx, &self.pos) {
-                    off |= 1 << i;
+                if fixed & (1 << i) != 0 {
+                    if (rule.when)(&cx, &self.pos) {
+                        on |= 1 << i;
+                    } else {
+                        off |= 1 << i;
+                    }
                 }
             }
         }
@@ -789,19 +795,27 @@ impl Game {
         // it is open and not empty. This skips the per-hole clause loop, the most frequent work
         // of a playout.
         let n = rules.legal.len();
+        let open = self.open_sown(player).mask;
         if n < 64 && off == (1u64 << n) - 1 {
-            return self.open_sown(player);
+            return MoveList { mask: open };
         }
-        let mut mask = 0u64;
-        for &h in rules.geometry.holes(player) {
-            if self.illegality_skipping(player, h, off).is_none() {
-                mask |= 1 << (h & 63);
+        // Otherwise the clauses are tried on the open holes holding seeds, in one context.
+        let mut mask = open;
+        let mut rest = open;
+        while rest != 0 {
+            // Below 64: a bit of the mask.
+            let h = rest.trailing_zeros() as Pos;
+            rest &= rest - 1;
+            cx.origin = h;
+            if self.forbidding(&cx, h, off, on).is_some() {
+                mask &= !(1 << h);
             }
         }
         MoveList { mask }
     }
 
     /// Why `player` may not sow from `h` now, or None if they may.
+    #[cold]
     pub fn why_illegal(&self, player: Player, h: Pos) -> Option<String> {
         let g = &self.rules.geometry;
         self.illegality(player, h).map(|why| match why {
@@ -822,11 +836,6 @@ impl Game {
 
     /// Why `player` may not sow from `h` now, without building the message (no allocation).
     fn illegality(&self, player: Player, h: Pos) -> Option<Illegality> {
-        self.illegality_skipping(player, h, 0)
-    }
-
-    /// `illegality`, with the clauses of the mask `off` known not to apply.
-    fn illegality_skipping(&self, player: Player, h: Pos, off: u64) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
         if !g.is_hole(h) || g.owner_of(h) != player {
@@ -840,28 +849,38 @@ impl Game {
         }
         let mut cx = Cx::new(rules, &self.tables, player, self.starter);
         cx.origin = h;
+        self.forbidding(&cx, h, 0, 0).map(Illegality::Rule)
+    }
+
+    /// The first legality clause that forbids sowing from `h`, an open hole of the mover
+    /// holding seeds; `cx` is the move's context before it starts. The clauses of the mask
+    /// `off` are known not to apply, those of `on` to apply (their `when` is not tried again).
+    fn forbidding(&self, cx: &Cx<'_>, h: Pos, off: u64, on: u64) -> Option<ClauseId> {
         for (i, program) in self.program.legal.iter().enumerate() {
-            if i < 64 && off & (1 << i) != 0 {
+            let known = |mask: u64| i < 64 && mask & (1 << i) != 0;
+            if known(off) || !(known(on) || (program.when)(cx, &self.pos)) {
                 continue;
             }
-            if !(program.when)(&cx, &self.pos) {
-                continue;
-            }
-            let after_ok = || {
-                let Some(after) = &program.require_after else {
-                    return true;
-                };
-                let mut copy = self.pos;
-                let mut moved = cx;
-                self.mover(player, h)
-                    .run(&mut copy, &mut moved, &self.pos, &mut ());
-                after(&moved, &copy)
+            let after_ok = || match &program.require_after {
+                Some(after) => self.holds_after(cx, h, after),
+                None => true,
             };
-            if !(program.require)(&cx, &self.pos) || !after_ok() {
-                return Some(Illegality::Rule(program.id));
+            if !(program.require)(cx, &self.pos) || !after_ok() {
+                return Some(program.id);
             }
         }
         None
+    }
+
+    /// Whether `after` holds once the move from `h` is played out on a copy. (Kept out of
+    /// line: the move's set-up would otherwise weigh on every legality test.)
+    #[inline(never)]
+    fn holds_after(&self, cx: &Cx<'_>, h: Pos, after: &compile::Cond) -> bool {
+        let mut copy = self.pos;
+        let mut moved = *cx;
+        self.mover(cx.mover, h)
+            .run(&mut copy, &mut moved, &self.pos, &mut ());
+        after(&moved, &copy)
     }
 
     fn mover(&self, player: Player, origin: Pos) -> Mover<'_> {

@@ -1,6 +1,6 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
-use super::compile::{CaptureProgram, Program, RelayWhen};
+use super::compile::{CaptureProgram, Program, RelayWhen, Taken};
 use super::eval::Cx;
 use super::{Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
@@ -107,12 +107,8 @@ impl Counts {
 }
 
 impl Drops {
-    pub fn of(rules: &Rules) -> Drops {
-        let guards: Vec<Guard> = rules
-            .drop_captures
-            .iter()
-            .map(|c| Guard::of(&c.when))
-            .collect();
+    /// The quick tests of the drop clauses kept, in order.
+    pub fn of(guards: Vec<Guard>) -> Drops {
         let mut counts = 0u64;
         for guard in &guards {
             match *guard {
@@ -669,6 +665,7 @@ impl<'a> Mover<'a> {
     }
 
     /// Tries the drop clauses after a seed fell into `at`.
+    #[inline(always)]
     fn drop_clauses<T: Tracer>(
         &self,
         pos: &mut Position,
@@ -714,8 +711,12 @@ impl<'a> Mover<'a> {
     ) -> u32 {
         // Most clauses take one hole and nothing else: taken here, with no call and none of
         // the state a chain, a claim or a cancellation needs.
-        if let Some(target) = &program.plain {
-            let h = target(cx, pos);
+        if let Some(taken) = &program.plain {
+            let h = match taken {
+                Taken::Here => cx.here,
+                Taken::Last => cx.last,
+                Taken::At(hole) => hole(cx, pos),
+            };
             return self.take(program, pos, cx, h, tracer);
         }
         self.capture_in_full(program, pos, cx, tracer)
