@@ -1,7 +1,7 @@
 //! The cycle history: the positions since the last irreversible change (a seed banked), so
 //! that a position coming back is found and ends the round.
 
-use super::{Block, Position, blocks_for};
+use super::{Block, Blocks, Position};
 use crate::rules::{Player, Pos};
 
 /// Positions recorded since the history was last cleared, with the ply after which each
@@ -19,8 +19,8 @@ pub(super) struct History {
     keys: Vec<u64>,
     records: Vec<(Rest, u32)>,
     boards: Vec<Block>,
-    /// The game's board positions.
-    positions: u8,
+    /// The blocks the game's board covers.
+    blocks: Blocks,
     pending: Option<Pending>,
 }
 
@@ -60,14 +60,14 @@ impl Rest {
     }
 }
 
-/// A hash of a position with `positions` board positions: a cheap filter before comparing in
+/// A hash of a position whose board covers `blocks`: a cheap filter before comparing in
 /// full.
 #[inline]
-fn key(pos: &Position, positions: u8) -> u64 {
+fn key(pos: &Position, blocks: Blocks) -> u64 {
     let mut h = pos.closed ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
     // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
     // are a serial chain), a whole block at a time: the padding is all zeros.
-    for block in pos.blocks(positions) {
+    for block in pos.blocks(blocks) {
         for &[a, b, c, d] in block.as_chunks::<4>().0 {
             let w = u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
             h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
@@ -79,15 +79,20 @@ fn key(pos: &Position, positions: u8) -> u64 {
 }
 
 impl History {
-    /// An empty history with room for `records` positions of `positions` board positions.
-    pub fn with_capacity(records: usize, positions: u8) -> History {
+    /// An empty history with room for `records` positions of a board covering `blocks`.
+    pub fn with_capacity(records: usize, blocks: Blocks) -> History {
         History {
             keys: Vec::with_capacity(records),
             records: Vec::with_capacity(records),
-            boards: Vec::with_capacity(records * blocks_for(positions)),
-            positions,
+            boards: Vec::with_capacity(records * blocks.0),
+            blocks,
             pending: None,
         }
+    }
+
+    /// The blocks the game's board covers.
+    pub fn blocks(&self) -> Blocks {
+        self.blocks
     }
 
     /// Forgets every position, the pending one included.
@@ -110,7 +115,7 @@ impl History {
             });
             return None;
         }
-        let key = key(pos, self.positions);
+        let key = key(pos, self.blocks);
         let earlier = self.earlier(pos, key);
         if earlier.is_none() {
             self.record(pos, key, ply);
@@ -131,7 +136,7 @@ impl History {
     pub fn record_pending(&mut self, start: &mut Position) {
         if let Some(pending) = self.pending.take() {
             start.turn_sowings = pending.turn_sowings;
-            let key = key(start, self.positions);
+            let key = key(start, self.blocks);
             self.record(start, key, pending.ply);
         }
     }
@@ -140,7 +145,7 @@ impl History {
     #[inline(always)]
     fn earlier(&self, pos: &Position, key: u64) -> Option<u32> {
         let rest = Rest::of(pos);
-        let board = pos.blocks(self.positions);
+        let board = pos.blocks(self.blocks);
         let n = board.len();
         // The keys are scanned on their own, in a loop that only compares (the scan runs over
         // every position since the last capture, once a ply); a match is then checked in full.
@@ -166,7 +171,7 @@ impl History {
     fn record(&mut self, pos: &Position, key: u64, ply: u32) {
         self.keys.push(key);
         self.records.push((Rest::of(pos), ply));
-        match pos.blocks(self.positions) {
+        match pos.blocks(self.blocks) {
             // One block, the usual board: a fixed-size copy.
             [block] => self.boards.push(*block),
             board => self.boards.extend_from_slice(board),

@@ -71,9 +71,9 @@ impl Position {
     /// hashes go a block at a time: fixed-size work the compiler lays out without a loop per
     /// position or a call to `memcpy`, and one block covers the boards of most games.
     #[inline(always)]
-    fn blocks(&self, positions: u8) -> &[Block] {
+    fn blocks(&self, blocks: Blocks) -> &[Block] {
         let chunks = self.board.as_chunks::<BLOCK>().0;
-        chunks.get(..blocks_for(positions)).unwrap_or(chunks)
+        chunks.get(..blocks.0).unwrap_or(chunks)
     }
 
     /// Makes this position a copy of `other`, both having nothing past their first
@@ -81,11 +81,8 @@ impl Position {
     /// board covers are copied: a whole `Position` is mostly unused board, and copying it
     /// costs a call to `memcpy` on every relaying move.
     #[inline]
-    pub(crate) fn copy_from(&mut self, other: &Position, positions: u8) {
-        let (to, from) = (
-            self.board.as_chunks_mut::<BLOCK>().0,
-            other.blocks(positions),
-        );
+    pub(crate) fn copy_from(&mut self, other: &Position, blocks: Blocks) {
+        let (to, from) = (self.board.as_chunks_mut::<BLOCK>().0, other.blocks(blocks));
         for (to, from) in to.iter_mut().zip(from) {
             *to = *from;
         }
@@ -215,8 +212,8 @@ impl Position {
 
     /// Equality, comparing only the first `positions` board entries (the rest are always 0).
     #[inline]
-    pub(crate) fn same_as(&self, other: &Position, positions: u8) -> bool {
-        self.blocks(positions) == other.blocks(positions)
+    pub(crate) fn same_as(&self, other: &Position, blocks: Blocks) -> bool {
+        self.blocks(blocks) == other.blocks(blocks)
             && self.reserve == other.reserve
             && self.taken == other.taken
             && self.closed == other.closed
@@ -520,6 +517,8 @@ pub struct Game {
     /// no round allocates.
     closed_tables: Vec<(u64, Tables)>,
     pos: Position,
+    /// The position every game of these rules starts from (see [`Game::restart`]).
+    opening: Position,
     /// The position as the current move began (see [`Mover::run`]).
     move_start: Position,
     tables: Tables,
@@ -570,12 +569,19 @@ const BLOCK: usize = 16;
 /// A block of the board.
 type Block = [u16; BLOCK];
 
-/// How many blocks a board of `positions` positions covers (at least one).
-#[inline(always)]
-fn blocks_for(positions: u8) -> usize {
-    usize::from(positions)
-        .div_ceil(BLOCK)
-        .clamp(1, MAX_POSITIONS / BLOCK)
+/// How many blocks of [`BLOCK`] positions a game's board covers (at least one), worked out
+/// once per game: copies, comparisons and hashes of its positions go that many blocks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Blocks(usize);
+
+impl Blocks {
+    pub(crate) fn of(positions: u8) -> Blocks {
+        Blocks(
+            usize::from(positions)
+                .div_ceil(BLOCK)
+                .clamp(1, MAX_POSITIONS / BLOCK),
+        )
+    }
 }
 
 /// How many positions the cycle history holds before it has to grow.
@@ -586,7 +592,14 @@ const ROUNDS_CAPACITY: usize = 64;
 impl Game {
     /// A new game from the ruleset's initial position.
     pub fn new(rules: Arc<Rules>) -> Game {
-        let pos = Position {
+        let pos = Game::opening(&rules);
+        let first = rules.first;
+        Game::start(rules, pos, first)
+    }
+
+    /// The position a game of `rules` starts from.
+    fn opening(rules: &Rules) -> Position {
+        let mut pos = Position {
             board: rules.initial,
             reserve: [0; 2],
             taken: [0; 2],
@@ -597,8 +610,8 @@ impl Game {
             claims: [NO_HOLE; 2],
             sown: 0,
         };
-        let first = rules.first;
-        Game::start(rules, pos, first)
+        pos.recount();
+        pos
     }
 
     /// A game from a set-up position. It counts as mid-game: both players have moved.
@@ -621,7 +634,8 @@ impl Game {
         } else {
             Tables::build(&rules, pos.closed)
         };
-        let history = History::with_capacity(HISTORY_CAPACITY, rules.geometry.positions);
+        let history =
+            History::with_capacity(HISTORY_CAPACITY, Blocks::of(rules.geometry.positions));
         let can_relay = rules.relay.is_some()
             || rules
                 .lap_captures
@@ -654,12 +668,14 @@ impl Game {
         }
         let program = Arc::new(Program::new(&rules));
         let bank = Bank::of(&rules);
+        let opening = Game::opening(&rules);
         let mut game = Game {
             rules,
             program,
             open_tables,
             closed_tables: Vec::with_capacity(TABLES_KEPT),
             pos,
+            opening,
             move_start: pos,
             tables,
             starter,
@@ -686,28 +702,16 @@ impl Game {
 
     /// Starts again from the initial position, reusing the buffers.
     pub fn restart(&mut self) {
-        let rules = self.rules.clone();
-        self.pos = Position {
-            board: rules.initial,
-            reserve: [0; 2],
-            taken: [0; 2],
-            closed: 0,
-            to_move: rules.first,
-            moved: 0,
-            turn_sowings: 0,
-            claims: [NO_HOLE; 2],
-            sown: 0,
-        };
-        self.pos.recount();
+        self.pos = self.opening;
         self.tables.clone_from(&self.open_tables);
-        self.starter = rules.first;
+        self.starter = self.rules.first;
         self.round = 1;
         self.ply = 0;
         self.status = Status::Playing;
         self.history.clear();
         self.banked = self.pos.banked(&self.bank);
         self.round_starts.clear();
-        if rules.rounds.is_some() {
+        if self.rules.rounds.is_some() {
             self.round_starts.push(self.pos);
         }
         self.settle(&mut ());
@@ -920,8 +924,7 @@ impl Game {
         // nothing, and the start to replay an endless move from (only rules that relay can
         // make one).
         if self.history.is_pending() || self.can_relay {
-            self.move_start
-                .copy_from(&self.pos, self.rules.geometry.positions);
+            self.move_start.copy_from(&self.pos, self.history.blocks());
         }
         let move_of = Mover {
             rules: &self.rules,

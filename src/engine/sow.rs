@@ -2,7 +2,7 @@
 
 use super::compile::{CaptureProgram, Program, RelayWhen, Taken};
 use super::eval::Cx;
-use super::{Lane, OFF_TRACK, Position, Tables};
+use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Tracer};
@@ -321,7 +321,7 @@ impl<'a> Mover<'a> {
         let mut saved = LapState { pos: *pos, cursor };
         let mut power: u32 = 2;
         let mut since: u32 = 0;
-        let n = self.rules.geometry.positions;
+        let n = Blocks::of(self.rules.geometry.positions);
         loop {
             run.laps += 1;
             match self.lap(pos, cx, route, cursor, run.laps, tracer) {
