@@ -407,7 +407,20 @@ impl Compiler<'_> {
             }
         }
         let mut conds: Vec<Cond> = merged.iter().map(|m| self.cond(m)).collect();
-        if rows.len() > 1 {
+        if let &[(r, e), (q, f)] = rows.as_slice() {
+            // Two rows (South's and North's, as endings ask): both tests written out.
+            conds.push(if all {
+                Box::new(move |_, pos| {
+                    let sown = pos.sown();
+                    (sown & r == 0) == e && (sown & q == 0) == f
+                })
+            } else {
+                Box::new(move |_, pos| {
+                    let sown = pos.sown();
+                    (sown & r == 0) == e || (sown & q == 0) == f
+                })
+            });
+        } else if rows.len() > 1 {
             conds.push(Box::new(move |_, pos| {
                 let sown = pos.sown();
                 let empty = |&(row, empty): &(u64, bool)| (sown & row == 0) == empty;
