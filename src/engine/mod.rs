@@ -775,7 +775,6 @@ impl Game {
         }
     }
 
-    #[inline(never)]
     fn legal_by_clauses(&self, player: Player) -> MoveList {
         // Clauses whose `when` reads no hole apply to every hole or to none: tried once.
         let rules = &*self.rules;
@@ -818,7 +817,8 @@ impl Game {
         MoveList { mask }
     }
 
-    /// Why `player` may not sow from `h` now, or None if they may.
+    /// Why `player` may not sow from `h` now, or None if they may. (Cold: `play` calls it only
+    /// for an illegal move, and it would otherwise weigh on the layout of every ply.)
     #[cold]
     pub fn why_illegal(&self, player: Player, h: Pos) -> Option<String> {
         let g = &self.rules.geometry;
