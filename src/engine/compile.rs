@@ -33,15 +33,26 @@ pub struct CaptureProgram {
     pub then: After,
     pub claim: bool,
     pub when: Cond,
-    pub take: Vec<Hole>,
-    pub chain: Option<(Cond, Hole)>,
-    pub cancel_if: Option<Cond>,
-    /// The one hole taken, when that is all the clause does (one target, and no chain,
-    /// claim or cancellation): play takes it without the general machinery.
-    pub plain: Option<Taken>,
+    pub takes: Takes,
 }
 
-/// The hole a plain capture takes.
+/// What a capture clause takes.
+pub enum Takes {
+    /// One hole and nothing else (no chain, claim or cancellation), as most clauses do: play
+    /// takes it without the general machinery.
+    One(Taken),
+    /// Anything more.
+    InFull(InFull),
+}
+
+/// A capture that takes several holes, chains, claims or may be cancelled.
+pub struct InFull {
+    pub take: Vec<Taken>,
+    pub chain: Option<(Cond, Hole)>,
+    pub cancel_if: Option<Cond>,
+}
+
+/// A hole a capture takes.
 pub enum Taken {
     /// `here`, read from the context with no call.
     Here,
@@ -49,6 +60,26 @@ pub enum Taken {
     Last,
     /// Any other hole.
     At(Hole),
+}
+
+impl Taken {
+    fn of(c: &Compiler<'_>, h: &HoleX) -> Taken {
+        match h {
+            HoleX::Here => Taken::Here,
+            HoleX::Last => Taken::Last,
+            h => Taken::At(c.hole(h)),
+        }
+    }
+
+    /// The hole, in the context `cx` of the capture.
+    #[inline(always)]
+    pub fn hole(&self, cx: &Cx<'_>, pos: &Position) -> Pos {
+        match self {
+            Taken::Here => cx.here,
+            Taken::Last => cx.last,
+            Taken::At(hole) => hole(cx, pos),
+        }
+    }
 }
 
 /// The relay clause, compiled.
@@ -108,18 +139,15 @@ impl Program {
             then: r.then,
             claim: r.claim,
             when: c.cond(&r.when),
-            take: r.take.iter().map(|h| c.hole(h)).collect(),
-            chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
-            cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
-            plain: match r.take.as_slice() {
+            takes: match r.take.as_slice() {
                 [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
-                    Some(match h {
-                        HoleX::Here => Taken::Here,
-                        HoleX::Last => Taken::Last,
-                        h => Taken::At(c.hole(h)),
-                    })
+                    Takes::One(Taken::of(&c, h))
                 }
-                _ => None,
+                _ => Takes::InFull(InFull {
+                    take: r.take.iter().map(|h| Taken::of(&c, h)).collect(),
+                    chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
+                    cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
+                }),
             },
         };
         let captures = |list: &[CaptureRule]| list.iter().map(capture).collect();

@@ -293,6 +293,7 @@ pub struct Lane {
 pub const OFF_TRACK: u8 = u8::MAX;
 
 impl Lane {
+    /// A lane that goes nowhere (nobody's): every lap sows back into its own start.
     pub const NONE: Lane = Lane {
         track: [NO_HOLE; MAX_POSITIONS],
         len: 1,

@@ -1,6 +1,6 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
-use super::compile::{CaptureProgram, Program, RelayWhen, Taken};
+use super::compile::{CaptureProgram, InFull, Program, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
@@ -682,6 +682,7 @@ impl<'a> Mover<'a> {
             .zip(&self.program.drops.guards)
         {
             let fires = match *guard {
+                // Left out when the program is compiled; here for the match.
                 Guard::Never => false,
                 Guard::Exactly(n) => pos.seeds(at) == n,
                 Guard::Seeds(n) if pos.seeds(at) != n => false,
@@ -709,41 +710,40 @@ impl<'a> Mover<'a> {
         cx: &mut Cx<'_>,
         tracer: &mut T,
     ) -> u32 {
-        // Most clauses take one hole and nothing else: taken here, with no call and none of
-        // the state a chain, a claim or a cancellation needs.
-        if let Some(taken) = &program.plain {
-            let h = match taken {
-                Taken::Here => cx.here,
-                Taken::Last => cx.last,
-                Taken::At(hole) => hole(cx, pos),
-            };
-            return self.take(program, pos, cx, h, tracer);
+        match &program.takes {
+            // Most clauses take one hole and nothing else: taken here, with none of the state
+            // a chain, a claim or a cancellation needs.
+            Takes::One(taken) => {
+                let h = taken.hole(cx, pos);
+                self.take(program, pos, cx, h, tracer)
+            }
+            Takes::InFull(full) => self.capture_in_full(program, full, pos, cx, tracer),
         }
-        self.capture_in_full(program, pos, cx, tracer)
     }
 
     /// Fires a capture clause that takes several holes, chains, claims or may be cancelled.
     fn capture_in_full<T: Tracer>(
         &self,
         program: &CaptureProgram,
+        full: &InFull,
         pos: &mut Position,
         cx: &mut Cx<'_>,
         tracer: &mut T,
     ) -> u32 {
-        let backup = program
+        let backup = full
             .cancel_if
             .as_ref()
             .map(|_| (*pos, tracer.mark(), cx.move_captures));
         let mut total = 0u32;
         let mut first = NO_HOLE;
-        for (i, target) in program.take.iter().enumerate() {
-            let h = target(cx, pos);
+        for (i, target) in full.take.iter().enumerate() {
+            let h = target.hole(cx, pos);
             if i == 0 {
                 first = h;
             }
             total += self.take(program, pos, cx, h, tracer);
         }
-        if let Some((keep_going, step)) = &program.chain {
+        if let Some((keep_going, step)) = &full.chain {
             // A chain never takes the same hole twice, so it always stops.
             let mut visited: u64 = if first == NO_HOLE { 0 } else { 1 << first };
             let mut at = first;
@@ -770,7 +770,7 @@ impl<'a> Mover<'a> {
         {
             *claim = first;
         }
-        if let (Some(cancel), Some((before, mark, captures))) = (&program.cancel_if, backup)
+        if let (Some(cancel), Some((before, mark, captures))) = (&full.cancel_if, backup)
             && total > 0
             && cancel(cx, pos)
         {
