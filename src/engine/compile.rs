@@ -13,7 +13,7 @@ use crate::rules::{
     ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, Fact, HoleX, IntX, NO_HOLE, NOBODY,
     Player, PlayerX, Pos, RelayRule, Rules,
 };
-use crate::ruleset::{After, Destination, RelayFrom};
+use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
 
 /// A compiled condition.
 pub type Cond = Box<dyn Fn(&Cx<'_>, &Position) -> bool + Send + Sync>;
@@ -128,6 +128,12 @@ pub struct Program {
     /// Whether any clause reads whether the move reached the opponent's row: if none does,
     /// the sowing loops do not keep track of it.
     pub watch_reached: bool,
+    /// Whether a move can only be one lap with nothing to do between its drops: no relay, no
+    /// lap-end or drop clause that may fire, no claims, no first seed back into the origin, and
+    /// nobody asking whether the move reached the opponent's row. Such a move is sown in one
+    /// tight loop (`Mover::single_quiet_lap`) when its lap does not come back round to a hole
+    /// it must pass over.
+    pub single_lap: bool,
 }
 
 impl Program {
@@ -159,7 +165,14 @@ impl Program {
             .filter(|(_, guard)| *guard != Guard::Never)
             .map(|(r, guard)| (capture(r), guard))
             .unzip();
+        let single_lap = rules.relay.is_none()
+            && rules.lap_captures.is_empty()
+            && drop_captures.is_empty()
+            && rules.claim_clause.is_none()
+            && rules.first_seed != FirstSeed::Origin
+            && !rules.reads(Fact::ReachedOpponent);
         Program {
+            single_lap,
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {
                 id: r.id,
                 from: r.from,

@@ -136,6 +136,25 @@ fn along(track: &[Pos; MAX_POSITIONS], k: &mut usize, len: usize) -> Pos {
     at
 }
 
+/// Sows `hand` seeds one by one along a track of `len` positions from its index `k`, with
+/// nothing to do between drops; returns the position the last seed fell into (`at` if there
+/// are none).
+#[inline(always)]
+fn sow_quietly(
+    pos: &mut Position,
+    (track, len): (&[Pos; MAX_POSITIONS], usize),
+    mut k: usize,
+    mut hand: u16,
+    mut at: Pos,
+) -> Pos {
+    while hand > 0 {
+        at = along(track, &mut k, len);
+        pos.sow_one(at);
+        hand -= 1;
+    }
+    at
+}
+
 /// The claimed holes, as a mask of positions.
 #[inline]
 fn claimed_mask(pos: &Position) -> u64 {
@@ -220,6 +239,16 @@ impl<'a> Mover<'a> {
         start: &Position,
         tracer: &mut T,
     ) -> MoveRun {
+        if !T::ENABLED
+            && let Some(last) = self.single_quiet_lap(pos)
+        {
+            let run = MoveRun {
+                last,
+                laps: 1,
+                ..MoveRun::new()
+            };
+            return self.move_end(pos, cx, run, self.origin, tracer);
+        }
         let mark = tracer.mark();
         let mut run = MoveRun::new();
         let route = self.route(pos);
@@ -250,6 +279,20 @@ impl<'a> Mover<'a> {
             }
         }
         cx.reached_opponent |= cursor.reached_opponent;
+        self.move_end(pos, cx, run, cursor.from, tracer)
+    }
+
+    /// The move's end: its last lap, from `lap_origin`, ended in `run.last`; the move-end
+    /// captures are tried there.
+    #[inline(always)]
+    fn move_end<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        run: MoveRun,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) -> MoveRun {
         if T::ENABLED {
             tracer.event(Event::MoveEnd {
                 laps: run.laps,
@@ -257,7 +300,7 @@ impl<'a> Mover<'a> {
             });
         }
         let last = run.last;
-        cx.at(last, last, cursor.from, false);
+        cx.at(last, last, lap_origin, false);
         for rule in &self.program.move_captures {
             if (rule.when)(cx, pos) {
                 self.capture(rule, pos, cx, tracer);
@@ -266,6 +309,33 @@ impl<'a> Mover<'a> {
         // After the move, there is no lap.
         cx.lap_origin = NO_HOLE;
         run
+    }
+
+    /// Sows the whole move as one lap in one tight loop, when nothing can happen between its
+    /// drops and nothing after its last (see [`Program::single_lap`]) and the lap is too short
+    /// to come back round to the hole it passes over, if any. Returns the hole the last seed
+    /// fell into, or `None` (with `pos` untouched) for the general path.
+    ///
+    /// The commonest move of the catalogue (Kalah's, Oware's) is such a lap; sown here, it
+    /// carries none of the general path's state (route, laps, relays, the endless-move
+    /// watch), which the processor would otherwise keep on the stack.
+    #[inline(always)]
+    fn single_quiet_lap(&self, pos: &mut Position) -> Option<Pos> {
+        // A hole claimed already (in a position set up by hand) takes the general path.
+        if !self.program.single_lap || pos.claims != [NO_HOLE; 2] {
+            return None;
+        }
+        let lane = self.tables.lanes.get(usize::from(self.player))?;
+        let k = *lane.entry.get(usize::from(self.origin))?;
+        let hand = pos.seeds(self.origin);
+        if k == OFF_TRACK
+            || (self.rules.skip_origin != SkipOrigin::Never && usize::from(hand) >= lane.len)
+        {
+            return None;
+        }
+        pos.lift(self.origin);
+        let track = (&lane.track, lane.len);
+        Some(sow_quietly(pos, track, usize::from(k), hand, self.origin))
     }
 
     /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
@@ -491,11 +561,8 @@ impl<'a> Mover<'a> {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
             if watched == 0 {
-                while hand > 0 {
-                    at = along(track, &mut k, len);
-                    pos.sow_one(at);
-                    hand -= 1;
-                }
+                at = sow_quietly(pos, (track, len), k, hand, at);
+                hand = 0;
             }
             while hand > 0 {
                 at = along(track, &mut k, len);
@@ -863,6 +930,54 @@ mod tests {
         let h = moves.get(0).expect("a legal move");
         let report = game.play(h, &mut ()).expect("the move is legal");
         assert!(report.endless, "a relay that never stops is endless");
+    }
+
+    /// A move that can only be one quiet lap is sown in one loop when untraced
+    /// (`Mover::single_quiet_lap`); a traced move takes the general path. Both must leave the
+    /// same position, and the move-end capture must read the same last hole: for each setting
+    /// of `skip_origin`, stores on the track or off it, and every hole of South holding from
+    /// one seed to over three times round the track (laps that come back round to their
+    /// origin, which they may have to pass over).
+    #[test]
+    fn a_single_quiet_lap_sows_as_the_general_path_does() {
+        use crate::engine::compile::Program;
+        use crate::trace::Event;
+        for skip in ["never", "lap", "move"] {
+            for stores in ["track", "reserve"] {
+                let text = format!(
+                    "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 1\n\
+                     stores = \"{stores}\"\n\n[sowing]\ndirection = \"ccw\"\nskip_origin = \"{skip}\"\n\n\
+                     [[capture]]\nname = \"two or three\"\nat = \"move_end\"\n\
+                     when = 'not is_store(last) and seeds(last) in [2, 3]'\ntake = ['last']\nto = \"mover\"\n\n\
+                     [end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n"
+                );
+                let rules = crate::check::load(&text, &[])
+                    .expect("the test board loads")
+                    .rules;
+                let rules = Arc::new(rules);
+                assert!(
+                    Program::new(&rules).single_lap,
+                    "{skip}, {stores}: a move of these rules is one quiet lap"
+                );
+                let track = usize::from(rules.geometry.positions);
+                let opening = *Game::new(rules.clone()).position();
+                for number in 1..=4 {
+                    let origin = rules.geometry.hole_of[0][number - 1];
+                    for seeds in 1..=3 * track + 2 {
+                        let mut start = opening;
+                        start.set(origin, u16::try_from(seeds).expect("a few seeds"));
+                        let mut traced = Game::from_position(rules.clone(), start);
+                        let mut untraced = Game::from_position(rules.clone(), start);
+                        let mut events: Vec<Event> = Vec::new();
+                        let a = traced.play(origin, &mut events).expect("a legal move");
+                        let b = untraced.play(origin, &mut ()).expect("a legal move");
+                        let case = format!("{skip}, {stores}, hole {number} holding {seeds}");
+                        assert_eq!(untraced.position(), traced.position(), "{case}");
+                        assert_eq!((a.laps, a.round_over), (b.laps, b.round_over), "{case}");
+                    }
+                }
+            }
+        }
     }
 
     /// A relay condition that only asks for seeds in the hole the next lap lifts is answered
