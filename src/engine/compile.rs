@@ -128,12 +128,12 @@ pub struct Program {
     /// Whether any clause reads whether the move reached the opponent's row: if none does,
     /// the sowing loops do not keep track of it.
     pub watch_reached: bool,
-    /// Whether a move can only be one lap with nothing to do between its drops: no relay, no
-    /// lap-end or drop clause that may fire, no claims, no first seed back into the origin, and
-    /// nobody asking whether the move reached the opponent's row. Such a move is sown in one
-    /// tight loop (`Mover::single_quiet_lap`) when its lap does not come back round to a hole
-    /// it must pass over.
-    pub single_lap: bool,
+    /// Whether every lap of a move is quiet: nothing to do between its drops, and nothing at
+    /// its end but the relay (no lap-end or drop clause that may fire, no claims, no first
+    /// seed back into the origin, nobody asking whether the move reached the opponent's row).
+    /// Untraced, such laps are sown in one tight loop each (`Mover::quiet_laps`) until one
+    /// comes back round to a hole it must pass over.
+    pub quiet_laps: bool,
 }
 
 impl Program {
@@ -165,14 +165,13 @@ impl Program {
             .filter(|(_, guard)| *guard != Guard::Never)
             .map(|(r, guard)| (capture(r), guard))
             .unzip();
-        let single_lap = rules.relay.is_none()
-            && rules.lap_captures.is_empty()
+        let quiet_laps = rules.lap_captures.is_empty()
             && drop_captures.is_empty()
             && rules.claim_clause.is_none()
             && rules.first_seed != FirstSeed::Origin
             && !rules.reads(Fact::ReachedOpponent);
         Program {
-            single_lap,
+            quiet_laps,
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {
                 id: r.id,
                 from: r.from,

@@ -239,20 +239,19 @@ impl<'a> Mover<'a> {
         start: &Position,
         tracer: &mut T,
     ) -> MoveRun {
-        if !T::ENABLED
-            && let Some(last) = self.single_quiet_lap(pos)
-        {
-            let run = MoveRun {
-                last,
-                laps: 1,
-                ..MoveRun::new()
-            };
-            return self.move_end(pos, cx, run, self.origin, tracer);
+        let mut run = MoveRun::new();
+        let mut cursor = Cursor::start(self.origin);
+        if !T::ENABLED && self.program.quiet_laps && pos.claims == [NO_HOLE; 2] {
+            // (A hole claimed already, in a position set up by hand, takes the general path.)
+            match self.quiet_laps(pos, cx) {
+                Ok((ended, lap_origin)) => {
+                    return self.move_end(pos, cx, ended, lap_origin, tracer);
+                }
+                Err((so_far, next)) => (run, cursor) = (so_far, next),
+            }
         }
         let mark = tracer.mark();
-        let mut run = MoveRun::new();
         let route = self.route(pos);
-        let mut cursor = Cursor::start(self.origin);
         loop {
             run.laps += 1;
             match self.lap(pos, cx, &route, cursor, run.laps, tracer) {
@@ -311,31 +310,86 @@ impl<'a> Mover<'a> {
         run
     }
 
-    /// Sows the whole move as one lap in one tight loop, when nothing can happen between its
-    /// drops and nothing after its last (see [`Program::single_lap`]) and the lap is too short
-    /// to come back round to the hole it passes over, if any. Returns the hole the last seed
-    /// fell into, or `None` (with `pos` untouched) for the general path.
+    /// Sows a move whose laps are all quiet (see [`Program::quiet_laps`]), each in one tight
+    /// loop, relaying as the relay clause says. Returns the finished move and its last lap's
+    /// origin; or, as `Err`, the move so far and its next lap, for the general path to go on
+    /// with, at the first lap that must pass over a hole (one long enough to come back round
+    /// to it) or that starts off the track, and once the move is long enough to be watched
+    /// for a repeat ([`WATCH_FROM`]).
     ///
-    /// The commonest move of the catalogue (Kalah's, Oware's) is such a lap; sown here, it
-    /// carries none of the general path's state (route, laps, relays, the endless-move
-    /// watch), which the processor would otherwise keep on the stack.
+    /// The commonest moves of the catalogue (Kalah's and Oware's single laps, Sadeqa II's
+    /// relays) are such laps; sown here, they carry none of the general path's state (route,
+    /// lap outcomes, claims, the watch for endless moves), which the processor would
+    /// otherwise keep on the stack.
     #[inline(always)]
-    fn single_quiet_lap(&self, pos: &mut Position) -> Option<Pos> {
-        // A hole claimed already (in a position set up by hand) takes the general path.
-        if !self.program.single_lap || pos.claims != [NO_HOLE; 2] {
-            return None;
+    fn quiet_laps(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+    ) -> Result<(MoveRun, Pos), (MoveRun, Cursor)> {
+        let mut run = MoveRun::new();
+        let Some(relay) = &self.program.relay else {
+            // One lap: no relay.
+            return match self.quiet_lap(pos, self.origin) {
+                Some(last) => Ok((
+                    MoveRun {
+                        last,
+                        laps: 1,
+                        ..run
+                    },
+                    self.origin,
+                )),
+                None => Err((run, Cursor::start(self.origin))),
+            };
+        };
+        let mut from = self.origin;
+        loop {
+            let Some(last) = self.quiet_lap(pos, from) else {
+                return Err((run, Cursor::start(from)));
+            };
+            run.laps += 1;
+            run.last = last;
+            let (fires, least) = match &relay.when {
+                RelayWhen::AtLeast(least) => (true, *least),
+                RelayWhen::When(when) => {
+                    cx.at(last, last, from, false);
+                    (when(cx, pos), 1)
+                }
+            };
+            let next = match relay.from {
+                RelayFrom::Landing => last,
+                RelayFrom::Next => self.tables.look(self.player, last, true),
+            };
+            if !fires || next == NO_HOLE || u32::from(pos.seeds(next)) < least {
+                return Ok((run, from));
+            }
+            // The general path sows the lap from which the move is watched, and watches.
+            if run.laps + 1 >= WATCH_FROM {
+                return Err((run, Cursor::start(next)));
+            }
+            from = next;
         }
+    }
+
+    /// Sows one quiet lap from `from` in one tight loop; returns the hole its last seed fell
+    /// into, or `None` (with `pos` untouched) when the lap starts off the mover's track or
+    /// comes back round to a hole it must pass over.
+    #[inline(always)]
+    fn quiet_lap(&self, pos: &mut Position, from: Pos) -> Option<Pos> {
         let lane = self.tables.lanes.get(usize::from(self.player))?;
-        let k = *lane.entry.get(usize::from(self.origin))?;
-        let hand = pos.seeds(self.origin);
-        if k == OFF_TRACK
-            || (self.rules.skip_origin != SkipOrigin::Never && usize::from(hand) >= lane.len)
-        {
+        let k = *lane.entry.get(usize::from(from))?;
+        let hand = pos.seeds(from);
+        let passes_over = match self.rules.skip_origin {
+            SkipOrigin::Never => false,
+            SkipOrigin::Lap => usize::from(hand) >= lane.len,
+            SkipOrigin::Move => usize::from(hand) >= lane.len || from != self.origin,
+        };
+        if k == OFF_TRACK || passes_over {
             return None;
         }
-        pos.lift(self.origin);
+        pos.lift(from);
         let track = (&lane.track, lane.len);
-        Some(sow_quietly(pos, track, usize::from(k), hand, self.origin))
+        Some(sow_quietly(pos, track, usize::from(k), hand, from))
     }
 
     /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
@@ -932,48 +986,84 @@ mod tests {
         assert!(report.endless, "a relay that never stops is endless");
     }
 
-    /// A move that can only be one quiet lap is sown in one loop when untraced
-    /// (`Mover::single_quiet_lap`); a traced move takes the general path. Both must leave the
-    /// same position, and the move-end capture must read the same last hole: for each setting
-    /// of `skip_origin`, stores on the track or off it, and every hole of South holding from
-    /// one seed to over three times round the track (laps that come back round to their
-    /// origin, which they may have to pass over).
+    /// Untraced, a move whose laps are all quiet is sown lap by lap in tight loops
+    /// (`Mover::quiet_laps`), handing over to the general path when a lap must pass over a
+    /// hole or the move grows long enough to be watched for a repeat; a traced move always
+    /// takes the general path. Both must leave the same position and report: for each
+    /// setting of `skip_origin`, stores on the track or off it, no relay or relays of each
+    /// start and form (the threshold `RelayWhen::AtLeast` and a general condition), from every
+    /// hole of South holding up to three times round the track, and over whole games (which
+    /// have long and endless relays).
     #[test]
-    fn a_single_quiet_lap_sows_as_the_general_path_does() {
+    fn quiet_laps_sow_as_the_general_path_does() {
         use crate::engine::compile::Program;
         use crate::trace::Event;
+        let relays = [
+            "",
+            "[sowing.relay]\nfrom = \"landing\"\nwhen = 'seeds(last) > 1'\n",
+            "[sowing.relay]\nfrom = \"next\"\nwhen = 'seeds(next(last)) > 0'\n",
+            "[sowing.relay]\nfrom = \"landing\"\nwhen = 'seeds(last) + 0 > 1 and not own(last)'\n",
+        ];
         for skip in ["never", "lap", "move"] {
             for stores in ["track", "reserve"] {
-                let text = format!(
-                    "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 1\n\
-                     stores = \"{stores}\"\n\n[sowing]\ndirection = \"ccw\"\nskip_origin = \"{skip}\"\n\n\
-                     [[capture]]\nname = \"two or three\"\nat = \"move_end\"\n\
-                     when = 'not is_store(last) and seeds(last) in [2, 3]'\ntake = ['last']\nto = \"mover\"\n\n\
-                     [end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n"
-                );
-                let rules = crate::check::load(&text, &[])
-                    .expect("the test board loads")
-                    .rules;
-                let rules = Arc::new(rules);
-                assert!(
-                    Program::new(&rules).single_lap,
-                    "{skip}, {stores}: a move of these rules is one quiet lap"
-                );
-                let track = usize::from(rules.geometry.positions);
-                let opening = *Game::new(rules.clone()).position();
-                for number in 1..=4 {
-                    let origin = rules.geometry.hole_of[0][number - 1];
-                    for seeds in 1..=3 * track + 2 {
+                for relay in relays {
+                    let text = format!(
+                        "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
+                         stores = \"{stores}\"\n\n[sowing]\ndirection = \"ccw\"\nskip_origin = \"{skip}\"\n\n\
+                         {relay}\n[[capture]]\nname = \"two or three\"\nat = \"move_end\"\n\
+                         when = 'not is_store(last) and seeds(last) in [2, 3]'\ntake = ['last']\nto = \"mover\"\n\n\
+                         [end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n\
+                         endless_move = {{ remaining = \"owners\", result = \"draw\" }}\n\
+                         cycle = {{ remaining = \"owners\", result = \"draw\" }}\n"
+                    );
+                    let rules = crate::check::load(&text, &[])
+                        .expect("the test board loads")
+                        .rules;
+                    let rules = Arc::new(rules);
+                    let case = format!("skip {skip}, stores {stores}, relay {relay:?}");
+                    assert!(Program::new(&rules).quiet_laps, "{case}: quiet laps");
+                    let report = |r: super::super::PlyReport| (r.laps, r.endless, r.round_over);
+                    // One move from a set-up position.
+                    let track = usize::from(rules.geometry.positions);
+                    let opening = *Game::new(rules.clone()).position();
+                    for number in 1..=4 {
+                        let origin = rules.geometry.hole_of[0][number - 1];
+                        for seeds in 1..=3 * track + 2 {
+                            let mut start = opening;
+                            start.set(origin, u16::try_from(seeds).expect("a few seeds"));
+                            let mut traced = Game::from_position(rules.clone(), start);
+                            let mut untraced = Game::from_position(rules.clone(), start);
+                            let mut events: Vec<Event> = Vec::new();
+                            let a = traced.play(origin, &mut events).expect("a legal move");
+                            let b = untraced.play(origin, &mut ()).expect("a legal move");
+                            let case = format!("{case}, hole {number} holding {seeds}");
+                            assert_eq!(untraced.position(), traced.position(), "{case}");
+                            assert_eq!(report(a), report(b), "{case}");
+                        }
+                    }
+                    // Whole games from boards of 1 to 4 seeds a hole, each ply the legal move
+                    // picked by the ply number.
+                    for fill in 1..=4 {
                         let mut start = opening;
-                        start.set(origin, u16::try_from(seeds).expect("a few seeds"));
+                        for h in
+                            (0..rules.geometry.positions).filter(|&h| rules.geometry.is_hole(h))
+                        {
+                            start.set(h, fill);
+                        }
                         let mut traced = Game::from_position(rules.clone(), start);
                         let mut untraced = Game::from_position(rules.clone(), start);
-                        let mut events: Vec<Event> = Vec::new();
-                        let a = traced.play(origin, &mut events).expect("a legal move");
-                        let b = untraced.play(origin, &mut ()).expect("a legal move");
-                        let case = format!("{skip}, {stores}, hole {number} holding {seeds}");
-                        assert_eq!(untraced.position(), traced.position(), "{case}");
-                        assert_eq!((a.laps, a.round_over), (b.laps, b.round_over), "{case}");
+                        for ply in 0..200usize {
+                            let moves = traced.legal_moves();
+                            let Some(h) = moves.get(ply % moves.len().max(1)) else {
+                                break;
+                            };
+                            let mut events: Vec<Event> = Vec::new();
+                            let a = traced.play(h, &mut events).expect("a legal move");
+                            let b = untraced.play(h, &mut ()).expect("a legal move");
+                            let case = format!("{case}, {fill} a hole, ply {ply}");
+                            assert_eq!(untraced.position(), traced.position(), "{case}");
+                            assert_eq!(report(a), report(b), "{case}");
+                        }
                     }
                 }
             }
