@@ -278,7 +278,9 @@ pub struct Lane {
     /// The positions their seeds go to, in sowing order (closed holes and the opponent's store
     /// left out), as one circuit: a lap walks along it by index. Reading the next position
     /// off an index, rather than off the position before it, keeps the seeds of a lap
-    /// independent of each other, so the processor overlaps them.
+    /// independent of each other, so the processor overlaps them. Past `len`, the entries
+    /// repeat the circuit (entry `i` is entry `i % len`), so that a lap which does not run
+    /// off the array's end walks it with no test for the circuit's end.
     pub track: [Pos; MAX_POSITIONS],
     /// The length of `track`, at least 1 (an empty track counts one: nothing is sown along
     /// it, as every position's entry is [`OFF_TRACK`]).
@@ -378,6 +380,13 @@ impl Tables {
                 *track_len = usize::from(k) + 1;
                 if let Some(i) = index.get_mut(usize::from(x)) {
                     *i = k;
+                }
+            }
+            // Past its end, the track repeats the circuit (see `Lane::track`).
+            for i in *track_len..MAX_POSITIONS {
+                let again = track.get(i % *track_len).copied().unwrap_or(NO_HOLE);
+                if let Some(slot) = track.get_mut(i) {
+                    *slot = again;
                 }
             }
             for &x in order {

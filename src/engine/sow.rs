@@ -388,8 +388,16 @@ impl<'a> Mover<'a> {
             return None;
         }
         pos.lift(from);
-        let track = (&lane.track, lane.len);
-        Some(sow_quietly(pos, track, usize::from(k), hand, from))
+        let k = usize::from(k);
+        // The track repeats its circuit past `len`: a lap that stays within the array is one
+        // run along it.
+        if let Some(run) = lane.track.get(k..k + usize::from(hand)) {
+            for &to in run {
+                pos.sow_one(to);
+            }
+            return Some(run.last().copied().unwrap_or(from));
+        }
+        Some(sow_quietly(pos, (&lane.track, lane.len), k, hand, from))
     }
 
     /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
