@@ -382,7 +382,8 @@ impl Tables {
                     *i = k;
                 }
             }
-            // Past its end, the track repeats the circuit (see `Lane::track`).
+            // Past its end, the track repeats the circuit (see `Lane::track`); its length is at
+            // least 1 (`Lane::NONE`'s, or the count of sowable positions found).
             for i in *track_len..MAX_POSITIONS {
                 let again = track.get(i % *track_len).copied().unwrap_or(NO_HOLE);
                 if let Some(slot) = track.get_mut(i) {

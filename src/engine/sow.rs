@@ -624,13 +624,13 @@ impl<'a> Mover<'a> {
             // look at the opponent's row unless a clause asks about it).
             if watched == 0 {
                 at = sow_quietly(pos, (track, len), k, hand, at);
-                hand = 0;
-            }
-            while hand > 0 {
-                at = along(track, &mut k, len);
-                pos.sow_one(at);
-                hand -= 1;
-                reached |= watched & (1 << (at & 63)) != 0;
+            } else {
+                while hand > 0 {
+                    at = along(track, &mut k, len);
+                    pos.sow_one(at);
+                    hand -= 1;
+                    reached |= watched & (1 << (at & 63)) != 0;
+                }
             }
             cx.reached_opponent |= reached;
             return self.lap_end(pos, cx, at, lap, lap_origin, tracer);
@@ -1030,7 +1030,7 @@ mod tests {
                     let rules = Arc::new(rules);
                     let case = format!("skip {skip}, stores {stores}, relay {relay:?}");
                     assert!(Program::new(&rules).quiet_laps, "{case}: quiet laps");
-                    let report = |r: super::super::PlyReport| (r.laps, r.endless, r.round_over);
+                    let report = |r: crate::engine::PlyReport| (r.laps, r.endless, r.round_over);
                     // One move from a set-up position.
                     let track = usize::from(rules.geometry.positions);
                     let opening = *Game::new(rules.clone()).position();
