@@ -1,6 +1,6 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
-use super::compile::{CaptureProgram, InFull, Program, RelayWhen, Takes};
+use super::compile::{CaptureProgram, InFull, Program, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
@@ -349,20 +349,13 @@ impl<'a> Mover<'a> {
             };
             run.laps += 1;
             run.last = last;
-            let (fires, least) = match &relay.when {
-                RelayWhen::AtLeast(least) => (true, *least),
-                RelayWhen::When(when) => {
-                    cx.at(last, last, from, false);
-                    (when(cx, pos), 1)
-                }
-            };
-            let next = match relay.from {
-                RelayFrom::Landing => last,
-                RelayFrom::Next => self.tables.look(self.player, last, true),
-            };
-            if !fires || next == NO_HOLE || u32::from(pos.seeds(next)) < least {
-                return Ok((run, from));
+            if let RelayWhen::When(_) = relay.when {
+                // Only a general condition reads the context.
+                cx.at(last, last, from, false);
             }
+            let Some(next) = self.relay_to(relay, cx, pos, last) else {
+                return Ok((run, from));
+            };
             // The general path sows the lap from which the move is watched, and watches.
             if run.laps + 1 >= WATCH_FROM {
                 return Err((run, Cursor::start(next)));
@@ -756,33 +749,46 @@ impl<'a> Mover<'a> {
                 After::Sow => {}
             }
         }
-        if let Some(relay) = &self.program.relay {
-            let (fires, least) = match &relay.when {
-                RelayWhen::AtLeast(least) => (true, *least),
-                RelayWhen::When(when) => (when(cx, pos), 1),
-            };
-            let from = match relay.from {
-                RelayFrom::Landing => last,
-                RelayFrom::Next => self.tables.look(self.player, last, true),
-            };
-            if fires && from != NO_HOLE && u32::from(pos.seeds(from)) >= least {
-                if T::ENABLED {
-                    tracer.event(Event::Relay {
-                        clause: relay.id,
-                        hole: from,
-                    });
-                }
-                return LapOutcome::Relay(
-                    Cursor {
-                        from,
-                        hand: 0,
-                        reached_opponent: self.program.track_reached && cx.reached_opponent,
-                    },
-                    last,
-                );
+        if let Some(relay) = &self.program.relay
+            && let Some(from) = self.relay_to(relay, cx, pos, last)
+        {
+            if T::ENABLED {
+                tracer.event(Event::Relay {
+                    clause: relay.id,
+                    hole: from,
+                });
             }
+            return LapOutcome::Relay(
+                Cursor {
+                    from,
+                    hand: 0,
+                    reached_opponent: self.program.track_reached && cx.reached_opponent,
+                },
+                last,
+            );
         }
         LapOutcome::End(last)
+    }
+
+    /// The hole the relay clause sends the next lap from, after a lap that ended in `last`,
+    /// or `None` when it does not fire. `cx` stands at `last`.
+    #[inline(always)]
+    fn relay_to(
+        &self,
+        relay: &RelayProgram,
+        cx: &Cx<'_>,
+        pos: &Position,
+        last: Pos,
+    ) -> Option<Pos> {
+        let (fires, least) = match &relay.when {
+            RelayWhen::AtLeast(least) => (true, *least),
+            RelayWhen::When(when) => (when(cx, pos), 1),
+        };
+        let from = match relay.from {
+            RelayFrom::Landing => last,
+            RelayFrom::Next => self.tables.look(self.player, last, true),
+        };
+        (fires && from != NO_HOLE && u32::from(pos.seeds(from)) >= least).then_some(from)
     }
 
     fn opponent_holes(&self) -> u64 {
