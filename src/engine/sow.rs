@@ -372,12 +372,7 @@ impl<'a> Mover<'a> {
         let lane = self.tables.lanes.get(usize::from(self.player))?;
         let k = *lane.entry.get(usize::from(from))?;
         let hand = pos.seeds(from);
-        let passes_over = match self.rules.skip_origin {
-            SkipOrigin::Never => false,
-            SkipOrigin::Lap => usize::from(hand) >= lane.len,
-            SkipOrigin::Move => usize::from(hand) >= lane.len || from != self.origin,
-        };
-        if k == OFF_TRACK || passes_over {
+        if k == OFF_TRACK || self.may_pass_over(self.rules.skip_origin, hand, lane.len, from) {
             return None;
         }
         pos.lift(from);
@@ -391,6 +386,19 @@ impl<'a> Mover<'a> {
             return Some(run.last().copied().unwrap_or(from));
         }
         Some(sow_quietly(pos, (&lane.track, lane.len), k, hand, from))
+    }
+
+    /// Whether a lap from `lap_origin` sowing `hand` seeds along a track of `len` positions
+    /// may meet a hole it must pass over under the `skip` rule. The hole passed over is the
+    /// lap's origin, or the move's (which is the first lap's): a lap too short to come back
+    /// round never meets its own origin, but a later lap may meet the move's.
+    #[inline(always)]
+    fn may_pass_over(&self, skip: SkipOrigin, hand: u16, len: usize, lap_origin: Pos) -> bool {
+        match skip {
+            SkipOrigin::Never => false,
+            SkipOrigin::Lap => usize::from(hand) >= len,
+            SkipOrigin::Move => usize::from(hand) >= len || lap_origin != self.origin,
+        }
     }
 
     /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
@@ -605,14 +613,7 @@ impl<'a> Mover<'a> {
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
-        // Whether the lap passes over no hole. The hole passed over is the lap's origin, or the
-        // move's (which is the first lap's): a lap too short to come back round never meets it.
-        if !T::ENABLED
-            && route.quiet
-            && (route.skip == SkipOrigin::Never
-                || (usize::from(hand) < len
-                    && (route.skip == SkipOrigin::Lap || self.origin == lap_origin)))
-        {
+        if !T::ENABLED && route.quiet && !self.may_pass_over(route.skip, hand, len, lap_origin) {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
             if watched == 0 {
