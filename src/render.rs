@@ -260,6 +260,14 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                     to_name(*to)
                 ));
             }
+            Event::Diverted { clause: c, hole, to } if detail >= Detail::Drops => {
+                line.push_str(&format!(
+                    " {}:->{} ({})",
+                    l(*hole),
+                    player_name(*to),
+                    clause(rules, *c)
+                ));
+            }
             Event::CaptureCancelled { clause: c, seeds } => {
                 flush(&mut out, &mut line);
                 out.push_str(&format!(
@@ -436,6 +444,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             to,
         } => {
             json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p)})
+        }
+        Event::Diverted { clause, hole, to } => {
+            json!({"event": "diverted", "clause": c(*clause), "hole": l(*hole), "to": p(*to)})
         }
         Event::CaptureCancelled { clause, seeds } => {
             json!({"event": "capture_cancelled", "clause": c(*clause), "seeds": seeds})

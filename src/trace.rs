@@ -49,6 +49,13 @@ pub enum Event {
         seeds: u16,
         to: Option<Player>,
     },
+    /// A seed due into a claimed hole went to the player who claimed it (`clause` is the
+    /// clause that made the claim); the hole keeps nothing.
+    Diverted {
+        clause: ClauseId,
+        hole: Pos,
+        to: Player,
+    },
     /// A capture clause's `cancel_if` held: the seeds went back.
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
@@ -92,37 +99,132 @@ pub enum Event {
     },
 }
 
-/// Receives events.
+/// Receives what happens during play.
+///
+/// Every event the engine sends is final: a move whose laps never end is first played out
+/// untraced to learn where its first repeat is, then traced up to it, so an event is never
+/// taken back and a tracer may write it out at once (a replay's memory does not grow with the
+/// laps of a move).
 pub trait Tracer {
-    /// False for tracers that drop everything, so the engine can skip building events.
-    const ENABLED: bool = true;
+    /// Whether the tracer takes events. False lets the engine skip building them and take its
+    /// fast paths.
+    const EVENTS: bool = true;
+    /// Whether the tracer counts clause firings ([`Tracer::fired`]). Counting needs no event,
+    /// so a tracer that only counts keeps the engine's fast paths.
+    const FIRINGS: bool = false;
+    /// One event, in the order it happened.
     fn event(&mut self, event: Event);
-    /// A point to come back to with [`Tracer::truncate`].
-    fn mark(&self) -> usize;
-    /// Forget every event after `mark`.
-    fn truncate(&mut self, mark: usize);
+    /// A clause fired: a capture clause took seeds (once per firing, whatever the holes it
+    /// took), a relay started a lap, an extra turn was given, an ending or a round clause
+    /// decided. Seeds redirected into a claimed hole are not a firing.
+    #[inline(always)]
+    fn fired(&mut self, _clause: ClauseId) {}
+    /// A capture clause fired and its `cancel_if` undid it.
+    #[inline(always)]
+    fn cancelled(&mut self, _clause: ClauseId) {}
+    /// The firings counted since the current move began are void: the move's laps never end,
+    /// and the engine plays it again from its start up to its first repeat (counting again).
+    /// Only a tracer that counts firings and takes no events is told.
+    #[inline(always)]
+    fn void_move(&mut self) {}
 }
 
 impl Tracer for () {
-    const ENABLED: bool = false;
+    const EVENTS: bool = false;
     #[inline(always)]
     fn event(&mut self, _: Event) {}
-    #[inline(always)]
-    fn mark(&self) -> usize {
-        0
-    }
-    #[inline(always)]
-    fn truncate(&mut self, _: usize) {}
 }
 
 impl Tracer for Vec<Event> {
     fn event(&mut self, event: Event) {
         self.push(event);
     }
-    fn mark(&self) -> usize {
-        self.len()
+}
+
+/// Counts clause firings and nothing else, for statistics over many games (`sow simulate`):
+/// it takes no events, so the engine plays as fast as untraced. A move's firings are held
+/// apart until [`Firings::commit`], so that an endless move, played again to its first repeat,
+/// is counted once; both buffers are sized by the ruleset's clauses, never by a move's laps.
+#[derive(Debug, Clone)]
+pub struct Firings {
+    /// Firings per clause, committed.
+    pub fired: Vec<u64>,
+    /// Cancelled captures per clause, committed.
+    pub cancelled: Vec<u64>,
+    /// The current move's firings and cancellations per clause, and the clauses they touch.
+    pending: Vec<(u64, u64)>,
+    touched: Vec<ClauseId>,
+}
+
+impl Firings {
+    /// Counters for a ruleset of `clauses` clauses.
+    pub fn new(clauses: usize) -> Firings {
+        Firings {
+            fired: vec![0; clauses],
+            cancelled: vec![0; clauses],
+            pending: vec![(0, 0); clauses],
+            touched: Vec::with_capacity(clauses),
+        }
     }
-    fn truncate(&mut self, mark: usize) {
-        Vec::truncate(self, mark);
+
+    /// Adds the firings held since the last commit to the totals.
+    pub fn commit(&mut self) {
+        for &c in &self.touched {
+            let c = usize::from(c);
+            if let (Some(p), Some(f), Some(x)) = (
+                self.pending.get_mut(c),
+                self.fired.get_mut(c),
+                self.cancelled.get_mut(c),
+            ) {
+                *f += p.0;
+                *x += p.1;
+                *p = (0, 0);
+            }
+        }
+        self.touched.clear();
+    }
+
+    /// Sets every count to zero.
+    pub fn clear(&mut self) {
+        self.void_move();
+        self.fired.iter_mut().for_each(|n| *n = 0);
+        self.cancelled.iter_mut().for_each(|n| *n = 0);
+    }
+
+    #[inline(always)]
+    fn count(&mut self, clause: ClauseId, cancelled: bool) {
+        if let Some(p) = self.pending.get_mut(usize::from(clause)) {
+            if *p == (0, 0) {
+                self.touched.push(clause);
+            }
+            if cancelled {
+                p.1 += 1;
+            } else {
+                p.0 += 1;
+            }
+        }
+    }
+}
+
+impl Tracer for Firings {
+    const EVENTS: bool = false;
+    const FIRINGS: bool = true;
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+    #[inline(always)]
+    fn fired(&mut self, clause: ClauseId) {
+        self.count(clause, false);
+    }
+    #[inline(always)]
+    fn cancelled(&mut self, clause: ClauseId) {
+        self.count(clause, true);
+    }
+    fn void_move(&mut self) {
+        for &c in &self.touched {
+            if let Some(p) = self.pending.get_mut(usize::from(c)) {
+                *p = (0, 0);
+            }
+        }
+        self.touched.clear();
     }
 }

@@ -190,6 +190,7 @@ impl<'a> Ledger<'a> {
                 kept,
             } => self.refill(player, holes, seeds, closed, kept),
             Event::Resow { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
+            Event::Diverted { .. } => panic!("the seed games never claim holes: {event:?}"),
             Event::Skip { .. }
             | Event::LapEnd { .. }
             | Event::Relay { .. }

@@ -225,19 +225,13 @@ fn load(s: &Spec) -> Arc<Rules> {
 type Ply = (usize, Position);
 
 /// Counts trace events without keeping them: an endless relay move can trace millions of
-/// drops before its cycle is found, more than memory holds.
+/// drops up to its first repeat, more than memory holds.
 #[derive(Default)]
 struct Count(usize);
 
 impl Tracer for Count {
     fn event(&mut self, _: Event) {
         self.0 += 1;
-    }
-    fn mark(&self) -> usize {
-        self.0
-    }
-    fn truncate(&mut self, mark: usize) {
-        self.0 = mark;
     }
 }
 

@@ -399,7 +399,9 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::LapEnd { .. }
         | Event::Relay { .. }
         | Event::MoveEnd { .. } => detail >= Detail::Laps,
-        Event::Drop { .. } | Event::Skip { .. } => detail >= Detail::Drops,
+        Event::Drop { .. } | Event::Skip { .. } | Event::Diverted { .. } => {
+            detail >= Detail::Drops
+        }
         Event::Move { .. }
         | Event::Capture { .. }
         | Event::CaptureCancelled { .. }

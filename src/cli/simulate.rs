@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use sow::engine::{Game, Status};
 use sow::rules::{ClauseId, ClauseInfo, Player, Rules};
-use sow::trace::{Event, Tracer};
+use sow::trace::Firings;
 
 use super::players::{self, Bot};
 use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, plural, shell_quote};
@@ -159,58 +159,11 @@ impl Tally {
     }
 }
 
-/// Counts clause firings. The engine may take back the events of an endless move (it
-/// truncates to a mark and replays the laps exactly), so firings wait in `pending` until the
-/// ply is over; both vectors are allocated once per worker and only grow.
-struct Counter {
-    /// (clause, cancelled?) in event order, for the ply being played.
-    pending: Vec<(ClauseId, bool)>,
-    /// The clause that a new round's start counts for, if the rules play a match.
-    rounds: Option<ClauseId>,
-}
-
-impl Tracer for Counter {
-    fn event(&mut self, event: Event) {
-        match event {
-            Event::Relay { clause, .. }
-            | Event::Capture { clause, .. }
-            | Event::ExtraTurn { clause }
-            | Event::RoundEnd { clause, .. } => self.pending.push((clause, false)),
-            Event::CaptureCancelled { clause, .. } => self.pending.push((clause, true)),
-            Event::RoundStart { .. } => {
-                if let Some(c) = self.rounds {
-                    self.pending.push((c, false));
-                }
-            }
-            Event::Move { .. }
-            | Event::Lift { .. }
-            | Event::Resow { .. }
-            | Event::Drop { .. }
-            | Event::Skip { .. }
-            | Event::LapEnd { .. }
-            | Event::MoveEnd { .. }
-            | Event::EndlessMove { .. }
-            | Event::LapLimit { .. }
-            | Event::PlyLimit { .. }
-            | Event::Cycle { .. }
-            | Event::Refill { .. }
-            | Event::GameEnd { .. } => {}
-        }
-    }
-
-    fn mark(&self) -> usize {
-        self.pending.len()
-    }
-
-    fn truncate(&mut self, mark: usize) {
-        self.pending.truncate(mark);
-    }
-}
-
 /// One worker's game, tracer and tally, made once per rayon work split rather than per game.
 struct Worker {
     game: Game,
-    counter: Counter,
+    /// The clause firings of the game being played.
+    firings: Firings,
     tally: Tally,
 }
 
@@ -233,10 +186,7 @@ impl Worker {
     fn new(rules: &std::sync::Arc<Rules>) -> Worker {
         Worker {
             game: Game::new(rules.clone()),
-            counter: Counter {
-                pending: Vec::with_capacity(256),
-                rounds: rules.rounds.map(|r| r.id),
-            },
+            firings: Firings::new(rules.clauses.len()),
             tally: Tally::new(rules.clauses.len()),
         }
     }
@@ -257,20 +207,10 @@ impl Worker {
             let Some(h) = players::choose(plan.bot(mover), game, &mut rng) else {
                 break;
             };
-            self.counter.pending.clear();
-            let Ok(report) = game.play(h, &mut self.counter) else {
+            let Ok(report) = game.play(h, &mut self.firings) else {
                 break;
             };
-            for &(clause, cancelled) in &self.counter.pending {
-                let column = if cancelled {
-                    &mut t.cancelled
-                } else {
-                    &mut t.fired
-                };
-                if let Some(n) = column.get_mut(clause as usize) {
-                    *n += 1;
-                }
-            }
+            self.firings.commit();
             let here = Some(Example {
                 game: index,
                 seed,
@@ -299,6 +239,13 @@ impl Worker {
             Status::Over { winner: None } => t.draws += 1,
             Status::Playing => {}
         }
+        for (total, n) in t.fired.iter_mut().zip(&self.firings.fired) {
+            *total += n;
+        }
+        for (total, n) in t.cancelled.iter_mut().zip(&self.firings.cancelled) {
+            *total += n;
+        }
+        self.firings.clear();
         t.endless_games += u64::from(had_endless);
         t.plies += u64::from(game.ply());
         t.plies_max = t.plies_max.max(game.ply());

@@ -921,7 +921,7 @@ impl Game {
             return Err(MoveError::Illegal { hole: h, reason });
         }
         self.ply += 1;
-        if T::ENABLED {
+        if T::EVENTS {
             tracer.event(Event::Move {
                 ply: self.ply,
                 player: mover,
@@ -971,8 +971,11 @@ impl Game {
             .map(|&(id, _)| id);
         let next = match extra {
             Some(clause) => {
-                if T::ENABLED {
+                if T::EVENTS {
                     tracer.event(Event::ExtraTurn { clause });
+                }
+                if T::FIRINGS {
+                    tracer.fired(clause);
                 }
                 report.extra_turn = true;
                 mover
@@ -1003,7 +1006,7 @@ impl Game {
         report.cycle = self.settle(tracer);
         if self.ply >= crate::rules::MAX_PLIES && !self.is_over() {
             // A documented limit, not a rule: the trace says that it, not a repeat, ended play.
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::PlyLimit { plies: self.ply });
             }
             let next = self.pos.to_move;
@@ -1030,7 +1033,7 @@ impl Game {
             return false;
         }
         if let Some(first) = self.history.settle(&self.pos, self.ply) {
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::Cycle {
                     first,
                     ply: self.ply,
@@ -1088,7 +1091,10 @@ impl Game {
             Verdict::MoverWins => Some(mover),
             Verdict::MoverLoses => Some(1 - mover),
         };
-        if T::ENABLED {
+        if T::FIRINGS {
+            tracer.fired(ending.id);
+        }
+        if T::EVENTS {
             tracer.event(Event::RoundEnd {
                 round: self.round,
                 clause: ending.id,
@@ -1161,7 +1167,7 @@ impl Game {
             }
             pos.closed |= closed;
             pos.credit(&rules, p, supply);
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::Refill {
                     player: p,
                     holes: filled,
@@ -1187,7 +1193,10 @@ impl Game {
         self.use_tables(pos.closed);
         self.history.clear();
         self.banked = pos.banked(&self.bank);
-        if T::ENABLED {
+        if T::FIRINGS {
+            tracer.fired(rounds.id);
+        }
+        if T::EVENTS {
             tracer.event(Event::RoundStart {
                 round: self.round,
                 starter,
@@ -1220,7 +1229,7 @@ impl Game {
 
     fn finish<T: Tracer>(&mut self, winner: Option<Player>, scores: [u32; 2], tracer: &mut T) {
         self.status = Status::Over { winner };
-        if T::ENABLED {
+        if T::EVENTS {
             tracer.event(Event::GameEnd { winner, scores });
         }
     }

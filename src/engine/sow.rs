@@ -239,18 +239,25 @@ impl<'a> Mover<'a> {
         start: &Position,
         tracer: &mut T,
     ) -> MoveRun {
+        if T::EVENTS {
+            // Every event is final when sent: first learn how the move ends, untraced and on
+            // a copy (an endless move is only known as such laps after its first repeat), then
+            // trace it up to there.
+            let (mut copy, mut ahead_cx) = (*pos, *cx);
+            let ahead = self.run(&mut copy, &mut ahead_cx, start, &mut ());
+            return self.run_traced(pos, cx, ahead, tracer);
+        }
         let mut run = MoveRun::new();
         let mut cursor = Cursor::start(self.origin);
-        if !T::ENABLED && self.program.quiet_laps && pos.claims == [NO_HOLE; 2] {
+        if self.program.quiet_laps && pos.claims == [NO_HOLE; 2] {
             // (A hole claimed already, in a position set up by hand, takes the general path.)
-            match self.quiet_laps(pos, cx) {
+            match self.quiet_laps(pos, cx, tracer) {
                 Ok((ended, lap_origin)) => {
                     return self.move_end(pos, cx, ended, lap_origin, tracer);
                 }
                 Err((so_far, next)) => (run, cursor) = (so_far, next),
             }
         }
-        let mark = tracer.mark();
         let route = self.route(pos);
         loop {
             run.laps += 1;
@@ -264,7 +271,7 @@ impl<'a> Mover<'a> {
             if run.laps >= WATCH_FROM {
                 // A long move: go on watching for a repeat (kept apart, so that the usual
                 // short move carries none of the watch's state).
-                match self.watch(pos, cx, &route, start, cursor, run, mark, tracer) {
+                match self.watch(pos, cx, &route, start, cursor, run, tracer) {
                     Ok((ended, at)) => {
                         (run, cursor) = (ended, at);
                         break;
@@ -275,6 +282,49 @@ impl<'a> Mover<'a> {
                         return stopped;
                     }
                 }
+            }
+        }
+        cx.reached_opponent |= cursor.reached_opponent;
+        self.move_end(pos, cx, run, cursor.from, tracer)
+    }
+
+    /// Makes the whole move on `pos`, tracing every lap, when `ahead` (the same move played
+    /// untraced) says how it ends: a move that does not end by itself stops at the lap where
+    /// `ahead` stopped (the first repeat of an endless move, or the lap limit), so the trace
+    /// holds exactly the laps of the untraced move and nothing is taken back.
+    fn run_traced<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        ahead: MoveRun,
+        tracer: &mut T,
+    ) -> MoveRun {
+        let stop = match ahead.endless {
+            Some((_, repeat)) => Some(repeat),
+            None if ahead.lap_limit => Some(ahead.laps),
+            None => None,
+        };
+        let route = self.route(pos);
+        let mut run = MoveRun::new();
+        let mut cursor = Cursor::start(self.origin);
+        loop {
+            run.laps += 1;
+            match self.lap(pos, cx, &route, cursor, run.laps, tracer) {
+                LapOutcome::End(last) => {
+                    run.last = last;
+                    break;
+                }
+                LapOutcome::Relay(next, _) => cursor = next,
+            }
+            if Some(run.laps) == stop {
+                if let Some((first, repeat)) = ahead.endless {
+                    tracer.event(Event::EndlessMove { first, repeat });
+                } else {
+                    tracer.event(Event::LapLimit { laps: run.laps });
+                }
+                // No move-end captures after an endless move or the lap limit.
+                cx.at(ahead.last, ahead.last, NO_HOLE, false);
+                return ahead;
             }
         }
         cx.reached_opponent |= cursor.reached_opponent;
@@ -292,7 +342,7 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) -> MoveRun {
-        if T::ENABLED {
+        if T::EVENTS {
             tracer.event(Event::MoveEnd {
                 laps: run.laps,
                 last: run.last,
@@ -322,10 +372,11 @@ impl<'a> Mover<'a> {
     /// lap outcomes, claims, the watch for endless moves), which the processor would
     /// otherwise keep on the stack.
     #[inline(always)]
-    fn quiet_laps(
+    fn quiet_laps<T: Tracer>(
         &self,
         pos: &mut Position,
         cx: &mut Cx<'_>,
+        tracer: &mut T,
     ) -> Result<(MoveRun, Pos), (MoveRun, Cursor)> {
         let mut run = MoveRun::new();
         let Some(relay) = &self.program.relay else {
@@ -356,6 +407,9 @@ impl<'a> Mover<'a> {
             let Some(next) = self.relay_to(relay, cx, pos, last) else {
                 return Ok((run, from));
             };
+            if T::FIRINGS {
+                tracer.fired(relay.id);
+            }
             // The general path sows the lap from which the move is watched, and watches.
             if run.laps + 1 >= WATCH_FROM {
                 return Err((run, Cursor::start(next)));
@@ -446,7 +500,6 @@ impl<'a> Mover<'a> {
         start: &Position,
         mut cursor: Cursor,
         mut run: MoveRun,
-        mark: usize,
         tracer: &mut T,
     ) -> Result<(MoveRun, Cursor), MoveRun> {
         // `saved` is a lap-end state (first the one of lap WATCH_FROM); `power` doubles each
@@ -466,14 +519,14 @@ impl<'a> Mover<'a> {
             }
             if run.laps >= MAX_LAPS_PER_MOVE {
                 run.lap_limit = true;
-                if T::ENABLED {
+                if T::EVENTS {
                     tracer.event(Event::LapLimit { laps: run.laps });
                 }
                 return Err(run);
             }
             if saved.cursor == cursor && saved.pos.same_as(pos, n) {
                 // Found a repeat: `since + 1` laps apart. Locate the first one exactly.
-                return Err(self.replay_endless(pos, cx, route, start, since + 1, mark, tracer));
+                return Err(self.replay_endless(pos, cx, route, start, since + 1, tracer));
             }
             since += 1;
             if since == power {
@@ -485,7 +538,7 @@ impl<'a> Mover<'a> {
     }
 
     /// An endless move whose lap-end states repeat with `period`: plays it again from `start`
-    /// up to the first repeat, with the trace cut back to `mark` first.
+    /// up to the first repeat.
     #[allow(clippy::too_many_arguments)]
     fn replay_endless<T: Tracer>(
         &self,
@@ -494,12 +547,15 @@ impl<'a> Mover<'a> {
         route: &Route<'_>,
         start: &Position,
         period: u32,
-        mark: usize,
         tracer: &mut T,
     ) -> MoveRun {
         let first = self.first_repeat(route, start, period);
         *pos = *start;
-        tracer.truncate(mark);
+        // Untraced here (a traced move knows its end before it starts): only the firings
+        // counted so far are taken back.
+        if T::FIRINGS {
+            tracer.void_move();
+        }
         let mut replay = MoveRun::new();
         *cx = self.context();
         let mut cursor = Cursor::start(self.origin);
@@ -518,7 +574,7 @@ impl<'a> Mover<'a> {
             }
         }
         replay.endless = Some((first, first + period));
-        if T::ENABLED {
+        if T::EVENTS {
             tracer.event(Event::EndlessMove {
                 first,
                 repeat: first + period,
@@ -569,7 +625,7 @@ impl<'a> Mover<'a> {
         let mut hand;
         if cursor.hand == 0 {
             hand = pos.lift(at);
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::Lift {
                     lap,
                     hole: at,
@@ -580,7 +636,7 @@ impl<'a> Mover<'a> {
                 hand -= 1;
                 pos.set(at, 1);
                 cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
-                if T::ENABLED {
+                if T::EVENTS {
                     tracer.event(Event::Drop { hole: at, seeds: 1 });
                 }
                 if self.program.drops.counts.may_fire(1) {
@@ -589,7 +645,7 @@ impl<'a> Mover<'a> {
             }
         } else {
             hand = cursor.hand;
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::Resow {
                     lap,
                     after: at,
@@ -613,7 +669,7 @@ impl<'a> Mover<'a> {
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
-        if !T::ENABLED && route.quiet && !self.may_pass_over(route.skip, hand, len, lap_origin) {
+        if !T::EVENTS && route.quiet && !self.may_pass_over(route.skip, hand, len, lap_origin) {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
             if watched == 0 {
@@ -647,7 +703,7 @@ impl<'a> Mover<'a> {
         // lap first reaches one (when that is watched).
         let mut stops = claimed | skipped | watched;
         let counts = drops.counts;
-        if !T::ENABLED && stops == 0 {
+        if !T::EVENTS && stops == 0 {
             // Nothing to stop at, only drop clauses to try: no test of the seed's position,
             // until a drop clause claims a hole. (A traced move takes the loop below, so the
             // property tests compare the two.)
@@ -670,7 +726,7 @@ impl<'a> Mover<'a> {
             let bit = 1u64 << (at & 63);
             if stops & bit != 0 {
                 if at == skip {
-                    if T::ENABLED {
+                    if T::EVENTS {
                         tracer.event(Event::Skip { hole: at });
                     }
                     continue;
@@ -683,12 +739,11 @@ impl<'a> Mover<'a> {
                     if claimer == self.player {
                         cx.move_captures += 1;
                     }
-                    if T::ENABLED {
-                        tracer.event(Event::Capture {
+                    if T::EVENTS {
+                        tracer.event(Event::Diverted {
                             clause: rules.claim_clause.unwrap_or_default(),
                             hole: at,
-                            seeds: 1,
-                            to: Some(claimer),
+                            to: claimer,
                         });
                     }
                     continue;
@@ -699,7 +754,7 @@ impl<'a> Mover<'a> {
             }
             let seeds = pos.sow_one(at);
             hand -= 1;
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::Drop { hole: at, seeds });
             }
             if counts.may_fire(seeds) {
@@ -724,7 +779,7 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) -> LapOutcome {
-        if T::ENABLED {
+        if T::EVENTS {
             tracer.event(Event::LapEnd { lap, last });
         }
         cx.at(last, last, lap_origin, false);
@@ -753,11 +808,14 @@ impl<'a> Mover<'a> {
         if let Some(relay) = &self.program.relay
             && let Some(from) = self.relay_to(relay, cx, pos, last)
         {
-            if T::ENABLED {
+            if T::EVENTS {
                 tracer.event(Event::Relay {
                     clause: relay.id,
                     hole: from,
                 });
+            }
+            if T::FIRINGS {
+                tracer.fired(relay.id);
             }
             return LapOutcome::Relay(
                 Cursor {
@@ -846,7 +904,7 @@ impl<'a> Mover<'a> {
         cx: &mut Cx<'_>,
         tracer: &mut T,
     ) -> u32 {
-        match &program.takes {
+        let taken = match &program.takes {
             // Most clauses take one hole and nothing else: taken here, with none of the state
             // a chain, a claim or a cancellation needs.
             Takes::One(taken) => {
@@ -854,7 +912,11 @@ impl<'a> Mover<'a> {
                 self.take(program, pos, cx, h, tracer)
             }
             Takes::InFull(full) => self.capture_in_full(program, full, pos, cx, tracer),
+        };
+        if T::FIRINGS && taken > 0 {
+            tracer.fired(program.id);
         }
+        taken
     }
 
     /// Fires a capture clause that takes several holes, chains, claims or may be cancelled.
@@ -866,10 +928,54 @@ impl<'a> Mover<'a> {
         cx: &mut Cx<'_>,
         tracer: &mut T,
     ) -> u32 {
-        let backup = full
-            .cancel_if
-            .as_ref()
-            .map(|_| (*pos, tracer.mark(), cx.move_captures));
+        let Some(cancel) = &full.cancel_if else {
+            return self.take_all(program, full, pos, cx, tracer);
+        };
+        if T::EVENTS {
+            // Tried first on a copy, untraced, so that a cancelled capture sends no event it
+            // would have to take back.
+            let (mut copy, mut tried) = (*pos, *cx);
+            let total = self.take_all(program, full, &mut copy, &mut tried, &mut ());
+            if total > 0 && cancel(&tried, &copy) {
+                self.cancelled(program, total, tracer);
+                return 0;
+            }
+            return self.take_all(program, full, pos, cx, tracer);
+        }
+        let (before, captures) = (*pos, cx.move_captures);
+        let total = self.take_all(program, full, pos, cx, tracer);
+        if total > 0 && cancel(cx, pos) {
+            *pos = before;
+            cx.move_captures = captures;
+            self.cancelled(program, total, tracer);
+            return 0;
+        }
+        total
+    }
+
+    /// Reports a capture of `seeds` that its `cancel_if` undid.
+    fn cancelled<T: Tracer>(&self, program: &CaptureProgram, seeds: u32, tracer: &mut T) {
+        if T::EVENTS {
+            tracer.event(Event::CaptureCancelled {
+                clause: program.id,
+                seeds,
+            });
+        }
+        if T::FIRINGS {
+            tracer.cancelled(program.id);
+        }
+    }
+
+    /// Takes every hole of a capture clause that takes several holes, chains or claims, and
+    /// claims the first one taken if the clause says so; returns the seeds taken.
+    fn take_all<T: Tracer>(
+        &self,
+        program: &CaptureProgram,
+        full: &InFull,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        tracer: &mut T,
+    ) -> u32 {
         let mut total = 0u32;
         let mut first = NO_HOLE;
         for (i, target) in full.take.iter().enumerate() {
@@ -905,21 +1011,6 @@ impl<'a> Mover<'a> {
             && *claim == NO_HOLE
         {
             *claim = first;
-        }
-        if let (Some(cancel), Some((before, mark, captures))) = (&full.cancel_if, backup)
-            && total > 0
-            && cancel(cx, pos)
-        {
-            *pos = before;
-            cx.move_captures = captures;
-            tracer.truncate(mark);
-            if T::ENABLED {
-                tracer.event(Event::CaptureCancelled {
-                    clause: program.id,
-                    seeds: total,
-                });
-            }
-            return 0;
         }
         total
     }
@@ -961,7 +1052,7 @@ impl<'a> Mover<'a> {
         if to.is_none() || to == Some(self.player) {
             cx.move_captures += u32::from(seeds);
         }
-        if T::ENABLED {
+        if T::EVENTS {
             tracer.event(Event::Capture {
                 clause: rule.id,
                 hole: h,
