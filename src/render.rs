@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use crate::engine::Position;
 use crate::notation::player_name;
 use crate::rules::{NO_HOLE, Player, Pos, Rules};
-use crate::trace::{EndCause, Event};
+use crate::trace::{EndCause, Event, Limit};
+use crate::ruleset::Remaining;
 
 /// How much of a trace to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
@@ -155,8 +156,78 @@ fn cause(c: EndCause) -> &'static str {
         EndCause::EndlessMove => "endless move",
         EndCause::Cycle => "position repeated",
         EndCause::Condition => "end condition",
-        EndCause::LapLimit => "lap limit reached",
-        EndCause::PlyLimit => "ply limit reached",
+    }
+}
+
+/// Why a round ended, naming the player the ending names.
+fn why_ended(c: EndCause, mover: Player) -> String {
+    let who = player_name(mover);
+    match c {
+        EndCause::NoMove => format!("{who} cannot move"),
+        EndCause::EndlessMove => format!("{who}'s move never ends"),
+        EndCause::Cycle => format!("the position repeats, {who} to move"),
+        EndCause::Condition => format!("its condition holds, {who} to move"),
+    }
+}
+
+/// How the seeds left on the board were shared out at a round's end.
+fn shared_out(
+    rules: &Rules,
+    ending: u16,
+    mover: Player,
+    shares: [u32; 2],
+    removed: u32,
+    at_end: &Position,
+) -> String {
+    let remaining = rules.ending(ending).map(|e| e.remaining);
+    let left: u32 = shares.iter().sum::<u32>() + removed;
+    if remaining == Some(Remaining::Stay) {
+        let on_board = at_end.row_seeds(rules, 0) + at_end.row_seeds(rules, 1);
+        return match on_board {
+            0 => "no seeds are left on the board".into(),
+            n => format!("the {} left stay on the board, counted for nobody", seeds(n)),
+        };
+    }
+    if left == 0 {
+        return "no seeds are left on the board".into();
+    }
+    match remaining {
+        Some(Remaining::Owners) => format!(
+            "each player takes the seeds in their own holes (South {}, North {})",
+            shares[0], shares[1]
+        ),
+        Some(Remaining::Removed) => format!("the {} left leave the game", seeds(left)),
+        Some(Remaining::Mover) => format!("{} takes the {} left", player_name(mover), seeds(left)),
+        Some(Remaining::Opponent) => {
+            format!("{} takes the {} left", player_name(1 - mover), seeds(left))
+        }
+        None => format!("South takes {}, North takes {}", shares[0], shares[1]),
+        Some(Remaining::Stay) => String::new(),
+    }
+}
+
+/// Where captured seeds go: a player, out of the game, or into the hand to be sown again.
+fn taker(to: Option<Player>, resown: bool) -> String {
+    if resown {
+        return "in hand, to be sown".into();
+    }
+    to_name(to).to_string()
+}
+
+/// A number of seeds, in words.
+fn seeds(n: u32) -> String {
+    if n == 1 {
+        "1 seed".into()
+    } else {
+        format!("{n} seeds")
+    }
+}
+
+/// A safety limit, in words.
+fn limit_name(limit: Limit) -> &'static str {
+    match limit {
+        Limit::Laps => "lap limit",
+        Limit::Plies => "ply limit",
     }
 }
 
@@ -220,17 +291,16 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             }
             Event::Relay { clause: c, hole } if detail >= Detail::Laps => {
                 flush(&mut out, &mut line);
-                out.push_str(&format!(
-                    "  relay {} from {}\n",
-                    clause(rules, *c),
-                    l(*hole)
-                ));
+                // The relay is the ruleset's only one and has no name of its own.
+                let cites = (rules.clause(*c).cites.as_ref()).map_or(String::new(), |c| format!(" [{c}]"));
+                out.push_str(&format!("  relay{cites} from {}\n", l(*hole)));
             }
             Event::Capture {
                 clause: c,
                 hole,
                 seeds,
                 to,
+                resown,
             } if detail >= Detail::Laps => {
                 // A capture in the middle of a lap gets its own line; the lap goes on below it.
                 let mid_lap = !line.is_empty();
@@ -243,7 +313,7 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                     clause(rules, *c),
                     l(*hole),
                     seeds,
-                    to_name(*to)
+                    taker(*to, *resown)
                 ));
             }
             Event::Capture {
@@ -251,13 +321,14 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 hole,
                 seeds,
                 to,
+                resown,
             } => {
                 out.push_str(&format!(
                     "  capture {}: {} {} -> {}\n",
                     clause(rules, *c),
                     l(*hole),
                     seeds,
-                    to_name(*to)
+                    taker(*to, *resown)
                 ));
             }
             Event::Diverted { clause: c, hole, to } if detail >= Detail::Drops => {
@@ -320,29 +391,35 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 removed,
                 winner,
                 scores,
+                board: at_end,
             } => {
                 flush(&mut out, &mut line);
+                let what = if rules.rounds.is_some() {
+                    format!("round {round} ends")
+                } else {
+                    "the game ends".to_string()
+                };
                 let mut s = format!(
-                    "round {round} ends ({}, {} to move) by {}: South takes {}, North takes {}",
-                    cause(*why),
-                    player_name(*mover),
+                    "{what} by {}: {}; {}",
                     clause(rules, *c),
-                    shares[0],
-                    shares[1]
+                    why_ended(*why, *mover),
+                    shared_out(rules, *c, *mover, *shares, *removed, at_end)
                 );
-                if *removed > 0 {
-                    s.push_str(&format!(", {removed} leave the game"));
-                }
                 s.push_str(&format!(
-                    "; holdings South {} North {}; {}\n",
+                    "; South holds {}, North {}; {}\n",
                     scores[0],
                     scores[1],
                     match winner {
                         Some(w) => format!("{} wins", player_name(*w)),
-                        None => "draw".into(),
+                        None => "a draw".into(),
                     }
                 ));
                 out.push_str(&s);
+                // In a match the board is refilled next; a single game's board is shown after
+                // the ply as it ended.
+                if rules.rounds.is_some() {
+                    out.push_str(&format!("  board at the end {}\n", board(rules, at_end)));
+                }
             }
             Event::Refill {
                 player,
@@ -369,17 +446,43 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                     player_name(*starter)
                 ));
             }
-            Event::GameEnd { winner, scores } => {
+            Event::GameEnd {
+                winner,
+                scores,
+                stopped,
+            } => {
+                flush(&mut out, &mut line);
+                let result = match (stopped, winner) {
+                    (Some(limit), _) => {
+                        format!("stopped by the {}, no result", limit_name(*limit))
+                    }
+                    (None, Some(w)) => format!("{} wins", player_name(*w)),
+                    (None, None) => "a draw".into(),
+                };
+                out.push_str(&format!(
+                    "game over: {result} (South {}, North {})\n",
+                    scores[0], scores[1]
+                ));
+            }
+            Event::HandBack { hole, seeds } => {
                 flush(&mut out, &mut line);
                 out.push_str(&format!(
-                    "game over: {} (South {}, North {})\n",
-                    match winner {
-                        Some(w) => format!("{} wins", player_name(*w)),
-                        None => "draw".into(),
-                    },
-                    scores[0],
-                    scores[1]
+                    "  {} captured and still in hand go back into {}\n",
+                    self::seeds(u32::from(*seeds)),
+                    l(*hole)
                 ));
+            }
+            Event::LapCap { laps } => {
+                flush(&mut out, &mut line);
+                out.push_str(&format!(
+                    "  the move ends after {laps} laps, the most the rules allow\n"
+                ));
+            }
+            Event::RepeatedStart => {
+                flush(&mut out, &mut line);
+                out.push_str(
+                    "  the next round would start from a position an earlier round started from: the match ends\n",
+                );
             }
             _ => {}
         }
@@ -442,8 +545,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             hole,
             seeds,
             to,
+            resown,
         } => {
-            json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p)})
+            json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p), "resown": resown})
         }
         Event::Diverted { clause, hole, to } => {
             json!({"event": "diverted", "clause": c(*clause), "hole": l(*hole), "to": p(*to)})
@@ -470,10 +574,13 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             removed,
             winner,
             scores,
+            board,
         } => json!({
             "event": "round_end", "round": round, "clause": c(*clause), "cause": cause(*why), "mover": p(*mover),
+            "why": why_ended(*why, *mover),
             "taken_from_board": {"south": shares[0], "north": shares[1]}, "removed": removed,
             "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]},
+            "board": position_json(rules, board),
         }),
         Event::Refill {
             player,
@@ -488,9 +595,18 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::RoundStart { round, starter } => {
             json!({"event": "round_start", "round": round, "starter": p(*starter)})
         }
-        Event::GameEnd { winner, scores } => {
-            json!({"event": "game_end", "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]}})
+        Event::GameEnd {
+            winner,
+            scores,
+            stopped,
+        } => {
+            json!({"event": "game_end", "winner": winner.map(p), "stopped_by": stopped.map(limit_name), "holdings": {"south": scores[0], "north": scores[1]}})
         }
+        Event::HandBack { hole, seeds } => {
+            json!({"event": "hand_back", "hole": l(*hole), "seeds": seeds})
+        }
+        Event::LapCap { laps } => json!({"event": "lap_cap", "laps": laps}),
+        Event::RepeatedStart => json!({"event": "repeated_start"}),
     }
 }
 

@@ -285,12 +285,16 @@ pub struct RelayRule {
 }
 
 /// A compiled match of rounds.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct RoundsRule {
     pub id: ClauseId,
     pub refill: u16,
     pub from: RowEnd,
     pub next_starter: NextStarter,
+    /// The match ends when this holds after a round (besides a player unable to fill a hole).
+    pub match_ends: Option<BoolX>,
+    /// The match ends when a round would start from an earlier round's start.
+    pub end_on_repeated_start: bool,
 }
 
 /// An option with the value in force.
@@ -329,7 +333,10 @@ pub struct Rules {
     pub extra_turns: Vec<ExtraRule>,
     pub no_move: EndingRule,
     pub endless_move: EndingRule,
-    pub cycle: EndingRule,
+    /// The ending for a repeated position, when the rules have one.
+    pub cycle: Option<EndingRule>,
+    /// The most laps a move may take by the rules of the game (the move then ends).
+    pub max_laps: Option<u32>,
     pub end_when: Vec<(BoolX, EndingRule)>,
     pub rounds: Option<RoundsRule>,
     pub options: Vec<OptionValue>,
@@ -351,6 +358,15 @@ impl Rules {
             cites: None,
         };
         self.clauses.get(usize::from(id)).unwrap_or(&UNKNOWN)
+    }
+
+    /// The ending with this clause id, if it is one.
+    pub fn ending(&self, id: ClauseId) -> Option<&EndingRule> {
+        [Some(&self.no_move), Some(&self.endless_move), self.cycle.as_ref()]
+            .into_iter()
+            .flatten()
+            .chain(self.end_when.iter().map(|(_, e)| e))
+            .find(|e| e.id == id)
     }
 
     /// Total seeds at the start.
@@ -578,5 +594,8 @@ impl Rules {
             })
             || self.extra_turns.iter().any(|x| x.when.reads(fact))
             || self.end_when.iter().any(|(c, _)| c.reads(fact))
+            || (self.rounds.as_ref())
+                .and_then(|r| r.match_ends.as_ref())
+                .is_some_and(|c| c.reads(fact))
     }
 }

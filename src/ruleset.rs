@@ -217,6 +217,13 @@ pub struct Sowing {
     /// How closed holes take part in looking at holes (they are never sown into).
     #[serde(default)]
     pub closed_holes: Setting<ClosedHoles>,
+    /// A rule of the game that caps the laps of one move: the move ends after this many laps
+    /// (no further relay), and its move-end clauses apply. A number, or `{ option = "NAME" }`
+    /// for an option whose values are numbers. (Distinct from the engine's safety limit on
+    /// laps, which stops play with no result.)
+    #[serde(default)]
+    #[schemars(with = "Option<Seeds>")]
+    pub max_laps: Option<toml::Spanned<Seeds>>,
     /// The documented clause the sowing implements.
     #[serde(default)]
     pub cites: Option<String>,
@@ -482,9 +489,20 @@ pub struct Ending {
     pub remaining: Setting<Remaining>,
     /// How the winner is decided.
     pub result: Setting<Verdict>,
+    /// Whether the rule is part of the game (default true); `false`, or an option's value
+    /// mapped to `true`/`false`, leaves it out (for `cycle`: repeated positions do not end
+    /// play).
+    #[serde(default = "on")]
+    #[schemars(with = "Setting<bool>")]
+    pub enabled: Setting<bool>,
     /// The documented clause.
     #[serde(default)]
     pub cites: Option<String>,
+}
+
+/// The default of `enabled`.
+fn on() -> Setting<bool> {
+    Setting::Fixed(true)
 }
 
 /// A further ending condition.
@@ -548,6 +566,17 @@ pub struct Rounds {
     pub refill_from: Setting<RowEnd>,
     /// Who starts the next round.
     pub next_starter: Setting<NextStarter>,
+    /// The match ends when this holds after a round has ended (before the board is
+    /// refilled); most seeds wins. Whatever it says, the match also ends when a player cannot
+    /// fill one hole.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub match_ends: Option<Expr>,
+    /// Whether the match ends (most seeds wins) when a round would start from a position an
+    /// earlier round started from. No documented game has this rule: default `false`.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub end_on_repeated_start: Setting<bool>,
     /// The documented clauses.
     #[serde(default)]
     pub cites: Option<String>,
@@ -561,6 +590,9 @@ pub enum RowEnd {
     Left,
     /// The player's rightmost hole first.
     Right,
+    /// From both ends towards the middle, leftmost first: the holes left closed are in the
+    /// middle of the row.
+    OutsideIn,
 }
 
 /// Who starts the next round.
@@ -633,6 +665,10 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Setting<T> {
             type Value = Setting<T>;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a value, or a table { option = \"NAME\" }")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                use serde::de::IntoDeserializer;
+                T::deserialize(v.into_deserializer()).map(Setting::Fixed)
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 use serde::de::IntoDeserializer;

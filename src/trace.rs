@@ -19,10 +19,17 @@ pub enum EndCause {
     Cycle,
     /// An `[[end.when]]` condition held.
     Condition,
-    /// A move reached the lap limit without repeating (treated as endless).
-    LapLimit,
-    /// The game reached the ply limit (treated as a cycle).
-    PlyLimit,
+}
+
+/// One of the engine's safety limits (not rules of any game): reaching one stops play with no
+/// result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// A move reached [`crate::rules::MAX_LAPS_PER_MOVE`] laps without its lap-end state
+    /// repeating.
+    Laps,
+    /// The game or match reached [`crate::rules::MAX_PLIES`] plies.
+    Plies,
 }
 
 /// One thing that happened.
@@ -43,11 +50,14 @@ pub enum Event {
     /// The relay clause fired: the next lap lifts `hole`.
     Relay { clause: ClauseId, hole: Pos },
     /// A capture clause took `seeds` from `hole`; `to` is None when the seeds leave the game.
+    /// With `resown`, the seeds are not banked but held to be sown as the next lap (`to` is
+    /// who the clause names).
     Capture {
         clause: ClauseId,
         hole: Pos,
         seeds: u16,
         to: Option<Player>,
+        resown: bool,
     },
     /// A seed due into a claimed hole went to the player who claimed it (`clause` is the
     /// clause that made the claim); the hole keeps nothing.
@@ -64,14 +74,26 @@ pub enum Event {
     ExtraTurn { clause: ClauseId },
     /// The state after lap `repeat` equals the state after lap `first`: the move never ends.
     EndlessMove { first: u32, repeat: u32 },
-    /// A move reached the lap limit without its lap-end state repeating: it is stopped and
-    /// treated as endless.
+    /// A move reached the engine's lap limit without its lap-end state repeating: play stops
+    /// with no result.
     LapLimit { laps: u32 },
-    /// The game reached the ply limit: it is ended as a cycle would be.
+    /// The move reached the ruleset's `max_laps`: it ends after this lap.
+    LapCap { laps: u32 },
+    /// A move stopped (endless, or at a limit) with `seeds` captured to be sown still in hand:
+    /// they go back into `hole`, where the next lap would have sown them from.
+    HandBack { hole: Pos, seeds: u16 },
+    /// The game reached the engine's ply limit: play stops with no result.
     PlyLimit { plies: u32 },
+    /// A round would start from the position an earlier round started from, and the
+    /// ruleset's `end_on_repeated_start` ends the match.
+    RepeatedStart,
     /// The position after ply `ply` repeats the one after ply `first` (0 = the start).
     Cycle { first: u32, ply: u32 },
-    /// A game or round ended. `shares` are the seeds each player took from the board.
+    /// A game or round ended. `mover` is the player the ending names (who cannot move, who
+    /// made the endless move, who is to move at a cycle or a condition); `shares` are the
+    /// seeds each player took from the board and `removed` those that left the game;
+    /// `scores` what each then holds; `board` the position as the round ended, before any
+    /// refill.
     RoundEnd {
         round: u32,
         clause: ClauseId,
@@ -81,6 +103,7 @@ pub enum Event {
         removed: u32,
         winner: Option<Player>,
         scores: [u32; 2],
+        board: Box<crate::engine::Position>,
     },
     /// A player refilled their holes for the next round; `closed` holds the holes left closed.
     Refill {
@@ -92,10 +115,12 @@ pub enum Event {
     },
     /// A new round starts.
     RoundStart { round: u32, starter: Player },
-    /// The game or match is over.
+    /// The game or match is over: `winner` (`None` a draw, or no result when `stopped` names
+    /// the safety limit that stopped play) and what each player holds.
     GameEnd {
         winner: Option<Player>,
         scores: [u32; 2],
+        stopped: Option<Limit>,
     },
 }
 

@@ -75,7 +75,7 @@ fn engine_mask(game: &Game) -> u32 {
 
 fn engine_result(game: &Game) -> Option<Outcome> {
     match game.status() {
-        Status::Playing => None,
+        Status::Playing | Status::Stopped { .. } => None,
         Status::Over { winner: None } => Some(Outcome::Draw),
         Status::Over { winner: Some(p) } => Some(Outcome::Winner(side(p))),
     }

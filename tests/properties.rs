@@ -199,10 +199,13 @@ impl<'a> Ledger<'a> {
             | Event::ExtraTurn { .. }
             | Event::EndlessMove { .. }
             | Event::LapLimit { .. }
+            | Event::LapCap { .. }
             | Event::PlyLimit { .. }
+            | Event::RepeatedStart
             | Event::Cycle { .. }
             | Event::RoundStart { .. }
             | Event::GameEnd { .. } => {}
+            Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
         }
         assert_eq!(
             self.pos.total() + self.hand,
@@ -231,13 +234,17 @@ impl<'a> Ledger<'a> {
             moved, on_holes,
             "a round end shares out every seed in the holes"
         );
+        let _ = mover;
         for p in 0..2 {
+            // Seeds that leave the game are booked to their hole's owner.
+            if removed > 0 {
+                self.pos.taken[p as usize] += self.pos.row_seeds(self.rules, p);
+            }
             for h in g.holes_of(p) {
                 self.pos.board[h as usize] = 0;
             }
             self.pos.credit(self.rules, p, shares[p as usize]);
         }
-        self.pos.taken[mover as usize] += removed;
     }
 
     /// A player's refill: all they hold goes back to fill their open holes, the rest is kept.

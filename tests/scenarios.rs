@@ -1,6 +1,7 @@
 //! Scenario snapshots: each file in tests/scenarios/ sets up a position under a shipped
-//! ruleset and plays moves; the snapshot holds the scenario and the full trace, so a reader can
-//! check every event against the documented clause it cites.
+//! ruleset (or a small ruleset of tests/scenarios/rulesets/ that shows one feature of the
+//! language) and plays moves; the snapshot holds the scenario and the full trace, so a reader
+//! can check every event against the documented clause it cites.
 
 use std::sync::Arc;
 
@@ -31,7 +32,16 @@ fn scenarios() {
         let text = std::fs::read_to_string(path).expect("read scenario");
         let s: Scenario =
             toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let source = sow::catalog::shipped(&s.ruleset).expect("shipped ruleset");
+        let local;
+        let source = match sow::catalog::shipped(&s.ruleset) {
+            Some(text) => text,
+            None => {
+                let file = path.with_file_name(&s.ruleset);
+                local = std::fs::read_to_string(&file)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                &local
+            }
+        };
         let overrides: Vec<(String, String)> = s.options.clone().into_iter().collect();
         let rules = match sow::check::load(source, &overrides) {
             Ok(l) => Arc::new(l.rules),

@@ -215,8 +215,8 @@ fn every_shipped_ruleset_loads_without_warnings() {
 }
 
 /// A Sadeqa III move whose lap-end states repeat only after about 3.2 billion laps (period
-/// about 1.09 billion, found by a separate program): the documented lap limit stops it, the
-/// trace says so, and the ruleset's endless-move ending applies.
+/// about 1.09 billion, found by a separate program): the engine's lap limit stops it, the
+/// trace says so, and play stops with no result (a limit is not a rule of the game).
 #[test]
 fn lap_limit_stops_a_move_too_long_to_prove_endless() {
     let r = rules("sadeqa_iii", &[]);
@@ -229,17 +229,24 @@ fn lap_limit_stops_a_move_too_long_to_prove_endless() {
     let mut events = Vec::new();
     let h = parse_move(&r, 0, "s3").expect("move");
     let report = game.play(h, &mut ()).expect("legal");
-    assert!(report.endless && report.round_over);
+    assert!(report.lap_limit && !report.endless && report.round_over);
+    let stopped = sow::engine::Status::Stopped {
+        limit: sow::trace::Limit::Laps,
+    };
+    assert_eq!(game.status(), stopped);
     let mut game = Game::from_position(r.clone(), pos);
     game.play(h, &mut events).expect("legal");
+    assert_eq!(game.status(), stopped);
     assert!(events.contains(&Event::LapLimit {
         laps: sow::rules::MAX_LAPS_PER_MOVE
     }));
-    assert!(events.iter().any(|e| matches!(
-        e,
-        Event::RoundEnd {
-            cause: sow::trace::EndCause::LapLimit,
+    assert!(!events.iter().any(|e| matches!(e, Event::RoundEnd { .. })));
+    assert!(matches!(
+        events.last(),
+        Some(Event::GameEnd {
+            winner: None,
+            stopped: Some(sow::trace::Limit::Laps),
             ..
-        }
-    )));
+        })
+    ));
 }

@@ -167,6 +167,32 @@ impl Checker<'_> {
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
+        let max_laps = match &f.sowing.max_laps {
+            None => None,
+            Some(n) => {
+                let laps = match n.get_ref() {
+                    Seeds::Uniform(n) => Some(*n),
+                    Seeds::FromOption(o) => self.count_option(&o.option, "sowing.max_laps"),
+                    Seeds::Layout(_) => None,
+                };
+                match laps {
+                    Some(laps) if (1..MAX_LAPS_PER_MOVE).contains(&laps) => Some(laps),
+                    _ => {
+                        self.error(
+                            Diagnostic::error(format!(
+                                "`max_laps` must be a number of laps from 1 to {}",
+                                MAX_LAPS_PER_MOVE - 1
+                            ))
+                            .at(n.span())
+                            .hint(format!(
+                                "the engine's own safety limit stops any move at {MAX_LAPS_PER_MOVE} laps"
+                            )),
+                        );
+                        None
+                    }
+                }
+            }
+        };
 
         let relay = f.sowing.relay.as_ref().map(|r| {
             let id = self.clause("relay", &r.cites);
@@ -282,11 +308,18 @@ impl Checker<'_> {
                     .at(r.refill.span()),
                 );
             }
+            let match_ends = match &r.match_ends {
+                Some(e) => Some(self.condition(e, AFTER_PLY, "in `match_ends`", "rounds")?),
+                None => None,
+            };
             Some(RoundsRule {
                 id,
                 refill: u16::try_from(refill).unwrap_or(u16::MAX),
                 from: self.setting(&r.refill_from, "rounds.refill_from")?,
                 next_starter: self.setting(&r.next_starter, "rounds.next_starter")?,
+                match_ends,
+                end_on_repeated_start: self
+                    .setting(&r.end_on_repeated_start, "rounds.end_on_repeated_start")?,
             })
         });
 
@@ -338,6 +371,7 @@ impl Checker<'_> {
             no_move,
             endless_move,
             cycle,
+            max_laps,
             end_when,
             rounds,
             options,
@@ -863,6 +897,18 @@ impl Checker<'_> {
             };
             self.error(d);
         }
+        if c.then == ruleset::After::Sow && to == Some(ruleset::Destination::Removed) {
+            let d = Diagnostic::error(format!(
+                "capture clause \"{}\": seeds cannot both leave the game (`to = \"removed\"`) and be sown again (`then = \"sow\"`)",
+                c.name
+            ))
+            .hint("captured seeds that are sown again stay in play: name who takes them with `to = \"mover\"` (or `owner`, `opponent`), or remove `then = \"sow\"`");
+            let d = match key_near(self.source, c.when.span().start, "to") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+        }
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
         let chain = match chain {
             Some((Some(w), Some(s))) => Some((w, s)),
@@ -890,20 +936,43 @@ impl Checker<'_> {
     fn end(
         &mut self,
         e: &End,
-    ) -> Option<(EndingRule, EndingRule, EndingRule, Vec<(BoolX, EndingRule)>)> {
+    ) -> Option<(EndingRule, EndingRule, Option<EndingRule>, Vec<(BoolX, EndingRule)>)> {
         let default = Ending {
             remaining: Setting::Fixed(ruleset::Remaining::Owners),
             result: Setting::Fixed(Verdict::MostSeeds),
+            enabled: Setting::Fixed(true),
             cites: None,
         };
         let no_move = self.ending("no move", &e.no_move);
         let endless = self.ending("endless move", e.endless_move.as_ref().unwrap_or(&default));
-        let cycle = self.ending("cycle", e.cycle.as_ref().unwrap_or(&default));
+        // No cycle rule unless the ruleset gives one: a repeated position does not end play,
+        // as the players may choose other moves.
+        let cycle = match &e.cycle {
+            Some(c) => match self.setting(&c.enabled, "cycle.enabled") {
+                Some(true) => Some(self.ending("cycle", c)?),
+                Some(false) => None,
+                None => return None,
+            },
+            None => None,
+        };
+        for (name, ending) in [("no_move", Some(&e.no_move)), ("endless_move", e.endless_move.as_ref())] {
+            if let Some(ending) = ending
+                && self.setting(&ending.enabled, "enabled") == Some(false)
+            {
+                self.error(
+                    Diagnostic::error(format!(
+                        "`{name}` cannot be left out: play must end somehow when it happens"
+                    ))
+                    .hint("remove `enabled`, or give the outcome you want with `remaining` and `result`"),
+                );
+            }
+        }
         let mut when = Vec::new();
         for w in &e.when {
             let ending = Ending {
                 remaining: w.remaining.clone(),
                 result: w.result.clone(),
+                enabled: Setting::Fixed(true),
                 cites: w.cites.clone(),
             };
             let rule = self.ending(&w.name, &ending);
@@ -912,7 +981,7 @@ impl Checker<'_> {
                 when.push((c, r));
             }
         }
-        Some((no_move?, endless?, cycle?, when))
+        Some((no_move?, endless?, cycle, when))
     }
 
     fn ending(&mut self, name: &str, e: &Ending) -> Option<EndingRule> {

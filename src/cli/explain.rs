@@ -398,12 +398,16 @@ impl Explainer<'_> {
                 &r.cites,
                 self.header_line("[rounds]", 0),
             );
-            let refill = self.rules.rounds.map_or(0, |r| r.refill);
+            let refill = self.rules.rounds.as_ref().map_or(0, |r| r.refill);
             s.say(format!(
                 "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole, {}; holes they cannot fill stay closed for the round.",
                 self.setting(&r.refill_from, |e| match e {
                     RowEnd::Left => "starting from the left end of their row".to_string(),
                     RowEnd::Right => "starting from the right end of their row".to_string(),
+                    RowEnd::OutsideIn => {
+                        "from both ends of their row towards the middle, leftmost first"
+                            .to_string()
+                    }
                 })
             ));
             s.say(format!(
@@ -574,6 +578,7 @@ impl Explainer<'_> {
         let endless_default = ruleset::Ending {
             remaining: Setting::Fixed(Remaining::Owners),
             result: Setting::Fixed(Verdict::MostSeeds),
+            enabled: Setting::Fixed(true),
             cites: None,
         };
         if f.sowing.relay.is_some() || e.endless_move.is_some() {

@@ -273,7 +273,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             "plies": plies,
             "finished": ending == Ending::Over,
             "ended_by": match ending { Ending::Over => "game_over", Ending::Quit => "quit", Ending::Eof => "end_of_input" },
-            "winner": match game.status() { Status::Over { winner } => winner.map(side), Status::Playing => None },
+            "winner": match game.status() { Status::Over { winner } => winner.map(side), Status::Playing | Status::Stopped { .. } => None },
             "result": result,
             "record": written,
             "diagnostics": ruleset.warnings_json(),
@@ -357,6 +357,14 @@ fn result_line(game: &Game) -> String {
         Status::Over { winner: Some(w) } => format!("{} wins ({held})", player_name(w)),
         Status::Over { winner: None } => format!("draw ({held})"),
         Status::Playing => format!("unfinished after ply {} ({held})", game.ply()),
+        Status::Stopped { limit } => format!(
+            "stopped by the engine's {} after ply {}, no result ({held})",
+            match limit {
+                sow::trace::Limit::Laps => "lap limit",
+                sow::trace::Limit::Plies => "ply limit",
+            },
+            game.ply()
+        ),
     }
 }
 

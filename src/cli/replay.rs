@@ -184,7 +184,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         "over": game.is_over(),
         "winner": match game.status() {
             sow::engine::Status::Over { winner } => winner.map(side),
-            sow::engine::Status::Playing => None,
+            sow::engine::Status::Playing | sow::engine::Status::Stopped { .. } => None,
         },
         "to_move": game.to_move().map(side),
         "legal_moves": legal_now,
@@ -411,6 +411,9 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::PlyLimit { .. }
         | Event::Cycle { .. }
         | Event::RoundEnd { .. }
+        | Event::LapCap { .. }
+        | Event::HandBack { .. }
+        | Event::RepeatedStart
         | Event::Refill { .. }
         | Event::RoundStart { .. }
         | Event::GameEnd { .. } => true,

@@ -237,6 +237,7 @@ impl Worker {
                 }
             }
             Status::Over { winner: None } => t.draws += 1,
+            Status::Stopped { .. } => t.unfinished += 1,
             Status::Playing => {}
         }
         for (total, n) in t.fired.iter_mut().zip(&self.firings.fired) {
@@ -356,7 +357,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             },
             "plies": { "mean": mean3(tally.plies, tally.games), "max": tally.plies_max },
             "laps_per_move": { "mean": mean3(tally.laps, tally.moves), "max": tally.laps_max, "endless_moves_excluded": true },
-            "rounds": rules.rounds.map(|_| json!({ "mean": mean3(tally.rounds, tally.games), "max": tally.rounds_max })),
+            "rounds": rules.rounds.as_ref().map(|_| json!({ "mean": mean3(tally.rounds, tally.games), "max": tally.rounds_max })),
             "clauses": clauses_json(&rules, &tally),
             "endless_moves": example_json(tally.endless, tally.endless_first, endless_cmd.as_deref()),
             "cycles": example_json(tally.cycles, tally.cycle_first, cycle_cmd.as_deref()),
@@ -400,8 +401,9 @@ fn countable(rules: &Rules) -> Vec<bool> {
         .chain(&rules.move_captures)
         .for_each(|r| mark(r.id));
     rules.extra_turns.iter().for_each(|x| mark(x.id));
-    [rules.no_move, rules.endless_move, rules.cycle]
+    [Some(rules.no_move), Some(rules.endless_move), rules.cycle]
         .iter()
+        .flatten()
         .for_each(|e| mark(e.id));
     rules.end_when.iter().for_each(|(_, e)| mark(e.id));
     rules.rounds.iter().for_each(|r| mark(r.id));

@@ -122,6 +122,10 @@ pub struct Program {
     pub end_when: Vec<(EndingRule, Cond)>,
     /// A quick test for each drop clause, in order, before its condition is evaluated.
     pub drops: Drops,
+    /// The most laps a move may take by the rules (`u32::MAX` when they set none).
+    pub max_laps: u32,
+    /// The rounds' `match_ends` condition.
+    pub match_ends: Option<Cond>,
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
@@ -172,6 +176,10 @@ impl Program {
             && !rules.reads(Fact::ReachedOpponent);
         Program {
             quiet_laps,
+            max_laps: rules.max_laps.unwrap_or(u32::MAX),
+            match_ends: (rules.rounds.as_ref())
+                .and_then(|r| r.match_ends.as_ref())
+                .map(|x| c.cond(x)),
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {
                 id: r.id,
                 from: r.from,

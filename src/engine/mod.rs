@@ -14,7 +14,7 @@ pub use eval::{arith, compare};
 
 use crate::rules::{ClauseId, EndingRule, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Verdict};
-use crate::trace::{EndCause, Event, Tracer};
+use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
 use eval::Cx;
 use history::History;
@@ -483,6 +483,8 @@ pub enum Status {
     Over {
         winner: Option<Player>,
     },
+    /// Play was stopped by one of the engine's safety limits: the rules give no result.
+    Stopped { limit: Limit },
 }
 
 /// Why a move was refused.
@@ -508,7 +510,10 @@ enum Illegality {
 pub struct PlyReport {
     pub laps: u32,
     pub extra_turn: bool,
+    /// The move's laps would never end (a lap-end state repeated).
     pub endless: bool,
+    /// The move was stopped by the engine's safety limit on laps, with no repeat found.
+    pub lap_limit: bool,
     pub cycle: bool,
     /// A round (or the game) ended with this ply.
     pub round_over: bool,
@@ -673,7 +678,7 @@ impl Game {
             Plain::Never
         };
         let mut round_starts = Vec::new();
-        if rules.rounds.is_some() {
+        if rules.rounds.as_ref().is_some_and(|r| r.end_on_repeated_start) {
             round_starts.reserve(ROUNDS_CAPACITY);
             round_starts.push(pos);
         }
@@ -722,7 +727,7 @@ impl Game {
         self.history.clear();
         self.banked = self.pos.banked(&self.bank);
         self.round_starts.clear();
-        if self.rules.rounds.is_some() {
+        if (self.rules.rounds.as_ref()).is_some_and(|r| r.end_on_repeated_start) {
             self.round_starts.push(self.pos);
         }
         self.settle(&mut ());
@@ -956,14 +961,24 @@ impl Game {
             ..PlyReport::default()
         };
         if run.endless.is_some() || run.lap_limit {
-            report.endless = true;
             report.round_over = true;
-            let cause = if run.lap_limit {
-                EndCause::LapLimit
+            // Seeds captured to be sown, still in hand when the move stopped, go back on the
+            // board where the next lap would have sown them, so every ending counts them.
+            let (at, hand) = run.hand;
+            if hand > 0 {
+                self.pos.set(at, self.pos.seeds(at).saturating_add(hand));
+                if T::EVENTS {
+                    tracer.event(Event::HandBack { hole: at, seeds: hand });
+                }
+            }
+            if run.lap_limit {
+                // The engine's safety limit, not a rule: play stops with no result.
+                report.lap_limit = true;
+                self.stop(Limit::Laps, tracer);
             } else {
-                EndCause::EndlessMove
-            };
-            self.end_round(self.rules.endless_move, cause, mover, 1 - mover, tracer);
+                report.endless = true;
+                self.end_round(self.rules.endless_move, EndCause::EndlessMove, mover, 1 - mover, tracer);
+            }
             return Ok(report);
         }
         let extra = (self.program.extra_turns.iter())
@@ -1005,13 +1020,8 @@ impl Game {
         let round = self.round;
         report.cycle = self.settle(tracer);
         if self.ply >= crate::rules::MAX_PLIES && !self.is_over() {
-            // A documented limit, not a rule: the trace says that it, not a repeat, ended play.
-            if T::EVENTS {
-                tracer.event(Event::PlyLimit { plies: self.ply });
-            }
-            let next = self.pos.to_move;
-            let ending = self.rules.cycle;
-            self.end_round(ending, EndCause::PlyLimit, next, next, tracer);
+            // The engine's safety limit, not a rule: play stops with no result.
+            self.stop(Limit::Plies, tracer);
         }
         report.round_over = self.round != round || self.is_over();
         Ok(report)
@@ -1032,17 +1042,38 @@ impl Game {
             self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
             return false;
         }
-        if let Some(first) = self.history.settle(&self.pos, self.ply) {
+        if let Some(cycle) = self.rules.cycle
+            && let Some(first) = self.history.settle(&self.pos, self.ply)
+        {
             if T::EVENTS {
                 tracer.event(Event::Cycle {
                     first,
                     ply: self.ply,
                 });
             }
-            self.end_round(self.rules.cycle, EndCause::Cycle, next, next, tracer);
+            self.end_round(cycle, EndCause::Cycle, next, next, tracer);
             return true;
         }
         false
+    }
+
+    /// Stops play at one of the engine's safety limits: the game ends with no result.
+    fn stop<T: Tracer>(&mut self, limit: Limit, tracer: &mut T) {
+        if T::EVENTS {
+            match limit {
+                Limit::Laps => {}
+                Limit::Plies => tracer.event(Event::PlyLimit { plies: self.ply }),
+            }
+        }
+        let scores = [self.pos.held(&self.rules, 0), self.pos.held(&self.rules, 1)];
+        self.status = Status::Stopped { limit };
+        if T::EVENTS {
+            tracer.event(Event::GameEnd {
+                winner: None,
+                scores,
+                stopped: Some(limit),
+            });
+        }
     }
 
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
@@ -1080,7 +1111,14 @@ impl Game {
                             *share += seeds;
                         }
                     }
-                    None => removed += seeds,
+                    None => {
+                        // Seeds that leave the game are booked to their hole's owner, so that
+                        // the position still accounts for every seed.
+                        removed += seeds;
+                        if let Some(taken) = self.pos.taken.get_mut(usize::from(p)) {
+                            *taken += seeds;
+                        }
+                    }
                 }
             }
         }
@@ -1104,24 +1142,17 @@ impl Game {
                 removed,
                 winner,
                 scores,
+                board: Box::new(self.pos),
             });
         }
-        // Seeds that leave the game at the end are booked to the ending's mover, so that the
-        // position still accounts for every seed.
-        if let Some(taken) = self.pos.taken.get_mut(usize::from(mover)) {
-            *taken += removed;
-        }
-        let Some(rounds) = rules.rounds else {
+        let Some(rounds) = &rules.rounds else {
             self.finish(winner, scores, tracer);
             return;
         };
-        if cause == EndCause::PlyLimit {
-            // The limit ends the whole match, not just the round.
-            self.finish(most(scores), scores, tracer);
-            return;
-        }
         let refill = u32::from(rounds.refill);
-        if scores.iter().any(|&s| s < refill) {
+        let cx = Cx::new(&rules, &self.tables, next_up, self.starter);
+        let ends = (self.program.match_ends.as_ref()).is_some_and(|m| m(&cx, &self.pos));
+        if ends || scores.iter().any(|&s| s < refill) {
             self.finish(most(scores), scores, tracer);
             return;
         }
@@ -1161,9 +1192,18 @@ impl Game {
                     closed |= bit(h);
                 }
             };
+            let row = g.holes(p);
             match rounds.from {
-                RowEnd::Left => g.holes_of(p).for_each(&mut fill),
-                RowEnd::Right => g.holes_of(p).rev().for_each(&mut fill),
+                RowEnd::Left => row.iter().copied().for_each(&mut fill),
+                RowEnd::Right => row.iter().rev().copied().for_each(&mut fill),
+                RowEnd::OutsideIn => {
+                    // 1, N, 2, N - 1, ...: the holes left closed are in the middle.
+                    let n = row.len();
+                    (0..n)
+                        .map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 })
+                        .filter_map(|i| row.get(i).copied())
+                        .for_each(&mut fill);
+                }
             }
             pos.closed |= closed;
             pos.credit(&rules, p, supply);
@@ -1181,13 +1221,19 @@ impl Game {
         pos.moved = 0;
         pos.turn_sowings = 0;
         self.round += 1;
-        if self.round_starts.contains(&pos) {
-            // The match has come back to a round start it has seen: it would go on forever.
-            self.pos = pos;
-            self.finish(most(scores), scores, tracer);
-            return;
+        if rounds.end_on_repeated_start {
+            if self.round_starts.contains(&pos) {
+                // The rule of the ruleset's: a round that would start from an earlier round's
+                // start ends the match.
+                if T::EVENTS {
+                    tracer.event(Event::RepeatedStart);
+                }
+                self.pos = pos;
+                self.finish(most(scores), scores, tracer);
+                return;
+            }
+            self.round_starts.push(pos);
         }
-        self.round_starts.push(pos);
         self.pos = pos;
         self.starter = starter;
         self.use_tables(pos.closed);
@@ -1230,7 +1276,11 @@ impl Game {
     fn finish<T: Tracer>(&mut self, winner: Option<Player>, scores: [u32; 2], tracer: &mut T) {
         self.status = Status::Over { winner };
         if T::EVENTS {
-            tracer.event(Event::GameEnd { winner, scores });
+            tracer.event(Event::GameEnd {
+                winner,
+                scores,
+                stopped: None,
+            });
         }
     }
 }

@@ -20,6 +20,9 @@ pub struct MoveRun {
     pub endless: Option<(u32, u32)>,
     /// The move was stopped at [`MAX_LAPS_PER_MOVE`] before any repeat was found.
     pub lap_limit: bool,
+    /// For a move stopped before its end (endless, or at the lap limit): seeds captured to be
+    /// sown that were still in hand, and the hole the next lap would have sown them after.
+    pub hand: (Pos, u16),
 }
 
 /// The lap from which a move is watched for a repeat. An endless move repeats forever, so
@@ -54,6 +57,7 @@ impl MoveRun {
             laps: 0,
             endless: None,
             lap_limit: false,
+            hand: (NO_HOLE, 0),
         }
     }
 }
@@ -407,6 +411,10 @@ impl<'a> Mover<'a> {
             let Some(next) = self.relay_to(relay, cx, pos, last) else {
                 return Ok((run, from));
             };
+            if run.laps >= self.program.max_laps {
+                // The ruleset's cap on laps ends the move instead of the relay.
+                return Ok((run, from));
+            }
             if T::FIRINGS {
                 tracer.fired(relay.id);
             }
@@ -519,6 +527,7 @@ impl<'a> Mover<'a> {
             }
             if run.laps >= MAX_LAPS_PER_MOVE {
                 run.lap_limit = true;
+                run.hand = (cursor.from, cursor.hand);
                 if T::EVENTS {
                     tracer.event(Event::LapLimit { laps: run.laps });
                 }
@@ -574,6 +583,7 @@ impl<'a> Mover<'a> {
             }
         }
         replay.endless = Some((first, first + period));
+        replay.hand = (cursor.from, cursor.hand);
         if T::EVENTS {
             tracer.event(Event::EndlessMove {
                 first,
@@ -791,6 +801,17 @@ impl<'a> Mover<'a> {
             match rule.then {
                 After::Continue => {}
                 After::End => return LapOutcome::End(last),
+                After::Sow if taken > 0 && lap >= self.program.max_laps => {
+                    // The ruleset's cap on laps ends the move: the seeds in hand go back into
+                    // the hole the lap ended in.
+                    let seeds = u16::try_from(taken).unwrap_or(u16::MAX);
+                    pos.set(last, pos.seeds(last).saturating_add(seeds));
+                    if T::EVENTS {
+                        tracer.event(Event::HandBack { hole: last, seeds });
+                        tracer.event(Event::LapCap { laps: lap });
+                    }
+                    return LapOutcome::End(last);
+                }
                 After::Sow if taken > 0 => {
                     return LapOutcome::Relay(
                         Cursor {
@@ -808,6 +829,13 @@ impl<'a> Mover<'a> {
         if let Some(relay) = &self.program.relay
             && let Some(from) = self.relay_to(relay, cx, pos, last)
         {
+            if lap >= self.program.max_laps {
+                // The ruleset's cap on laps ends the move instead of the relay.
+                if T::EVENTS {
+                    tracer.event(Event::LapCap { laps: lap });
+                }
+                return LapOutcome::End(last);
+            }
             if T::EVENTS {
                 tracer.event(Event::Relay {
                     clause: relay.id,
@@ -1049,7 +1077,9 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        if to.is_none() || to == Some(self.player) {
+        // Seeds held to be sown again go back on the board: they are not the mover's
+        // captures.
+        if rule.then != After::Sow && (to.is_none() || to == Some(self.player)) {
             cx.move_captures += u32::from(seeds);
         }
         if T::EVENTS {
@@ -1058,6 +1088,7 @@ impl<'a> Mover<'a> {
                 hole: h,
                 seeds,
                 to,
+                resown: rule.then == After::Sow,
             });
         }
         u32::from(seeds)

@@ -130,15 +130,6 @@ struct PosKey {
     to_move: Side,
 }
 
-/// The state a round starts from, after the refill (RP-10, RP-11): the match ends if one
-/// repeats. Unlike `PosKey`, reserves are part of it: they change from round to round.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct RoundStart {
-    board: [u32; H],
-    closed: [bool; H],
-    reserve: [u32; 2],
-    starter: Side,
-}
 
 /// The lap-end states of the move being played (RP-O10): (board, hole to lift next) → lap.
 /// Short moves are scanned linearly in a reused list (no allocation); a move that grows long
@@ -209,7 +200,6 @@ pub struct RajaPasu {
     /// RP-O11: positions of the current round since the last capture.
     history: Vec<PosKey>,
     /// The state at the start of every round of the match so far.
-    round_starts: Vec<RoundStart>,
     /// RP-O10: scratch buffer of the lap-end states of the move being played.
     laps: LapMemory,
     /// RP-O10: (earlier lap, repeating lap) of the last endless move.
@@ -239,7 +229,6 @@ impl RajaPasu {
     pub fn new(opts: Options) -> Self {
         let mut game = Self::blank(opts, [FILL; H], Some(opts.first));
         game.start_round_history();
-        game.round_starts.push(game.round_start());
         game
     }
 
@@ -275,7 +264,6 @@ impl RajaPasu {
         );
         game.reserve = reserves;
         game.start_round_history();
-        game.round_starts.push(game.round_start());
         // RP-8 at the start of the first turn.
         if game.legal_mask() == 0 {
             game.end_round(RoundEnd::Remainder(to_move.other()));
@@ -293,7 +281,6 @@ impl RajaPasu {
             result: None,
             round: 1,
             history: Vec::with_capacity(64),
-            round_starts: Vec::new(),
             laps: LapMemory::default(),
             last_repeat: None,
         }
@@ -519,15 +506,6 @@ impl RajaPasu {
         }
     }
 
-    fn round_start(&self) -> RoundStart {
-        RoundStart {
-            board: self.board,
-            closed: self.closed,
-            reserve: self.reserve,
-            starter: self.to_move.expect("a round starts with a player to move"),
-        }
-    }
-
     fn start_round_history(&mut self) {
         self.history.clear();
         if self.to_move.is_some() {
@@ -586,14 +564,9 @@ impl RajaPasu {
         // RP-11: the next round's starter (always has a filled hole, so can move).
         self.round += 1;
         self.to_move = Some(starter);
-        // A round start seen before: the match would repeat forever. It ends at once, the
-        // refilled board standing, won by the leader at the end of the round just played.
-        let start = self.round_start();
-        if self.round_starts.contains(&start) {
-            self.finish_match(leader);
-            return;
-        }
-        self.round_starts.push(start);
+        // The match goes on until RP-12 ends it: a round start seen before does not end it,
+        // as the players choose their moves.
+        let _ = leader;
         self.start_round_history();
     }
 
