@@ -1,0 +1,1041 @@
+//! The rules of a ruleset told back in plain English, clause by clause, each beside the source
+//! line it comes from, so an author can read back what they wrote (`sow explain`).
+//!
+//! The text is built from the parsed file (which keeps the spans and the expressions as
+//! written) and from the checked rules (which know the option values in force). The result is
+//! a value: the command line prints it as text or JSON.
+//!
+//! No `unwrap`, `expect` or indexing that could panic.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::expr::{self, BinaryOp, Node, NodeKind, UnaryOp};
+use crate::rules::Rules;
+use crate::ruleset::{
+    self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NextStarter, RelayFrom,
+    Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores, Verdict,
+};
+
+/// A ruleset told in English: what the file says about itself, then one section per part of
+/// the rules.
+pub struct Explanation {
+    pub name: String,
+    pub region: Option<String>,
+    pub sources: Vec<String>,
+    pub about: Option<String>,
+    pub sections: Vec<Section>,
+}
+
+/// Tells a checked ruleset back in English. `source` is the text it was loaded from; `rules`
+/// are the rules checked from it, with the options in force.
+pub fn explain(rules: &Rules, source: &str) -> Result<Explanation, String> {
+    // The file loaded, so it parses; the parsed form keeps what the compiled rules lose: the
+    // expressions as written and their places.
+    let file: RulesetFile = toml::from_str(source).map_err(|e| e.to_string())?;
+    let ex = Explainer { rules, source };
+    let sections = ex.sections(&file);
+    Ok(Explanation {
+        name: file.name,
+        region: file.region,
+        sources: file.sources,
+        about: file.about,
+        sections,
+    })
+}
+
+impl Explanation {
+    /// The explanation as text; `file` names where the ruleset was read from.
+    pub fn text(&self, file: &str) -> String {
+        let mut out = format!("{}\n", self.name);
+        if let Some(r) = &self.region {
+            out.push_str(&format!("  region:  {r}\n"));
+        }
+        out.push_str(&format!("  file:    {file}\n"));
+        for s in &self.sources {
+            out.push_str(&wrap(s, "  source:  ", "           "));
+        }
+        if let Some(about) = &self.about {
+            out.push('\n');
+            let joined = about.split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push_str(&wrap(&joined, "  ", "  "));
+        }
+        for s in &self.sections {
+            out.push('\n');
+            let mut title = s.title.clone();
+            if let Some(c) = &s.cites {
+                title.push_str(&format!(" [{c}]"));
+            }
+            if let Some(l) = s.line {
+                title.push_str(&format!(", line {l}"));
+            }
+            out.push_str(&format!("{title}\n"));
+            for part in &s.parts {
+                match part {
+                    Part::Say(sentence) => out.push_str(&wrap(sentence, "  ", "    ")),
+                    Part::Note(n) => {
+                        out.push_str(&wrap(&format!("{}: {}", n.role, n.english), "  ", "    "));
+                        out.push_str(&format!("      {:>3} | {}\n", n.line, n.source));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The sections as JSON.
+    pub fn sections_json(&self) -> Vec<Value> {
+        self.sections.iter().map(section_json).collect()
+    }
+}
+
+/// An expression told in English, beside its source line.
+pub struct Note {
+    pub role: &'static str,
+    pub english: String,
+    pub line: usize,
+    pub source: String,
+}
+
+/// A sentence, or an expression beside its source.
+pub enum Part {
+    Say(String),
+    Note(Note),
+}
+
+/// One part of the rules: the board, the sowing, a clause.
+pub struct Section {
+    pub kind: &'static str,
+    pub title: String,
+    pub cites: Option<String>,
+    pub line: Option<usize>,
+    pub parts: Vec<Part>,
+}
+
+impl Section {
+    fn new(
+        kind: &'static str,
+        title: impl Into<String>,
+        cites: &Option<String>,
+        line: Option<usize>,
+    ) -> Section {
+        Section {
+            kind,
+            title: title.into(),
+            cites: cites.clone(),
+            line,
+            parts: Vec::new(),
+        }
+    }
+
+    fn say(&mut self, s: impl Into<String>) {
+        self.parts.push(Part::Say(s.into()));
+    }
+
+    fn note(&mut self, n: Note) {
+        self.parts.push(Part::Note(n));
+    }
+}
+
+fn section_json(s: &Section) -> Value {
+    json!({
+        "kind": s.kind,
+        "title": s.title,
+        "cites": s.cites,
+        "line": s.line,
+        "parts": s.parts.iter().map(|p| match p {
+            Part::Say(text) => json!({ "text": text }),
+            Part::Note(n) => json!({
+                "role": n.role, "english": n.english, "line": n.line, "source": n.source,
+            }),
+        }).collect::<Vec<_>>(),
+    })
+}
+
+struct Explainer<'a> {
+    rules: &'a Rules,
+    source: &'a str,
+}
+
+/// How wide the prose is wrapped.
+const WIDTH: usize = 96;
+
+impl Explainer<'_> {
+    /// The line of the file where the table `header` (e.g. `[[capture]]`) appears for the
+    /// `nth` time (0-based); None when it is written inline.
+    fn header_line(&self, header: &str, nth: usize) -> Option<usize> {
+        self.source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                let l = l.trim();
+                l.strip_prefix(header).is_some_and(|rest| {
+                    rest.trim().is_empty() || rest.trim_start().starts_with('#')
+                })
+            })
+            .nth(nth)
+            .map(|(i, _)| i + 1)
+    }
+
+    fn note(&self, role: &'static str, e: &ruleset::Expr, ctx: Ctx) -> Note {
+        let span = e.span();
+        let line = crate::diagnostic::line_col(self.source, span.start).line;
+        let source = self
+            .source
+            .lines()
+            .nth(line - 1)
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let english = match expr::parse(e.get_ref()) {
+            Ok(node) => self.cond(&node, ctx),
+            Err(_) => format!("`{}`", e.get_ref()),
+        };
+        Note {
+            role,
+            english,
+            line,
+            source,
+        }
+    }
+
+    fn hole_note(&self, role: &'static str, e: &ruleset::Expr, ctx: Ctx) -> Note {
+        let mut n = self.note(role, e, ctx);
+        if let Ok(node) = expr::parse(e.get_ref()) {
+            n.english = self.value(&node, ctx);
+        }
+        n
+    }
+
+    /// A setting's value in force, and the option that decided it, if any.
+    fn resolve<T: DeserializeOwned + Clone>(
+        &self,
+        s: &Setting<T>,
+    ) -> (Option<T>, Option<(String, String)>) {
+        match s {
+            Setting::Fixed(v) => (Some(v.clone()), None),
+            Setting::FromOption(r) => {
+                let name = r.option.get_ref();
+                let Some(o) = self.rules.options.iter().find(|o| &o.name == name) else {
+                    return (None, None);
+                };
+                let value = if r.map.is_empty() {
+                    use serde::de::IntoDeserializer;
+                    let d: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+                        o.value.as_str().into_deserializer();
+                    T::deserialize(d).ok()
+                } else {
+                    r.map.get(&o.value).cloned()
+                };
+                (value, Some((name.clone(), o.value.clone())))
+            }
+        }
+    }
+
+    /// A setting told in English, with the option that decides it.
+    fn setting<T: DeserializeOwned + Clone>(
+        &self,
+        s: &Setting<T>,
+        tell: impl Fn(&T) -> String,
+    ) -> String {
+        match self.resolve(s) {
+            (Some(v), None) => tell(&v),
+            (Some(v), Some((name, value))) => {
+                format!("{} (option `{name}`, now \"{value}\")", tell(&v))
+            }
+            (None, _) => "(undecided)".to_string(),
+        }
+    }
+
+    fn sections(&self, f: &RulesetFile) -> Vec<Section> {
+        let mut out = Vec::new();
+        out.push(self.board(f));
+        out.push(self.sowing(f));
+        if let Some(r) = &f.sowing.relay {
+            let mut s = Section::new(
+                "relay",
+                "Relay",
+                &r.cites,
+                self.header_line("[sowing.relay]", 0),
+            );
+            let from = match r.from {
+                RelayFrom::Landing => "the hole the last seed fell into",
+                RelayFrom::Next => "the hole after the one the last seed fell into",
+            };
+            s.say(format!(
+                "When a lap ends, the seeds of {from} are lifted and sown as the next lap, as long as the condition below holds; otherwise the move ends."
+            ));
+            match &r.when {
+                Some(e) => s.note(self.note("relay when", e, Ctx::Move)),
+                None => s.say(match r.from {
+                    RelayFrom::Landing => "The condition is the default: the landing hole held seeds before the last one fell (it now holds more than 1).",
+                    RelayFrom::Next => "The condition is the default: the hole after the landing hole is not empty.",
+                }),
+            }
+            if f.end.endless_move.is_none() {
+                s.say("A move whose laps never end is not given an outcome under [end]: the default applies (each player takes their own row, most seeds wins).");
+            }
+            out.push(s);
+        }
+        let mut start = Section::new(
+            "start",
+            "Who starts",
+            &f.start.cites,
+            self.header_line("[start]", 0),
+        );
+        start.say(format!(
+            "{} makes the first move{}.",
+            self.setting(&f.start.first, |p| side_word(*p).to_string()),
+            if f.rounds.is_some() {
+                " of the match"
+            } else {
+                ""
+            }
+        ));
+        out.push(start);
+
+        let mut legal = Section::new("legal", "Legal moves", &None, None);
+        legal.say("A player sows from one of their own holes that is open and not empty.");
+        if f.legal.is_empty() {
+            legal.say("No further clause restricts the choice.");
+        } else {
+            legal.say("Each clause below restricts the choice further when it applies.");
+        }
+        out.push(legal);
+        for (i, l) in f.legal.iter().enumerate() {
+            let mut s = Section::new(
+                "legal",
+                format!("Legal move: \"{}\"", l.name),
+                &l.cites,
+                self.header_line("[[legal]]", i),
+            );
+            match &l.when {
+                Some(e) => s.note(self.note("applies when", e, Ctx::Legal)),
+                None => s.say("Applies to every move."),
+            }
+            if let Some(e) = &l.require {
+                s.note(self.note("the move is legal only if", e, Ctx::Legal));
+            }
+            if let Some(e) = &l.require_after {
+                s.note(self.note("once made, the move is legal only if", e, Ctx::Move));
+            }
+            out.push(s);
+        }
+
+        for (i, c) in f.capture.iter().enumerate() {
+            let mut s = Section::new(
+                "capture",
+                format!("Capture: \"{}\"", c.name),
+                &c.cites,
+                self.header_line("[[capture]]", i),
+            );
+            s.say(format!("Tried {}.", moment(c.at)));
+            s.note(self.note("it fires when", &c.when, Ctx::Move));
+            // Holes taken on one line of the file are told in one sentence beside it.
+            let mut takes: Vec<Note> = Vec::new();
+            for t in &c.take {
+                let n = self.hole_note("it takes the seeds of", t, Ctx::Move);
+                match takes.last_mut() {
+                    Some(prev) if prev.line == n.line => {
+                        prev.english = format!("{} and {}", prev.english, n.english);
+                    }
+                    _ => takes.push(n),
+                }
+            }
+            takes.into_iter().for_each(|n| s.note(n));
+            if let Some(ch) = &c.chain {
+                s.note(self.hole_note(
+                    "then, from the hole just taken, it goes on to",
+                    &ch.step,
+                    Ctx::Move,
+                ));
+                s.note(self.note("as long as", &ch.while_, Ctx::Move));
+            }
+            s.say(format!(
+                "The seeds go {}.",
+                self.setting(&c.to, |d| destination(*d).to_string())
+            ));
+            if let Some(e) = &c.cancel_if {
+                s.note(self.note("the whole capture is undone if afterwards", e, Ctx::Move));
+            }
+            if c.at == Moment::LapEnd {
+                s.say(format!("Then {}.", after(c.then)));
+            }
+            out.push(s);
+        }
+
+        for (i, x) in f.extra_turn.iter().enumerate() {
+            let mut s = Section::new(
+                "extra_turn",
+                format!("Extra turn: \"{}\"", x.name),
+                &x.cites,
+                self.header_line("[[extra_turn]]", i),
+            );
+            s.say("When the move has ended, the mover sows again if the condition holds.");
+            s.note(self.note("the mover sows again when", &x.when, Ctx::Move));
+            out.push(s);
+        }
+
+        out.extend(self.endings(f));
+        if let Some(r) = &f.rounds {
+            let mut s = Section::new(
+                "rounds",
+                "A match of rounds",
+                &r.cites,
+                self.header_line("[rounds]", 0),
+            );
+            let refill = self.rules.rounds.map_or(0, |r| r.refill);
+            s.say(format!(
+                "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole, {}; holes they cannot fill stay closed for the round.",
+                self.setting(&r.refill_from, |e| match e {
+                    RowEnd::Left => "starting from the left end of their row".to_string(),
+                    RowEnd::Right => "starting from the right end of their row".to_string(),
+                })
+            ));
+            s.say(format!(
+                "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole, and the match ends: the player holding more seeds wins."
+            ));
+            s.say(format!(
+                "The next round is started by {}.",
+                self.setting(&r.next_starter, |n| match n {
+                    NextStarter::RemainderTaker => "the player who took the seeds left on the board (when each took their own, the player who would have moved next)".to_string(),
+                    NextStarter::Alternate => "the player who did not start the round just ended".to_string(),
+                    NextStarter::Winner => "the winner of the round just ended (on a draw, the player who did not start it)".to_string(),
+                    NextStarter::Loser => "the loser of the round just ended (on a draw, the player who did not start it)".to_string(),
+                })
+            ));
+            s.say("A match that comes back to a round start it has already seen ends at once: the player holding more seeds wins.");
+            out.push(s);
+        }
+
+        let mut opts = Section::new("options", "Options", &None, None);
+        opts.say(match self.rules.options.len() {
+            0 => "This ruleset has no options.".to_string(),
+            n => format!(
+                "{} open {} of the documented rules, each with the reading in force; choose another with --option NAME=VALUE.",
+                n,
+                if n == 1 { "point" } else { "points" }
+            ),
+        });
+        out.push(opts);
+        for o in &self.rules.options {
+            let header = format!("[options.{}]", o.name);
+            let mut s = Section::new(
+                "option",
+                format!("Option `{}` = \"{}\"", o.name, o.value),
+                &o.cites,
+                self.header_line(&header, 0),
+            );
+            s.say(o.question.clone());
+            let values: Vec<String> = o
+                .values
+                .iter()
+                .map(|v| {
+                    let mut t = format!("\"{v}\"");
+                    if *v == o.default {
+                        t.push_str(" (default)");
+                    }
+                    if *v == o.value && o.value != o.default {
+                        t.push_str(" (chosen)");
+                    }
+                    t
+                })
+                .collect();
+            s.say(format!("Values: {}.", values.join(", ")));
+            s.say(format!("Why the default: {}", o.why));
+            out.push(s);
+        }
+        out
+    }
+
+    fn board(&self, f: &RulesetFile) -> Section {
+        let b = &f.board;
+        let g = &self.rules.geometry;
+        let mut s = Section::new("board", "Board", &b.cites, self.header_line("[board]", 0));
+        let per = g.holes_per_player;
+        if g.rows == 2 {
+            s.say(format!(
+                "Two rows of {} holes, one row for each player: South owns s1 to s{per} from South's left, North owns n1 to n{per} from North's left.",
+                g.holes_per_row
+            ));
+        } else {
+            s.say(format!(
+                "Four rows of {} holes, two rows for each player: South owns s1 to s{per}, North n1 to n{per}, numbered counter-clockwise from the left end of the player's outer row.",
+                g.holes_per_row
+            ));
+        }
+        s.say(match (b.stores, b.store_side) {
+            (Stores::Reserve, _) => "Captured seeds are kept in a reserve beside the board, off the sowing track.".to_string(),
+            (Stores::Track, StoreSide::Right) => "Each player has a store on the sowing track after their rightmost hole; only its owner sows into it.".to_string(),
+            (Stores::Track, StoreSide::Left) => "Each player has a store on the sowing track before their leftmost hole; only its owner sows into it.".to_string(),
+        });
+        let total = self.rules.total_seeds();
+        s.say(match b.seeds.get_ref() {
+            Seeds::Uniform(n) => format!(
+                "Every hole starts with {}, {total} in all.",
+                seeds_word(i64::from(*n))
+            ),
+            Seeds::Layout(l) => format!(
+                "The holes start as S[{}] N[{}], {total} seeds in all.",
+                join(&l.south),
+                join(&l.north)
+            ),
+            Seeds::FromOption(o) => format!(
+                "Every hole starts with the number of seeds the option `{}` gives, {total} in all.",
+                o.option.get_ref()
+            ),
+        });
+        s
+    }
+
+    fn sowing(&self, f: &RulesetFile) -> Section {
+        let sw = &f.sowing;
+        let g = &self.rules.geometry;
+        let per = g.holes_per_player;
+        let mut s = Section::new(
+            "sowing",
+            "Sowing",
+            &sw.cites,
+            self.header_line("[sowing]", 0),
+        );
+        s.say(format!(
+            "A move lifts all the seeds of one hole and sows them {}, one seed into each hole.",
+            self.setting(&sw.direction, |d| match d {
+                Direction::Ccw => format!("counter-clockwise (s1 to s{per}, then n1 to n{per})"),
+                Direction::Cw => format!("clockwise (s{per} to s1, then n{per} to n1)"),
+            })
+        ));
+        s.say(self.setting(&sw.first_seed, |v| match v {
+            FirstSeed::Next => "The first seed of each lap goes into the hole after the one lifted".to_string(),
+            FirstSeed::Origin => "The first seed of each lap goes back into the hole lifted, except that a single seed moves on to the next hole".to_string(),
+        }) + ".");
+        s.say(
+            self.setting(&sw.skip_origin, |v| match v {
+                SkipOrigin::Never => {
+                    "A lap that comes round to the hole it started from sows into it like any other"
+                        .to_string()
+                }
+                SkipOrigin::Move => {
+                    "A lap that comes round passes over the hole the move started from".to_string()
+                }
+                SkipOrigin::Lap => {
+                    "A lap that comes round passes over the hole it was lifted from".to_string()
+                }
+            }) + ".",
+        );
+        if f.rounds.is_some()
+            || matches!(sw.closed_holes, Setting::FromOption(_))
+            || matches!(sw.closed_holes, Setting::Fixed(ClosedHoles::Empty))
+        {
+            s.say(self.setting(&sw.closed_holes, |v| match v {
+                ClosedHoles::Absent => "Closed holes are off the track for every purpose: sowing passes over them, and so do next and prev".to_string(),
+                ClosedHoles::Empty => "Closed holes are never sown into nor played, but next and prev see them as empty holes".to_string(),
+            }) + ".");
+        }
+        if f.sowing.relay.is_none() {
+            s.say("The move ends with the last seed: there is no relay.");
+        }
+        s
+    }
+
+    fn endings(&self, f: &RulesetFile) -> Vec<Section> {
+        let e = &f.end;
+        let line = self.header_line("[end]", 0);
+        let mut out = Vec::new();
+        let mut s = Section::new("end", "End: no legal move", &e.no_move.cites, line);
+        s.say(format!(
+            "When the player to move has no legal move, the game{} ends: {}",
+            if f.rounds.is_some() {
+                " (or round)"
+            } else {
+                ""
+            },
+            self.ending(
+                &e.no_move.remaining,
+                &e.no_move.result,
+                "the player who cannot move"
+            )
+        ));
+        out.push(s);
+        let endless_default = ruleset::Ending {
+            remaining: Setting::Fixed(Remaining::Owners),
+            result: Setting::Fixed(Verdict::MostSeeds),
+            cites: None,
+        };
+        if f.sowing.relay.is_some() || e.endless_move.is_some() {
+            let x = e.endless_move.as_ref().unwrap_or(&endless_default);
+            let mut s = Section::new("end", "End: endless move", &x.cites, line);
+            s.say(format!(
+                "A move whose laps would never end (the state after a lap repeats) stops at the first repeat, and the game{} ends: {}",
+                if f.rounds.is_some() { " (or round)" } else { "" },
+                self.ending(&x.remaining, &x.result, "the player making the move")
+            ));
+            if e.endless_move.is_none() {
+                s.say("(The ruleset does not say: this is the default.)");
+            }
+            out.push(s);
+        }
+        let x = e.cycle.as_ref().unwrap_or(&endless_default);
+        let mut s = Section::new("end", "End: repeated position", &x.cites, line);
+        s.say(format!(
+            "When a position comes back with the same player to move, the game{} ends: {}",
+            if f.rounds.is_some() {
+                " (or round)"
+            } else {
+                ""
+            },
+            self.ending(&x.remaining, &x.result, "the player to move")
+        ));
+        if e.cycle.is_none() {
+            s.say("(The ruleset does not say: this is the default.)");
+        }
+        out.push(s);
+        for (i, w) in e.when.iter().enumerate() {
+            let mut s = Section::new(
+                "end",
+                format!("End: \"{}\"", w.name),
+                &w.cites,
+                self.header_line("[[end.when]]", i),
+            );
+            s.note(self.note("after every sowing, the game ends when", &w.when, Ctx::End));
+            s.say(format!(
+                "Then {}",
+                self.ending(&w.remaining, &w.result, "the player to move next")
+            ));
+            out.push(s);
+        }
+        out
+    }
+
+    fn ending(
+        &self,
+        remaining: &Setting<Remaining>,
+        result: &Setting<Verdict>,
+        mover: &str,
+    ) -> String {
+        let r = self.setting(remaining, |r| match r {
+            Remaining::Owners => "each player takes the seeds in their own holes".to_string(),
+            Remaining::Mover => format!("{mover} takes all the seeds left on the board"),
+            Remaining::Opponent => {
+                format!("the opponent of {mover} takes all the seeds left on the board")
+            }
+            Remaining::Removed => "the seeds left on the board leave the game".to_string(),
+            Remaining::Stay => {
+                "the seeds left on the board stay there, counted for nobody".to_string()
+            }
+        });
+        let v = self.setting(result, |v| match v {
+            Verdict::MostSeeds => {
+                "the player holding more seeds wins, and equal holdings are a draw".to_string()
+            }
+            Verdict::Draw => "the game is a draw".to_string(),
+            Verdict::MoverWins => format!("{mover} wins"),
+            Verdict::MoverLoses => format!("{mover} loses"),
+        });
+        format!("{r}; {v}.")
+    }
+}
+
+/// Where an expression is read: names such as `origin` and `mover` mean different things.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Legal,
+    Move,
+    End,
+}
+
+impl Explainer<'_> {
+    /// A condition, as a clause of an English sentence.
+    fn cond(&self, n: &Node, ctx: Ctx) -> String {
+        match &n.kind {
+            NodeKind::Bool(true) => "always".into(),
+            NodeKind::Bool(false) => "never".into(),
+            NodeKind::Name(name) => match name.as_str() {
+                "last_seed" => "this is the last seed of the lap".into(),
+                "first_move" => "the mover has not moved yet in this game or round".into(),
+                "reached_opponent" => "the move has dropped a seed into an opponent's hole".into(),
+                _ => self.value(n, ctx),
+            },
+            NodeKind::Unary(UnaryOp::Not, x) => match &x.kind {
+                NodeKind::Name(name) if name == "last_seed" => {
+                    "this is not the last seed of the lap".into()
+                }
+                NodeKind::Name(name) if name == "first_move" => {
+                    "the mover has moved before in this game or round".into()
+                }
+                NodeKind::Name(name) if name == "reached_opponent" => {
+                    "the move has not dropped a seed into an opponent's hole".into()
+                }
+                NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                    ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
+                    ("closed", [h]) => format!("{} is open", self.value(h, ctx)),
+                    ("is_store", [h]) => format!("{} is not a store", self.value(h, ctx)),
+                    _ => format!("it is not so that {}", self.cond(x, ctx)),
+                },
+                NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _) => {
+                    format!("it is not so that ({})", self.cond(x, ctx))
+                }
+                _ => format!("it is not so that {}", self.cond(x, ctx)),
+            },
+            NodeKind::Binary(BinaryOp::And, a, b) => {
+                format!(
+                    "{} and {}",
+                    self.operand(a, BinaryOp::And, ctx),
+                    self.operand(b, BinaryOp::And, ctx)
+                )
+            }
+            NodeKind::Binary(BinaryOp::Or, a, b) => {
+                format!(
+                    "{} or {}",
+                    self.operand(a, BinaryOp::Or, ctx),
+                    self.operand(b, BinaryOp::Or, ctx)
+                )
+            }
+            NodeKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b, ctx),
+            NodeKind::In(a, list) => {
+                let items: Vec<String> = list.iter().map(|x| self.value(x, ctx)).collect();
+                match self.counted(a, ctx) {
+                    Some(c) => format!("{} {} seeds", c.subject_verb(), or_list(&items)),
+                    None => format!("{} is {}", self.value(a, ctx), or_list(&items)),
+                }
+            }
+            NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                ("own", [h]) => format!("{} is the mover's", self.value(h, ctx)),
+                ("is_store", [h]) => format!("{} is a store", self.value(h, ctx)),
+                ("closed", [h]) => format!("{} is closed", self.value(h, ctx)),
+                _ => self.value(n, ctx),
+            },
+            _ => self.value(n, ctx),
+        }
+    }
+
+    /// An operand of `and` / `or`: the other connective is bracketed, so the grouping of the
+    /// source survives in English.
+    fn operand(&self, n: &Node, parent: BinaryOp, ctx: Ctx) -> String {
+        match &n.kind {
+            NodeKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), _, _) if *op != parent => {
+                format!("({})", self.cond(n, ctx))
+            }
+            _ => self.cond(n, ctx),
+        }
+    }
+
+    fn comparison(&self, op: BinaryOp, a: &Node, b: &Node, ctx: Ctx) -> String {
+        // An option compared with one of its values folds to a constant: say which way.
+        if let (NodeKind::Name(name), NodeKind::Text(v)) = (&a.kind, &b.kind)
+            && let Some(opt) = name.strip_prefix("option.")
+        {
+            let now = self
+                .rules
+                .options
+                .iter()
+                .find(|o| o.name == opt)
+                .map(|o| o.value.as_str());
+            let holds = match (op, now) {
+                (BinaryOp::Eq, Some(now)) => Some(now == v),
+                (BinaryOp::Ne, Some(now)) => Some(now != v),
+                _ => None,
+            };
+            let is = if op == BinaryOp::Ne { "is not" } else { "is" };
+            return match (now, holds) {
+                (Some(now), Some(h)) => format!(
+                    "option `{opt}` {is} \"{v}\" (now \"{now}\": {})",
+                    if h { "true" } else { "false" }
+                ),
+                _ => format!("option `{opt}` {is} \"{v}\""),
+            };
+        }
+        if let (Some(count), NodeKind::Number(k)) = (self.counted(a, ctx), &b.kind) {
+            return count.compared(op, *k);
+        }
+        let (x, y) = (self.value(a, ctx), self.value(b, ctx));
+        let verb = match op {
+            BinaryOp::Eq => "is",
+            BinaryOp::Ne => "is not",
+            BinaryOp::Lt => "is less than",
+            BinaryOp::Le => "is at most",
+            BinaryOp::Gt => "is more than",
+            BinaryOp::Ge => "is at least",
+            _ => op.symbol(),
+        };
+        format!("{x} {verb} {y}")
+    }
+
+    /// What a number counts, when it counts seeds somewhere.
+    fn counted(&self, n: &Node, ctx: Ctx) -> Option<Counted> {
+        match &n.kind {
+            NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                ("seeds", [h]) => Some(Counted::Place(self.value(h, ctx))),
+                ("row_seeds", [p]) => Some(Counted::Place(row_of(&self.value(p, ctx)))),
+                ("store", [p]) => Some(Counted::Player(self.value(p, ctx))),
+                _ => None,
+            },
+            NodeKind::Name(name) if name == "board_seeds" => {
+                Some(Counted::Place("the board".into()))
+            }
+            NodeKind::Name(name) if name == "move_captures" => Some(Counted::Captures),
+            _ => None,
+        }
+    }
+
+    /// A value (a hole, a number, a player), as a noun phrase.
+    fn value(&self, n: &Node, ctx: Ctx) -> String {
+        match &n.kind {
+            NodeKind::Number(k) => k.to_string(),
+            NodeKind::Text(t) => format!("\"{t}\""),
+            NodeKind::Bool(b) => b.to_string(),
+            NodeKind::Name(name) => match name.as_str() {
+                "here" => "the hole just sown".into(),
+                "last" => "the last hole sown".into(),
+                "origin" if ctx == Ctx::Legal => "the hole played".into(),
+                "origin" => "the hole the move started from".into(),
+                "lap_origin" => "the hole this lap was lifted from".into(),
+                "hole" => "the hole just taken".into(),
+                "mover" if ctx == Ctx::End => "the player to move".into(),
+                "mover" => "the mover".into(),
+                "opponent" if ctx == Ctx::End => "the player who just moved".into(),
+                "opponent" => "the opponent".into(),
+                "starter" => "the player who moved first".into(),
+                "south" => "South".into(),
+                "north" => "North".into(),
+                "holes" => format!("{} (the holes in a row)", self.rules.geometry.holes_per_row),
+                "board_seeds" => "the seeds in all holes".into(),
+                "move_captures" => "the seeds captured so far in this move".into(),
+                "turn_sowings" => "the sowings made this turn".into(),
+                other => match other.strip_prefix("option.") {
+                    Some(opt) => {
+                        let now = self
+                            .rules
+                            .options
+                            .iter()
+                            .find(|o| o.name == opt)
+                            .map(|o| o.value.clone());
+                        format!("option `{opt}` (now \"{}\")", now.unwrap_or_default())
+                    }
+                    None => format!("`{other}`"),
+                },
+            },
+            NodeKind::Call(f, _, args) => self.call(f, args, ctx),
+            NodeKind::Unary(UnaryOp::Neg, x) => format!("minus {}", self.value(x, ctx)),
+            NodeKind::Unary(UnaryOp::Not, _) => self.cond(n, ctx),
+            NodeKind::Binary(op, a, b) => {
+                let (x, y) = (self.value(a, ctx), self.value(b, ctx));
+                match op {
+                    BinaryOp::Add => format!("{x} plus {y}"),
+                    BinaryOp::Sub => format!("{x} minus {y}"),
+                    BinaryOp::Mul => format!("{x} times {y}"),
+                    BinaryOp::Div => format!("{x} divided by {y}"),
+                    BinaryOp::Rem => format!("the remainder of {x} divided by {y}"),
+                    _ => self.cond(n, ctx),
+                }
+            }
+            NodeKind::In(..) => self.cond(n, ctx),
+        }
+    }
+
+    fn call(&self, f: &str, args: &[Node], ctx: Ctx) -> String {
+        let arg = |i: usize| args.get(i).map(|a| self.value(a, ctx)).unwrap_or_default();
+        match f {
+            "next" | "prev" => {
+                // next(next(x)) reads better as "the 2nd hole after x".
+                let mut depth = 1;
+                let mut inner = args.first();
+                while let Some(NodeKind::Call(g, _, a)) = inner.map(|n| &n.kind) {
+                    if g != f || a.len() != 1 {
+                        break;
+                    }
+                    depth += 1;
+                    inner = a.first();
+                }
+                let base = inner.map(|a| self.value(a, ctx)).unwrap_or_default();
+                let word = if f == "next" { "after" } else { "before" };
+                match depth {
+                    1 => format!("the hole {word} {base}"),
+                    d => format!("the {} hole {word} {base}", ordinal(d)),
+                }
+            }
+            "seeds" => format!("the seeds in {}", arg(0)),
+            "number" => format!("the number of {}", arg(0)),
+            "opposite" => format!("the hole facing {}", arg(0)),
+            "behind" => format!("the hole behind {}", arg(0)),
+            "owner" => format!("the owner of {}", arg(0)),
+            "store" => format!("the seeds {} holds", arg(0)),
+            "row_seeds" => format!("the seeds in {}", row_of(&arg(0))),
+            "hole" => format!("{} hole {}", possessive(&arg(0)), arg(1)),
+            "own" | "is_store" | "closed" => {
+                let node = Node {
+                    kind: NodeKind::Call(f.to_string(), 0..0, args.to_vec()),
+                    span: 0..0,
+                };
+                self.cond(&node, ctx)
+            }
+            other => format!(
+                "{other}({})",
+                (0..args.len()).map(arg).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+fn is_comparison(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    )
+}
+
+/// A count of seeds, told by what holds them, so that `seeds(h) == 0` reads "h is empty" and
+/// `store(south) >= 25` reads "South holds 25 seeds or more".
+enum Counted {
+    /// A hole, a row, the board.
+    Place(String),
+    /// What a player holds.
+    Player(String),
+    /// What the mover captured in this move.
+    Captures,
+}
+
+impl Counted {
+    fn subject_verb(&self) -> String {
+        match self {
+            Counted::Place(x) | Counted::Player(x) => format!("{x} holds"),
+            Counted::Captures => "the mover has captured".into(),
+        }
+    }
+
+    fn compared(&self, op: BinaryOp, k: i64) -> String {
+        let none = match op {
+            BinaryOp::Eq | BinaryOp::Le => k == 0,
+            BinaryOp::Lt => k == 1,
+            _ => false,
+        };
+        let some = match op {
+            BinaryOp::Gt | BinaryOp::Ne => k == 0,
+            BinaryOp::Ge => k == 1,
+            _ => false,
+        };
+        let amount = match op {
+            BinaryOp::Eq => format!("exactly {}", seeds_word(k)),
+            BinaryOp::Ne => format!("other than {}", seeds_word(k)),
+            BinaryOp::Gt => format!("more than {}", seeds_word(k)),
+            BinaryOp::Ge => format!("{} or more", seeds_word(k)),
+            BinaryOp::Lt => format!("fewer than {}", seeds_word(k)),
+            BinaryOp::Le => format!("at most {}", seeds_word(k)),
+            other => format!("{} {k}", other.symbol()),
+        };
+        match (self, none, some) {
+            (Counted::Place(x), true, _) => format!("{x} is empty"),
+            (Counted::Place(x), _, true) => format!("{x} is not empty"),
+            (Counted::Player(x), true, _) => format!("{x} holds no seeds"),
+            (Counted::Player(x), _, true) => format!("{x} holds seeds"),
+            (Counted::Captures, true, _) => "the mover has captured nothing in this move".into(),
+            (Counted::Captures, _, true) => "the mover has captured seeds in this move".into(),
+            (Counted::Captures, _, _) => format!("the mover has captured {amount} in this move"),
+            (Counted::Place(_) | Counted::Player(_), _, _) => {
+                format!("{} {amount}", self.subject_verb())
+            }
+        }
+    }
+}
+
+/// "South's row", "the mover's row", but "the row of the player who just moved".
+fn row_of(who: &str) -> String {
+    if who.split_whitespace().count() > 2 {
+        format!("the row of {who}")
+    } else {
+        format!("{} row", possessive(who))
+    }
+}
+
+fn possessive(who: &str) -> String {
+    if who.ends_with('s') {
+        format!("{who}'")
+    } else {
+        format!("{who}'s")
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        2 => "2nd".into(),
+        3 => "3rd".into(),
+        n => format!("{n}th"),
+    }
+}
+
+fn seeds_word(k: i64) -> String {
+    if k == 1 {
+        "1 seed".into()
+    } else {
+        format!("{k} seeds")
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => "nothing".into(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+fn join(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn side_word(p: ruleset::Side) -> &'static str {
+    match p {
+        ruleset::Side::South => "South",
+        ruleset::Side::North => "North",
+    }
+}
+
+fn moment(m: Moment) -> &'static str {
+    match m {
+        Moment::Drop => "after every seed dropped",
+        Moment::LapEnd => "at the end of each lap, before the relay is decided",
+        Moment::MoveEnd => "once the move has ended",
+    }
+}
+
+fn destination(d: Destination) -> &'static str {
+    match d {
+        Destination::Mover => "to the mover",
+        Destination::Opponent => "to the mover's opponent",
+        Destination::Owner => "to the owner of the hole they are taken from",
+        Destination::Removed => "out of the game (counted as taken by the mover)",
+    }
+}
+
+fn after(a: After) -> &'static str {
+    match a {
+        After::Continue => "the move goes on: the relay is decided as usual",
+        After::End => "the move ends at once (move-end clauses still run)",
+        After::Sow => {
+            "the captured seeds are sown as the next lap, starting after the first hole taken"
+        }
+    }
+}
+
+/// Wraps prose at [`WIDTH`]: the first line after `first`, the others after `rest`.
+fn wrap(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
