@@ -75,7 +75,9 @@ impl Explanation {
                     Part::Say(sentence) => out.push_str(&wrap(sentence, "  ", "    ")),
                     Part::Note(n) => {
                         out.push_str(&wrap(&format!("{}: {}", n.role, n.english), "  ", "    "));
-                        out.push_str(&format!("      {:>3} | {}\n", n.line, n.source));
+                        for (line, source) in &n.lines {
+                            out.push_str(&format!("      {line:>3} | {source}\n"));
+                        }
                     }
                 }
             }
@@ -89,12 +91,26 @@ impl Explanation {
     }
 }
 
-/// An expression told in English, beside its source line.
+/// An expression told in English, beside the lines of the file it is written on.
 pub struct Note {
     pub role: &'static str,
     pub english: String,
-    pub line: usize,
-    pub source: String,
+    /// The lines it comes from (number, text), in order, each once.
+    pub lines: Vec<(usize, String)>,
+}
+
+impl Note {
+    /// Tells several expressions in one sentence: their lines are quoted once each.
+    fn join(mut self, english: String, other: Note) -> Note {
+        self.english = english;
+        for line in other.lines {
+            if !self.lines.contains(&line) {
+                self.lines.push(line);
+            }
+        }
+        self.lines.sort();
+        self
+    }
 }
 
 /// A sentence, or an expression beside its source.
@@ -146,7 +162,10 @@ fn section_json(s: &Section) -> Value {
         "parts": s.parts.iter().map(|p| match p {
             Part::Say(text) => json!({ "text": text }),
             Part::Note(n) => json!({
-                "role": n.role, "english": n.english, "line": n.line, "source": n.source,
+                "role": n.role,
+                "english": n.english,
+                "line": n.lines.first().map(|(line, _)| line),
+                "source": n.lines.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>().join("\n"),
             }),
         }).collect::<Vec<_>>(),
     })
@@ -178,15 +197,20 @@ impl Explainer<'_> {
     }
 
     fn note(&self, role: &'static str, e: &ruleset::Expr, ctx: Ctx) -> Note {
+        // Every line the expression is written on (a TOML multi-line string spans several).
         let span = e.span();
-        let line = crate::diagnostic::line_col(self.source, span.start).line;
-        let source = self
-            .source
-            .lines()
-            .nth(line - 1)
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let first = crate::diagnostic::line_col(self.source, span.start).line;
+        let last = crate::diagnostic::line_col(self.source, span.end.saturating_sub(1)).line;
+        let lines = (first..=last.max(first))
+            .map(|line| {
+                let text = self
+                    .source
+                    .lines()
+                    .nth(line.saturating_sub(1))
+                    .unwrap_or("");
+                (line, text.trim().to_string())
+            })
+            .collect();
         let english = match expr::parse(e.get_ref()) {
             Ok(node) => self.cond(&node, ctx),
             Err(_) => format!("`{}`", e.get_ref()),
@@ -194,8 +218,7 @@ impl Explainer<'_> {
         Note {
             role,
             english,
-            line,
-            source,
+            lines,
         }
     }
 
@@ -331,32 +354,40 @@ impl Explainer<'_> {
             );
             s.say(format!("Tried {}.", moment(c.at)));
             s.note(self.note("it fires when", &c.when, Ctx::Move));
-            // Holes taken on one line of the file are told in one sentence beside it.
-            let mut takes: Vec<Note> = Vec::new();
-            for t in &c.take {
-                let n = self.hole_note("it takes the seeds of", t, Ctx::Move);
-                match takes.last_mut() {
-                    Some(prev) if prev.line == n.line => {
-                        prev.english = format!("{} and {}", prev.english, n.english);
-                    }
-                    _ => takes.push(n),
-                }
+            // The holes taken are one list, told in one sentence however it is laid out.
+            let takes = c
+                .take
+                .iter()
+                .map(|t| self.hole_note("it takes the seeds of", t, Ctx::Move));
+            let takes = takes.reduce(|all, n| {
+                let english = format!("{} and {}", all.english, n.english);
+                all.join(english, n)
+            });
+            if let Some(n) = takes {
+                s.note(n);
             }
-            takes.into_iter().for_each(|n| s.note(n));
             if let Some(ch) = &c.chain {
-                s.note(self.hole_note(
-                    "then, from the hole just taken, it goes on to",
-                    &ch.step,
-                    Ctx::Move,
-                ));
-                s.note(self.note("as long as", &ch.while_, Ctx::Move));
+                // The test is made at the hole just taken, before each step.
+                let test = self.note("then it goes on", &ch.while_, Ctx::Move);
+                let step = self.hole_note("", &ch.step, Ctx::Move);
+                let english = format!(
+                    "while {}, from the hole just taken to {}, taking that too (never a hole twice)",
+                    test.english, step.english
+                );
+                s.note(test.join(english, step));
             }
-            s.say(format!(
-                "The seeds go {}.",
-                self.setting(&c.to, |d| destination(*d).to_string())
-            ));
+            let resown = c.at == Moment::LapEnd && c.then == After::Sow;
+            if !resown {
+                s.say(format!(
+                    "The seeds go {}.",
+                    self.setting(&c.to, |d| destination(*d).to_string())
+                ));
+            }
             if let Some(e) = &c.cancel_if {
                 s.note(self.note("the whole capture is undone if afterwards", e, Ctx::Move));
+            }
+            if c.claim {
+                s.say("The first hole it takes becomes the mover's claimed hole, unless the mover has claimed one already (one claim each): from then on every seed sown into it goes to the mover, so it stays empty and nobody can play it.");
             }
             if c.at == Moment::LapEnd {
                 s.say(format!("Then {}.", after(c.then)));
@@ -498,13 +529,29 @@ impl Explainer<'_> {
             &sw.cites,
             self.header_line("[sowing]", 0),
         );
-        s.say(format!(
-            "A move lifts all the seeds of one hole and sows them {}, one seed into each hole.",
-            self.setting(&sw.direction, |d| match d {
-                Direction::Ccw => format!("counter-clockwise (s1 to s{per}, then n1 to n{per})"),
-                Direction::Cw => format!("clockwise (s{per} to s1, then n{per} to n1)"),
-            })
-        ));
+        if g.rows == 2 {
+            s.say(format!(
+                "A move lifts all the seeds of one hole and sows them {}, one seed into each hole.",
+                self.setting(&sw.direction, |d| match d {
+                    Direction::Ccw => {
+                        format!("counter-clockwise (s1 to s{per}, then n1 to n{per})")
+                    }
+                    Direction::Cw => format!("clockwise (s{per} to s1, then n{per} to n1)"),
+                })
+            ));
+        } else {
+            s.say(format!(
+                "A move lifts all the seeds of one hole and sows them {}, one seed into each hole: no seed enters the opponent's rows.",
+                self.setting(&sw.direction, |d| match d {
+                    Direction::Ccw => format!(
+                        "counter-clockwise round the mover's own {per} holes (1 to {per}, then 1 again)"
+                    ),
+                    Direction::Cw => format!(
+                        "clockwise round the mover's own {per} holes ({per} to 1, then {per} again)"
+                    ),
+                })
+            ));
+        }
         s.say(self.setting(&sw.first_seed, |v| match v {
             FirstSeed::Next => "The first seed of each lap goes into the hole after the one lifted".to_string(),
             FirstSeed::Origin => "The first seed of each lap goes back into the hole lifted, except that a single seed moves on to the next hole".to_string(),
@@ -597,7 +644,12 @@ impl Explainer<'_> {
                 &w.cites,
                 self.header_line("[[end.when]]", i),
             );
-            s.note(self.note("after every sowing, the game ends when", &w.when, Ctx::End));
+            let role = if f.rounds.is_some() {
+                "after every sowing, the game (or round) ends when"
+            } else {
+                "after every sowing, the game ends when"
+            };
+            s.note(self.note(role, &w.when, Ctx::End));
             s.say(format!(
                 "Then {}",
                 self.ending(&w.remaining, &w.result, "the player to move next")
@@ -670,6 +722,7 @@ impl Explainer<'_> {
                     ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
                     ("closed", [h]) => format!("{} is open", self.value(h, ctx)),
                     ("is_store", [h]) => format!("{} is not a store", self.value(h, ctx)),
+                    ("claimed", [h]) => format!("{} is not a claimed hole", self.value(h, ctx)),
                     _ => format!("it is not so that {}", self.cond(x, ctx)),
                 },
                 NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _) => {
@@ -695,7 +748,7 @@ impl Explainer<'_> {
             NodeKind::In(a, list) => {
                 let items: Vec<String> = list.iter().map(|x| self.value(x, ctx)).collect();
                 match self.counted(a, ctx) {
-                    Some(c) => format!("{} {} seeds", c.subject_verb(), or_list(&items)),
+                    Some(c) => c.one_of(&items),
                     None => format!("{} is {}", self.value(a, ctx), or_list(&items)),
                 }
             }
@@ -703,6 +756,7 @@ impl Explainer<'_> {
                 ("own", [h]) => format!("{} is the mover's", self.value(h, ctx)),
                 ("is_store", [h]) => format!("{} is a store", self.value(h, ctx)),
                 ("closed", [h]) => format!("{} is closed", self.value(h, ctx)),
+                ("claimed", [h]) => format!("{} is a claimed hole", self.value(h, ctx)),
                 _ => self.value(n, ctx),
             },
             _ => self.value(n, ctx),
@@ -739,7 +793,7 @@ impl Explainer<'_> {
             let is = if op == BinaryOp::Ne { "is not" } else { "is" };
             return match (now, holds) {
                 (Some(now), Some(h)) => format!(
-                    "option `{opt}` {is} \"{v}\" (now \"{now}\": {})",
+                    "option `{opt}` {is} \"{v}\" ({}: the option is \"{now}\")",
                     if h { "true" } else { "false" }
                 ),
                 _ => format!("option `{opt}` {is} \"{v}\""),
@@ -747,6 +801,20 @@ impl Explainer<'_> {
         }
         if let (Some(count), NodeKind::Number(k)) = (self.counted(a, ctx), &b.kind) {
             return count.compared(op, *k);
+        }
+        // `number(claim(p))` is 0 exactly when p has claimed no hole.
+        if let (NodeKind::Call(f, _, args), NodeKind::Number(0)) = (&a.kind, &b.kind)
+            && let (Some(NodeKind::Call(g, _, inner)), "number") =
+                (args.first().map(|x| &x.kind), f.as_str())
+            && g == "claim"
+            && let Some(p) = inner.first()
+        {
+            let who = self.value(p, ctx);
+            match op {
+                BinaryOp::Eq | BinaryOp::Le => return format!("{who} has not claimed a hole"),
+                BinaryOp::Ne | BinaryOp::Gt => return format!("{who} has claimed a hole"),
+                _ => {}
+            }
         }
         let (x, y) = (self.value(a, ctx), self.value(b, ctx));
         let verb = match op {
@@ -768,12 +836,17 @@ impl Explainer<'_> {
                 ("seeds", [h]) => Some(Counted::Place(self.value(h, ctx))),
                 ("row_seeds", [p]) => Some(Counted::Place(row_of(&self.value(p, ctx)))),
                 ("store", [p]) => Some(Counted::Player(self.value(p, ctx))),
+                ("max_seeds", [p]) => Some(Counted::Place(format!(
+                    "the fullest of {} holes",
+                    possessive(&self.value(p, ctx))
+                ))),
                 _ => None,
             },
             NodeKind::Name(name) if name == "board_seeds" => {
                 Some(Counted::Place("the board".into()))
             }
             NodeKind::Name(name) if name == "move_captures" => Some(Counted::Captures),
+            NodeKind::Name(name) if name == "turn_sowings" => Some(Counted::Sowings),
             _ => None,
         }
     }
@@ -801,7 +874,8 @@ impl Explainer<'_> {
                 "holes" => format!("{} (the holes in a row)", self.rules.geometry.holes_per_row),
                 "board_seeds" => "the seeds in all holes".into(),
                 "move_captures" => "the seeds captured so far in this move".into(),
-                "turn_sowings" => "the sowings made this turn".into(),
+                "turn_sowings" => "the number of sowings the mover has made this turn".into(),
+                "last_seed" | "first_move" | "reached_opponent" => self.cond(n, ctx),
                 other => match other.strip_prefix("option.") {
                     Some(opt) => {
                         let now = self
@@ -862,7 +936,9 @@ impl Explainer<'_> {
             "store" => format!("the seeds {} holds", arg(0)),
             "row_seeds" => format!("the seeds in {}", row_of(&arg(0))),
             "hole" => format!("{} hole {}", possessive(&arg(0)), arg(1)),
-            "own" | "is_store" | "closed" => {
+            "max_seeds" => format!("the most seeds in any one of {} holes", possessive(&arg(0))),
+            "claim" => format!("the hole {} has claimed", arg(0)),
+            "own" | "is_store" | "closed" | "claimed" => {
                 let node = Node {
                     kind: NodeKind::Call(f.to_string(), 0..0, args.to_vec()),
                     span: 0..0,
@@ -884,23 +960,49 @@ fn is_comparison(op: BinaryOp) -> bool {
     )
 }
 
-/// A count of seeds, told by what holds them, so that `seeds(h) == 0` reads "h is empty" and
-/// `store(south) >= 25` reads "South holds 25 seeds or more".
+/// A count, told by what it counts, so that `seeds(h) == 0` reads "h is empty",
+/// `store(south) >= 25` reads "South holds 25 seeds or more" and `turn_sowings < 3` reads "the
+/// mover has made fewer than 3 sowings this turn".
 enum Counted {
-    /// A hole, a row, the board.
+    /// Seeds in a hole, a row, the board.
     Place(String),
-    /// What a player holds.
+    /// Seeds a player holds.
     Player(String),
-    /// What the mover captured in this move.
+    /// Seeds the mover captured in this move.
     Captures,
+    /// Sowings the mover has made this turn.
+    Sowings,
 }
 
 impl Counted {
-    fn subject_verb(&self) -> String {
+    /// `k` of what is counted: "1 seed", "3 sowings".
+    fn amount(&self, k: i64) -> String {
         match self {
-            Counted::Place(x) | Counted::Player(x) => format!("{x} holds"),
-            Counted::Captures => "the mover has captured".into(),
+            Counted::Sowings if k == 1 => "1 sowing".into(),
+            Counted::Sowings => format!("{k} sowings"),
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures => seeds_word(k),
         }
+    }
+
+    /// The sentence around an amount: "South holds {}", "the mover has captured {} in this
+    /// move".
+    fn sentence(&self, amount: &str) -> String {
+        match self {
+            Counted::Place(x) | Counted::Player(x) => format!("{x} holds {amount}"),
+            Counted::Captures => format!("the mover has captured {amount} in this move"),
+            Counted::Sowings => {
+                format!("the mover has made {amount} this turn (this one included)")
+            }
+        }
+    }
+
+    /// Holds one of several amounts (`x in [2, 3]`).
+    fn one_of(&self, items: &[String]) -> String {
+        let unit = match self {
+            Counted::Sowings => "sowings",
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
+        };
+        self.sentence(&format!("{} {unit}", or_list(items)))
     }
 
     fn compared(&self, op: BinaryOp, k: i64) -> String {
@@ -915,12 +1017,12 @@ impl Counted {
             _ => false,
         };
         let amount = match op {
-            BinaryOp::Eq => format!("exactly {}", seeds_word(k)),
-            BinaryOp::Ne => format!("other than {}", seeds_word(k)),
-            BinaryOp::Gt => format!("more than {}", seeds_word(k)),
-            BinaryOp::Ge => format!("{} or more", seeds_word(k)),
-            BinaryOp::Lt => format!("fewer than {}", seeds_word(k)),
-            BinaryOp::Le => format!("at most {}", seeds_word(k)),
+            BinaryOp::Eq => format!("exactly {}", self.amount(k)),
+            BinaryOp::Ne => format!("other than {}", self.amount(k)),
+            BinaryOp::Gt => format!("more than {}", self.amount(k)),
+            BinaryOp::Ge => format!("{} or more", self.amount(k)),
+            BinaryOp::Lt => format!("fewer than {}", self.amount(k)),
+            BinaryOp::Le => format!("at most {}", self.amount(k)),
             other => format!("{} {k}", other.symbol()),
         };
         match (self, none, some) {
@@ -930,10 +1032,7 @@ impl Counted {
             (Counted::Player(x), _, true) => format!("{x} holds seeds"),
             (Counted::Captures, true, _) => "the mover has captured nothing in this move".into(),
             (Counted::Captures, _, true) => "the mover has captured seeds in this move".into(),
-            (Counted::Captures, _, _) => format!("the mover has captured {amount} in this move"),
-            (Counted::Place(_) | Counted::Player(_), _, _) => {
-                format!("{} {amount}", self.subject_verb())
-            }
+            _ => self.sentence(&amount),
         }
     }
 }
@@ -1012,7 +1111,7 @@ fn after(a: After) -> &'static str {
         After::Continue => "the move goes on: the relay is decided as usual",
         After::End => "the move ends at once (move-end clauses still run)",
         After::Sow => {
-            "the captured seeds are sown as the next lap, starting after the first hole taken"
+            "the seeds taken are not banked: the mover sows them as the next lap, starting in the hole after the one this lap ended in, and that lap ends like any other"
         }
     }
 }
@@ -1038,4 +1137,56 @@ fn wrap(text: &str, first: &str, rest: &str) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::typing::{FUNCTIONS, NAMES, Type};
+
+    const RULESET: &str = "format = 1\nname = \"T\"\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
+        [sowing]\ndirection = \"ccw\"\n[end]\nno_move = { remaining = \"stay\", result = \"draw\" }\n";
+
+    /// Every name and function of the language reads as English: none is shown as written.
+    #[test]
+    fn every_name_and_function_is_told_in_english() {
+        let rules = crate::check::load(RULESET, &[]).expect("loads").rules;
+        let ex = Explainer {
+            rules: &rules,
+            source: RULESET,
+        };
+        let arg = |t: &Type| match t {
+            Type::Hole => "last",
+            Type::Player => "mover",
+            _ => "1",
+        };
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for n in NAMES {
+            let node = expr::parse(n.name).expect("parses");
+            texts.push((n.name.into(), ex.value(&node, Ctx::Move)));
+            texts.push((n.name.into(), ex.cond(&node, Ctx::Move)));
+        }
+        for f in FUNCTIONS {
+            let args: Vec<&str> = f.args.iter().map(arg).collect();
+            let text = format!("{}({})", f.name, args.join(", "));
+            let node = expr::parse(&text).expect("parses");
+            texts.push((text.clone(), ex.value(&node, Ctx::Move)));
+            texts.push((text.clone(), ex.cond(&node, Ctx::Move)));
+            // Also inside a comparison, where counts are told by what they count.
+            if f.ty == Type::Number {
+                let cmp = format!("{text} < 3");
+                let node = expr::parse(&cmp).expect("parses");
+                texts.push((cmp, ex.cond(&node, Ctx::Move)));
+            }
+        }
+        for (written, english) in texts {
+            let raw = FUNCTIONS
+                .iter()
+                .any(|f| english.contains(&format!("{}(", f.name)));
+            assert!(
+                !raw && !english.contains('`') && !english.contains('_'),
+                "`{written}` is told as \"{english}\""
+            );
+        }
+    }
 }

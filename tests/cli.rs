@@ -415,9 +415,25 @@ fn play_unknown_option_name_json() {
 
 // ---- explain, simulate, list, schema ----
 
+/// Every shipped ruleset told back: each snapshot is read against the game's rules file.
 #[test]
-fn explain_raja_pasu() {
-    snapshot("explain_raja_pasu", &["explain", "raja_pasu"], &[], None);
+fn explain_every_shipped_ruleset() {
+    for (name, _) in sow::catalog::SHIPPED {
+        let run = snapshot(&format!("explain@{name}"), &["explain", name], &[], None);
+        assert_eq!(run.code, 0, "{name}");
+        assert!(run.stderr.is_empty(), "{name}: {}", run.stderr);
+    }
+}
+
+/// Fixtures that each show one way of writing a clause told back in English.
+#[test]
+fn explain_fixtures() {
+    insta::glob!("cli/explain/*.toml", |path| {
+        let file = relative(path);
+        let (run, t) = transcript(&["explain", &file], &[&file], None);
+        assert_eq!(run.code, 0, "{file}");
+        insta::assert_snapshot!(t);
+    });
 }
 
 #[test]
