@@ -2,8 +2,10 @@
 //! line it comes from, so an author can read back what they wrote (`sow explain`).
 //!
 //! The text is built from the parsed file (which keeps the spans and the expressions as
-//! written) and from the checked rules (which know the option values in force). The result is
-//! a value: the command line prints it as text or JSON.
+//! written) and from the checked rules (which know the option values in force). When the game's
+//! documented rules are at hand ([`RulesDoc`], read from `docs/rules/NAME.md`), each section
+//! quotes the clauses it cites. The result is a value: the command line prints it as text or
+//! JSON.
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
 
@@ -24,24 +26,164 @@ pub struct Explanation {
     pub region: Option<String>,
     pub sources: Vec<String>,
     pub about: Option<String>,
+    /// Where the documented rules quoted come from, when there are any.
+    pub rules_file: Option<String>,
     pub sections: Vec<Section>,
 }
 
 /// Tells a checked ruleset back in English. `source` is the text it was loaded from; `rules`
-/// are the rules checked from it, with the options in force.
-pub fn explain(rules: &Rules, source: &str) -> Result<Explanation, String> {
+/// are the rules checked from it, with the options in force; `doc` is the game's documented
+/// rules and the name of their file, if there are any, whose clauses are quoted where cited.
+pub fn explain(
+    rules: &Rules,
+    source: &str,
+    doc: Option<(&str, &RulesDoc)>,
+) -> Result<Explanation, String> {
     // The file loaded, so it parses; the parsed form keeps what the compiled rules lose: the
     // expressions as written and their places.
     let file: RulesetFile = toml::from_str(source).map_err(|e| e.to_string())?;
     let ex = Explainer { rules, source };
-    let sections = ex.sections(&file);
+    let mut sections = ex.sections(&file);
+    if let Some((_, doc)) = doc {
+        for s in &mut sections {
+            s.quotes = s
+                .cites
+                .as_deref()
+                .map(|c| doc.quotes(c))
+                .unwrap_or_default();
+        }
+    }
     Ok(Explanation {
         name: file.name,
         region: file.region,
         sources: file.sources,
         about: file.about,
+        rules_file: doc.map(|(name, _)| name.to_string()),
         sections,
     })
+}
+
+/// A game's documented rules, as `docs/rules/NAME.md` writes them: the clauses of its `Rules`
+/// table, its open points, and the rules it lists as not expressed.
+#[derive(Debug, Default)]
+pub struct RulesDoc {
+    pub clauses: Vec<DocClause>,
+}
+
+/// One row of a rules file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocClause {
+    pub id: String,
+    pub kind: DocKind,
+    /// The rule; for an open point, its question and the reading taken by default.
+    pub text: String,
+    /// For an open point: the option that carries it, if any.
+    pub option: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocKind {
+    Rule,
+    OpenPoint,
+    /// A rule the ruleset does not express (the row gives the reason as its text).
+    NotExpressed,
+}
+
+/// A documented clause quoted beside the section that cites it.
+pub struct Quote {
+    pub id: String,
+    /// None when the rules file has no clause of that id.
+    pub text: Option<String>,
+}
+
+/// Whether a piece of a `cites` is a clause id: capitals and digits, a dash, then a number or
+/// `O` and a number (`RP-7`, `S3-O1`).
+pub fn is_clause_id(s: &str) -> bool {
+    let Some((prefix, number)) = s.split_once('-') else {
+        return false;
+    };
+    let number = number.strip_prefix('O').unwrap_or(number);
+    prefix.starts_with(|c: char| c.is_ascii_uppercase())
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && !number.is_empty()
+        && number.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The pieces of a `cites` value: `"RP-4, RP-5"` is `["RP-4", "RP-5"]`.
+pub fn cited(cites: &str) -> impl Iterator<Item = &str> {
+    cites.split(',').map(str::trim).filter(|c| !c.is_empty())
+}
+
+impl RulesDoc {
+    /// Reads the tables of a rules file: rows whose first cell is a clause id, under the
+    /// headings `## Rules`, `## Open points` and `## Not expressed`.
+    pub fn parse(text: &str) -> RulesDoc {
+        let mut doc = RulesDoc::default();
+        let mut kind = None;
+        for line in text.lines() {
+            if let Some(heading) = line.strip_prefix("## ") {
+                kind = match heading.trim() {
+                    "Rules" => Some(DocKind::Rule),
+                    "Open points" => Some(DocKind::OpenPoint),
+                    "Not expressed" => Some(DocKind::NotExpressed),
+                    _ => None,
+                };
+                continue;
+            }
+            let (Some(kind), Some(row)) = (kind, line.trim().strip_prefix('|')) else {
+                continue;
+            };
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let (Some(id), Some(text)) = (cells.first(), cells.get(1)) else {
+                continue;
+            };
+            if !is_clause_id(id) {
+                continue;
+            }
+            let (text, option) = match kind {
+                DocKind::OpenPoint => {
+                    let default = cells.get(2).copied().unwrap_or("");
+                    let option = cells
+                        .get(4)
+                        .map(|o| o.trim_matches('`'))
+                        .filter(|o| !o.is_empty() && *o != "—");
+                    (
+                        format!("{text} Default: {default}."),
+                        option.map(str::to_string),
+                    )
+                }
+                DocKind::Rule | DocKind::NotExpressed => (text.to_string(), None),
+            };
+            doc.clauses.push(DocClause {
+                id: id.to_string(),
+                kind,
+                text,
+                option,
+            });
+        }
+        doc
+    }
+
+    /// The rule or open point of this id.
+    pub fn clause(&self, id: &str) -> Option<&DocClause> {
+        self.clauses
+            .iter()
+            .find(|c| c.id == id && c.kind != DocKind::NotExpressed)
+    }
+
+    /// The clauses a `cites` value names, quoted; pieces that are not ids (free text) are
+    /// left out.
+    pub fn quotes(&self, cites: &str) -> Vec<Quote> {
+        cited(cites)
+            .filter(|c| is_clause_id(c))
+            .map(|id| Quote {
+                id: id.to_string(),
+                text: self.clause(id).map(|c| c.text.clone()),
+            })
+            .collect()
+    }
 }
 
 impl Explanation {
@@ -52,6 +194,9 @@ impl Explanation {
             out.push_str(&format!("  region:  {r}\n"));
         }
         out.push_str(&format!("  file:    {file}\n"));
+        if let Some(r) = &self.rules_file {
+            out.push_str(&format!("  rules:   {r}\n"));
+        }
         for s in &self.sources {
             out.push_str(&wrap(s, "  source:  ", "           "));
         }
@@ -70,6 +215,10 @@ impl Explanation {
                 title.push_str(&format!(", line {l}"));
             }
             out.push_str(&format!("{title}\n"));
+            for q in &s.quotes {
+                let text = q.text.as_deref().unwrap_or("(not in the rules file)");
+                out.push_str(&wrap(&format!("> {}: {text}", q.id), "  ", "      "));
+            }
             for part in &s.parts {
                 match part {
                     Part::Say(sentence) => out.push_str(&wrap(sentence, "  ", "    ")),
@@ -125,6 +274,8 @@ pub struct Section {
     pub title: String,
     pub cites: Option<String>,
     pub line: Option<usize>,
+    /// The documented clauses it cites, quoted.
+    pub quotes: Vec<Quote>,
     pub parts: Vec<Part>,
 }
 
@@ -140,6 +291,7 @@ impl Section {
             title: title.into(),
             cites: cites.clone(),
             line,
+            quotes: Vec::new(),
             parts: Vec::new(),
         }
     }
@@ -158,6 +310,7 @@ fn section_json(s: &Section) -> Value {
         "kind": s.kind,
         "title": s.title,
         "cites": s.cites,
+        "quotes": s.quotes.iter().map(|q| json!({ "id": q.id, "text": q.text })).collect::<Vec<_>>(),
         "line": s.line,
         "parts": s.parts.iter().map(|p| match p {
             Part::Say(text) => json!({ "text": text }),
@@ -802,6 +955,11 @@ impl Explainer<'_> {
         if let (Some(count), NodeKind::Number(k)) = (self.counted(a, ctx), &b.kind) {
             return count.compared(op, *k);
         }
+        if let (Some(count), NodeKind::Binary(arith, _, _)) = (self.counted(a, ctx), &b.kind)
+            && arith_rank(*arith).is_some()
+        {
+            return count.compared_to(op, &self.value(b, ctx));
+        }
         // `number(claim(p))` is 0 exactly when p has claimed no hole.
         if let (NodeKind::Call(f, _, args), NodeKind::Number(0)) = (&a.kind, &b.kind)
             && let (Some(NodeKind::Call(g, _, inner)), "number") =
@@ -893,7 +1051,28 @@ impl Explainer<'_> {
             NodeKind::Unary(UnaryOp::Neg, x) => format!("minus {}", self.value(x, ctx)),
             NodeKind::Unary(UnaryOp::Not, _) => self.cond(n, ctx),
             NodeKind::Binary(op, a, b) => {
-                let (x, y) = (self.value(a, ctx), self.value(b, ctx));
+                // Operands that are sums or products themselves are bracketed where the words
+                // alone would group them otherwise.
+                let bracket = |x: &Node, right: bool| {
+                    // "the remainder of x divided by y" has no end of its own: it is bracketed
+                    // inside other arithmetic, and so is anything inside it.
+                    let (inner, rem) = match &x.kind {
+                        NodeKind::Binary(inner, _, _) => {
+                            (arith_rank(*inner), *inner == BinaryOp::Rem)
+                        }
+                        _ => (None, false),
+                    };
+                    let text = self.value(x, ctx);
+                    match (inner, arith_rank(*op)) {
+                        (Some(i), Some(o))
+                            if i < o || (right && i == o) || rem || *op == BinaryOp::Rem =>
+                        {
+                            format!("({text})")
+                        }
+                        _ => text,
+                    }
+                };
+                let (x, y) = (bracket(a, false), bracket(b, true));
                 match op {
                     BinaryOp::Add => format!("{x} plus {y}"),
                     BinaryOp::Sub => format!("{x} minus {y}"),
@@ -935,7 +1114,12 @@ impl Explainer<'_> {
             "owner" => format!("the owner of {}", arg(0)),
             "store" => format!("the seeds {} holds", arg(0)),
             "row_seeds" => format!("the seeds in {}", row_of(&arg(0))),
-            "hole" => format!("{} hole {}", possessive(&arg(0)), arg(1)),
+            "hole" => match args.get(1).map(|k| &k.kind) {
+                Some(NodeKind::Number(_) | NodeKind::Name(_)) | None => {
+                    format!("{} hole {}", possessive(&arg(0)), arg(1))
+                }
+                Some(_) => format!("{} hole numbered ({})", possessive(&arg(0)), arg(1)),
+            },
             "max_seeds" => format!("the most seeds in any one of {} holes", possessive(&arg(0))),
             "claim" => format!("the hole {} has claimed", arg(0)),
             "own" | "is_store" | "closed" | "claimed" => {
@@ -950,6 +1134,15 @@ impl Explainer<'_> {
                 (0..args.len()).map(arg).collect::<Vec<_>>().join(", ")
             ),
         }
+    }
+}
+
+/// How tightly an arithmetic operator binds: sums 1, products 2; None for the others.
+fn arith_rank(op: BinaryOp) -> Option<u8> {
+    match op {
+        BinaryOp::Add | BinaryOp::Sub => Some(1),
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => Some(2),
+        _ => None,
     }
 }
 
@@ -1003,6 +1196,24 @@ impl Counted {
             Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
         };
         self.sentence(&format!("{} {unit}", or_list(items)))
+    }
+
+    /// Compared with a number computed from the position: "holds fewer than (2 times 10) seeds".
+    fn compared_to(&self, op: BinaryOp, k: &str) -> String {
+        let unit = match self {
+            Counted::Sowings => "sowings",
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
+        };
+        let amount = match op {
+            BinaryOp::Eq => format!("exactly ({k}) {unit}"),
+            BinaryOp::Ne => format!("other than ({k}) {unit}"),
+            BinaryOp::Gt => format!("more than ({k}) {unit}"),
+            BinaryOp::Ge => format!("({k}) {unit} or more"),
+            BinaryOp::Lt => format!("fewer than ({k}) {unit}"),
+            BinaryOp::Le => format!("at most ({k}) {unit}"),
+            other => format!("{} {k}", other.symbol()),
+        };
+        self.sentence(&amount)
     }
 
     fn compared(&self, op: BinaryOp, k: i64) -> String {

@@ -425,6 +425,41 @@ fn explain_every_shipped_ruleset() {
     }
 }
 
+/// A shipped ruleset read from its file quotes its rules file as its name does; a copy that
+/// differs from it does not.
+#[test]
+fn explain_quotes_the_rules_file_of_a_shipped_file() {
+    let by_name = sow(&["explain", "kalah"], None);
+    let by_path = sow(&["explain", "rulesets/kalah.toml"], None);
+    assert!(by_path.stdout.contains("  rules:   docs/rules/kalah.md\n"));
+    assert!(
+        by_path
+            .stdout
+            .contains("  > KA-5: A last seed in an empty hole of your own")
+    );
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("  file:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&by_name.stdout), body(&by_path.stdout));
+    let copy = scratch().join("kalah_copy.toml");
+    let text = std::fs::read_to_string(root().join("rulesets/kalah.toml")).expect("kalah");
+    std::fs::write(
+        &copy,
+        text.replace("name = \"Kalah\"", "name = \"Kalah, mine\""),
+    )
+    .expect("written");
+    let mine = sow(&["explain", copy.to_str().expect("a path")], None);
+    assert_eq!(mine.code, 0, "{}", mine.stderr);
+    assert!(!mine.stdout.contains("rules:") && !mine.stdout.contains("> KA-"));
+    assert!(
+        mine.stdout
+            .contains("Extra turn: \"last seed in own store\" [KA-4]")
+    );
+}
+
 /// Fixtures that each show one way of writing a clause told back in English.
 #[test]
 fn explain_fixtures() {

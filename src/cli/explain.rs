@@ -29,8 +29,15 @@ pub struct Args {
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let ruleset = Ruleset::load(&args.ruleset, &args.options.options)?;
     ruleset.print_warnings(format);
-    let explained = sow::explain::explain(&ruleset.rules, &ruleset.source)
-        .map_err(|e| Fail::Usage(format!("cannot read {} again: {e}", ruleset.file)))?;
+    // A shipped ruleset, named or read from a file, quotes its game's documented rules.
+    let doc = sow::catalog::rules_doc_for(&ruleset.source)
+        .map(|(file, text)| (file, sow::explain::RulesDoc::parse(text)));
+    let explained = sow::explain::explain(
+        &ruleset.rules,
+        &ruleset.source,
+        doc.as_ref().map(|(file, d)| (file.as_str(), d)),
+    )
+    .map_err(|e| Fail::Usage(format!("cannot read {} again: {e}", ruleset.file)))?;
     match format {
         Format::Text => print!("{}", explained.text(&ruleset.file)),
         Format::Json => emit_json(&json!({
@@ -40,6 +47,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             "region": explained.region,
             "sources": explained.sources,
             "about": explained.about,
+            "rules_file": explained.rules_file,
             "sections": explained.sections_json(),
             "options": ruleset.rules.options,
             "diagnostics": ruleset.warnings_json(),
