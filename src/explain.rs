@@ -742,14 +742,16 @@ impl Explainer<'_> {
         let e = &f.end;
         let line = self.header_line("[end]", 0);
         let mut out = Vec::new();
+        // In a match, every ending ends the round (and the match, when it cannot go on).
+        let or_round = if f.rounds.is_some() {
+            " (or round)"
+        } else {
+            ""
+        };
         let mut s = Section::new("end", "End: no legal move", &e.no_move.cites, line);
         s.say(format!(
             "When the player to move has no legal move, the game{} ends: {}",
-            if f.rounds.is_some() {
-                " (or round)"
-            } else {
-                ""
-            },
+            or_round,
             self.ending(
                 &e.no_move.remaining,
                 &e.no_move.result,
@@ -767,7 +769,7 @@ impl Explainer<'_> {
             let mut s = Section::new("end", "End: endless move", &x.cites, line);
             s.say(format!(
                 "A move whose laps would never end (the state after a lap repeats) stops at the first repeat, and the game{} ends: {}",
-                if f.rounds.is_some() { " (or round)" } else { "" },
+                or_round,
                 self.ending(&x.remaining, &x.result, "the player making the move")
             ));
             if e.endless_move.is_none() {
@@ -779,11 +781,7 @@ impl Explainer<'_> {
         let mut s = Section::new("end", "End: repeated position", &x.cites, line);
         s.say(format!(
             "When a position comes back with the same player to move, the game{} ends: {}",
-            if f.rounds.is_some() {
-                " (or round)"
-            } else {
-                ""
-            },
+            or_round,
             self.ending(&x.remaining, &x.result, "the player to move")
         ));
         if e.cycle.is_none() {
@@ -797,12 +795,13 @@ impl Explainer<'_> {
                 &w.cites,
                 self.header_line("[[end.when]]", i),
             );
-            let role = if f.rounds.is_some() {
-                "after every sowing, the game (or round) ends when"
-            } else {
+            let mut n = self.note("", &w.when, Ctx::End);
+            n.role = if or_round.is_empty() {
                 "after every sowing, the game ends when"
+            } else {
+                "after every sowing, the game (or round) ends when"
             };
-            s.note(self.note(role, &w.when, Ctx::End));
+            s.note(n);
             s.say(format!(
                 "Then {}",
                 self.ending(&w.remaining, &w.result, "the player to move next")
