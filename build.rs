@@ -1,5 +1,6 @@
 //! Embeds every `rulesets/*.toml` in the binary, so that the list of shipped rulesets is the
-//! folder itself and no ruleset is named in the source.
+//! folder itself and no ruleset is named in the source, and beside each the documented rules of
+//! its game, `docs/rules/NAME.md`.
 
 use std::fmt::Write;
 
@@ -23,8 +24,25 @@ fn main() {
     let mut code = String::from(
         "/// (name, file text) of every shipped ruleset.\npub const SHIPPED: &[(&str, &str)] = &[\n",
     );
-    for (name, path) in names {
+    for (name, path) in &names {
         let _ = writeln!(code, "    ({name:?}, include_str!({path:?})),");
+    }
+    code.push_str("];\n");
+    // The documented rules of each shipped game, `docs/rules/NAME.md`, for `sow explain`.
+    println!("cargo:rerun-if-changed=docs/rules");
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
+    code.push_str(
+        "/// (name, file text) of the documented rules of every shipped ruleset that has them.\npub const RULES: &[(&str, &str)] = &[\n",
+    );
+    for (name, _) in &names {
+        let doc = docs.join(format!("{name}.md"));
+        if doc.exists() {
+            let _ = writeln!(
+                code,
+                "    ({name:?}, include_str!({:?})),",
+                doc.display().to_string()
+            );
+        }
     }
     code.push_str("];\n");
     let out =

@@ -1,4 +1,5 @@
-//! The rulesets shipped with sow, embedded in the binary so that a name works from anywhere.
+//! The rulesets shipped with sow, embedded in the binary so that a name works from anywhere, and
+//! the documented rules of their games (`docs/rules/NAME.md`), which `sow explain` quotes.
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
 
@@ -10,6 +11,24 @@ pub fn shipped(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, text)| *text)
+}
+
+/// The documented rules of a shipped ruleset's game, as `(file, text)`.
+pub fn rules_doc(name: &str) -> Option<(String, &'static str)> {
+    RULES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, text)| (format!("docs/rules/{n}.md"), *text))
+}
+
+/// The documented rules for a ruleset's text: those of the shipped ruleset it is, whether it was
+/// named or read from a file; none for any other text (a file changed since is not the game the
+/// rules file describes).
+pub fn rules_doc_for(text: &str) -> Option<(String, &'static str)> {
+    SHIPPED
+        .iter()
+        .find(|(_, t)| *t == text)
+        .and_then(|(name, _)| rules_doc(name))
 }
 
 /// Where a ruleset comes from: a path if one exists, else a shipped name.

@@ -17,6 +17,7 @@ pub mod catalog;
 pub mod check;
 pub mod diagnostic;
 pub mod engine;
+pub mod explain;
 pub mod expr;
 pub mod notation;
 pub mod record;

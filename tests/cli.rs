@@ -415,9 +415,60 @@ fn play_unknown_option_name_json() {
 
 // ---- explain, simulate, list, schema ----
 
+/// Every shipped ruleset told back: each snapshot is read against the game's rules file.
 #[test]
-fn explain_raja_pasu() {
-    snapshot("explain_raja_pasu", &["explain", "raja_pasu"], &[], None);
+fn explain_every_shipped_ruleset() {
+    for (name, _) in sow::catalog::SHIPPED {
+        let run = snapshot(&format!("explain@{name}"), &["explain", name], &[], None);
+        assert_eq!(run.code, 0, "{name}");
+        assert!(run.stderr.is_empty(), "{name}: {}", run.stderr);
+    }
+}
+
+/// A shipped ruleset read from its file quotes its rules file as its name does; a copy that
+/// differs from it does not.
+#[test]
+fn explain_quotes_the_rules_file_of_a_shipped_file() {
+    let by_name = sow(&["explain", "kalah"], None);
+    let by_path = sow(&["explain", "rulesets/kalah.toml"], None);
+    assert!(by_path.stdout.contains("  rules:   docs/rules/kalah.md\n"));
+    assert!(
+        by_path
+            .stdout
+            .contains("  > KA-5: A last seed in an empty hole of your own")
+    );
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("  file:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&by_name.stdout), body(&by_path.stdout));
+    let copy = scratch().join("kalah_copy.toml");
+    let text = std::fs::read_to_string(root().join("rulesets/kalah.toml")).expect("kalah");
+    std::fs::write(
+        &copy,
+        text.replace("name = \"Kalah\"", "name = \"Kalah, mine\""),
+    )
+    .expect("written");
+    let mine = sow(&["explain", copy.to_str().expect("a path")], None);
+    assert_eq!(mine.code, 0, "{}", mine.stderr);
+    assert!(!mine.stdout.contains("rules:") && !mine.stdout.contains("> KA-"));
+    assert!(
+        mine.stdout
+            .contains("Extra turn: \"last seed in own store\" [KA-4]")
+    );
+}
+
+/// Fixtures that each show one way of writing a clause told back in English.
+#[test]
+fn explain_fixtures() {
+    insta::glob!("cli/explain/*.toml", |path| {
+        let file = relative(path);
+        let (run, t) = transcript(&["explain", &file], &[&file], None);
+        assert_eq!(run.code, 0, "{file}");
+        insta::assert_snapshot!(t);
+    });
 }
 
 #[test]

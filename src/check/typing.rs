@@ -421,10 +421,11 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         });
     };
     if doc.needs & scope.facts != doc.needs {
-        return Err(Diagnostic::error(format!(
-            "`{name}` has no meaning {}: it is {}",
-            scope.place, doc.doc
-        ))
+        let d = Diagnostic::error(format!("`{name}` has no meaning {}", scope.place));
+        return Err(match meaningful(doc.needs) {
+            Some((what, places)) => d.hint(format!("`{name}` ({what}) can be read {places}")),
+            None => d,
+        }
         .at(span.clone()));
     }
     Ok(match name {
@@ -445,6 +446,38 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),
         _ => Typed::Bool(BoolX::ReachedOpponent),
+    })
+}
+
+/// What a fact is and where it can be read, for the message on a name read where it has no
+/// meaning. (The facts each place provides are set in the checker, `check/mod.rs`.)
+fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
+    let during_move =
+        "in capture clauses, relay conditions, extra-turn clauses and `require_after`";
+    Some(match needs {
+        facts::HERE => ("the hole just sown", during_move),
+        facts::LAST => (
+            "the hole the lap's last seed fell into",
+            "in `require_after`, in capture clauses at \"lap_end\" or \"move_end\", in relay conditions and in extra-turn clauses",
+        ),
+        facts::ORIGIN => (
+            "the hole the move starts from",
+            "in every clause but an ending condition",
+        ),
+        facts::LAP => (
+            "the hole the current lap was lifted from",
+            "in capture clauses, relay conditions and extra-turn clauses",
+        ),
+        facts::BOUND => (
+            "the hole a chain has just taken",
+            "only in a chain's `while` and `step`",
+        ),
+        facts::DROP => (
+            "whether the seed just dropped is the lap's last",
+            "only in capture clauses at \"drop\"",
+        ),
+        facts::MOVE => ("what the move has done so far", during_move),
+        _ => return None,
     })
 }
 

@@ -1,0 +1,1432 @@
+//! The rules of a ruleset told back in plain English, clause by clause, each beside the source
+//! line it comes from, so an author can read back what they wrote (`sow explain`).
+//!
+//! The text is built from the parsed file (which keeps the spans and the expressions as
+//! written) and from the checked rules (which know the option values in force). When the game's
+//! documented rules are at hand ([`RulesDoc`], read from `docs/rules/NAME.md`), each section
+//! quotes the clauses it cites. The result is a value: the command line prints it as text or
+//! JSON.
+//!
+//! No `unwrap`, `expect` or indexing that could panic.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::expr::{self, BinaryOp, Node, NodeKind, UnaryOp};
+use crate::rules::Rules;
+use crate::ruleset::{
+    self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NextStarter, RelayFrom,
+    Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores, Verdict,
+};
+
+/// A ruleset told in English: what the file says about itself, then one section per part of
+/// the rules.
+pub struct Explanation {
+    pub name: String,
+    pub region: Option<String>,
+    pub sources: Vec<String>,
+    pub about: Option<String>,
+    /// Where the documented rules quoted come from, when there are any.
+    pub rules_file: Option<String>,
+    pub sections: Vec<Section>,
+}
+
+/// Tells a checked ruleset back in English. `source` is the text it was loaded from; `rules`
+/// are the rules checked from it, with the options in force; `doc` is the game's documented
+/// rules and the name of their file, if there are any, whose clauses are quoted where cited.
+pub fn explain(
+    rules: &Rules,
+    source: &str,
+    doc: Option<(&str, &RulesDoc)>,
+) -> Result<Explanation, String> {
+    // The file loaded, so it parses; the parsed form keeps what the compiled rules lose: the
+    // expressions as written and their places.
+    let file: RulesetFile = toml::from_str(source).map_err(|e| e.to_string())?;
+    let ex = Explainer { rules, source };
+    let mut sections = ex.sections(&file);
+    if let Some((_, doc)) = doc {
+        for s in &mut sections {
+            s.quotes = s
+                .cites
+                .as_deref()
+                .map(|c| doc.quotes(c))
+                .unwrap_or_default();
+        }
+    }
+    Ok(Explanation {
+        name: file.name,
+        region: file.region,
+        sources: file.sources,
+        about: file.about,
+        rules_file: doc.map(|(name, _)| name.to_string()),
+        sections,
+    })
+}
+
+/// A game's documented rules, as `docs/rules/NAME.md` writes them: the clauses of its `Rules`
+/// table, its open points, and the rules it lists as not expressed.
+#[derive(Debug, Default)]
+pub struct RulesDoc {
+    pub clauses: Vec<DocClause>,
+}
+
+/// One row of a rules file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocClause {
+    pub id: String,
+    pub kind: DocKind,
+    /// The rule; for an open point, its question and the reading taken by default.
+    pub text: String,
+    /// For an open point: the option that carries it, if any.
+    pub option: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocKind {
+    Rule,
+    OpenPoint,
+    /// A rule the ruleset does not express (the row gives the reason as its text).
+    NotExpressed,
+}
+
+/// A documented clause quoted beside the section that cites it.
+pub struct Quote {
+    pub id: String,
+    /// None when the rules file has no clause of that id.
+    pub text: Option<String>,
+}
+
+/// Whether a piece of a `cites` is a clause id: capitals and digits, a dash, then a number or
+/// `O` and a number (`RP-7`, `S3-O1`).
+pub fn is_clause_id(s: &str) -> bool {
+    let Some((prefix, number)) = s.split_once('-') else {
+        return false;
+    };
+    let number = number.strip_prefix('O').unwrap_or(number);
+    prefix.starts_with(|c: char| c.is_ascii_uppercase())
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && !number.is_empty()
+        && number.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The pieces of a `cites` value: `"RP-4, RP-5"` is `["RP-4", "RP-5"]`.
+pub fn cited(cites: &str) -> impl Iterator<Item = &str> {
+    cites.split(',').map(str::trim).filter(|c| !c.is_empty())
+}
+
+impl RulesDoc {
+    /// Reads the tables of a rules file: rows whose first cell is a clause id, under the
+    /// headings `## Rules`, `## Open points` and `## Not expressed`.
+    pub fn parse(text: &str) -> RulesDoc {
+        let mut doc = RulesDoc::default();
+        let mut kind = None;
+        for line in text.lines() {
+            if let Some(heading) = line.strip_prefix("## ") {
+                kind = match heading.trim() {
+                    "Rules" => Some(DocKind::Rule),
+                    "Open points" => Some(DocKind::OpenPoint),
+                    "Not expressed" => Some(DocKind::NotExpressed),
+                    _ => None,
+                };
+                continue;
+            }
+            let (Some(kind), Some(row)) = (kind, line.trim().strip_prefix('|')) else {
+                continue;
+            };
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let (Some(id), Some(text)) = (cells.first(), cells.get(1)) else {
+                continue;
+            };
+            if !is_clause_id(id) {
+                continue;
+            }
+            let (text, option) = match kind {
+                DocKind::OpenPoint => {
+                    let default = cells.get(2).copied().unwrap_or("");
+                    let option = cells
+                        .get(4)
+                        .map(|o| o.trim_matches('`'))
+                        .filter(|o| !o.is_empty() && *o != "—");
+                    (
+                        format!("{text} Default: {default}."),
+                        option.map(str::to_string),
+                    )
+                }
+                DocKind::Rule | DocKind::NotExpressed => (text.to_string(), None),
+            };
+            doc.clauses.push(DocClause {
+                id: id.to_string(),
+                kind,
+                text,
+                option,
+            });
+        }
+        doc
+    }
+
+    /// The rule or open point of this id.
+    pub fn clause(&self, id: &str) -> Option<&DocClause> {
+        self.clauses
+            .iter()
+            .find(|c| c.id == id && c.kind != DocKind::NotExpressed)
+    }
+
+    /// The clauses a `cites` value names, quoted; pieces that are not ids (free text) are
+    /// left out.
+    pub fn quotes(&self, cites: &str) -> Vec<Quote> {
+        cited(cites)
+            .filter(|c| is_clause_id(c))
+            .map(|id| Quote {
+                id: id.to_string(),
+                text: self.clause(id).map(|c| c.text.clone()),
+            })
+            .collect()
+    }
+}
+
+impl Explanation {
+    /// The explanation as text; `file` names where the ruleset was read from.
+    pub fn text(&self, file: &str) -> String {
+        let mut out = format!("{}\n", self.name);
+        if let Some(r) = &self.region {
+            out.push_str(&format!("  region:  {r}\n"));
+        }
+        out.push_str(&format!("  file:    {file}\n"));
+        if let Some(r) = &self.rules_file {
+            out.push_str(&format!("  rules:   {r}\n"));
+        }
+        for s in &self.sources {
+            out.push_str(&wrap(s, "  source:  ", "           "));
+        }
+        if let Some(about) = &self.about {
+            out.push('\n');
+            let joined = about.split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push_str(&wrap(&joined, "  ", "  "));
+        }
+        for s in &self.sections {
+            out.push('\n');
+            let mut title = s.title.clone();
+            if let Some(c) = &s.cites {
+                title.push_str(&format!(" [{c}]"));
+            }
+            if let Some(l) = s.line {
+                title.push_str(&format!(", line {l}"));
+            }
+            out.push_str(&format!("{title}\n"));
+            for q in &s.quotes {
+                let text = q.text.as_deref().unwrap_or("(not in the rules file)");
+                out.push_str(&wrap(&format!("> {}: {text}", q.id), "  ", "      "));
+            }
+            for part in &s.parts {
+                match part {
+                    Part::Say(sentence) => out.push_str(&wrap(sentence, "  ", "    ")),
+                    Part::Note(n) => {
+                        out.push_str(&wrap(&format!("{}: {}", n.role, n.english), "  ", "    "));
+                        for (line, source) in &n.lines {
+                            out.push_str(&format!("      {line:>3} | {source}\n"));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The sections as JSON.
+    pub fn sections_json(&self) -> Vec<Value> {
+        self.sections.iter().map(section_json).collect()
+    }
+}
+
+/// An expression told in English, beside the lines of the file it is written on.
+pub struct Note {
+    pub role: &'static str,
+    pub english: String,
+    /// The lines it comes from (number, text), in order, each once.
+    pub lines: Vec<(usize, String)>,
+}
+
+impl Note {
+    /// Tells several expressions in one sentence: their lines are quoted once each.
+    fn join(mut self, english: String, other: Note) -> Note {
+        self.english = english;
+        for line in other.lines {
+            if !self.lines.contains(&line) {
+                self.lines.push(line);
+            }
+        }
+        self.lines.sort();
+        self
+    }
+}
+
+/// A sentence, or an expression beside its source.
+pub enum Part {
+    Say(String),
+    Note(Note),
+}
+
+/// One part of the rules: the board, the sowing, a clause.
+pub struct Section {
+    pub kind: &'static str,
+    pub title: String,
+    pub cites: Option<String>,
+    pub line: Option<usize>,
+    /// The documented clauses it cites, quoted.
+    pub quotes: Vec<Quote>,
+    pub parts: Vec<Part>,
+}
+
+impl Section {
+    fn new(
+        kind: &'static str,
+        title: impl Into<String>,
+        cites: &Option<String>,
+        line: Option<usize>,
+    ) -> Section {
+        Section {
+            kind,
+            title: title.into(),
+            cites: cites.clone(),
+            line,
+            quotes: Vec::new(),
+            parts: Vec::new(),
+        }
+    }
+
+    fn say(&mut self, s: impl Into<String>) {
+        self.parts.push(Part::Say(s.into()));
+    }
+
+    fn note(&mut self, n: Note) {
+        self.parts.push(Part::Note(n));
+    }
+}
+
+fn section_json(s: &Section) -> Value {
+    json!({
+        "kind": s.kind,
+        "title": s.title,
+        "cites": s.cites,
+        "quotes": s.quotes.iter().map(|q| json!({ "id": q.id, "text": q.text })).collect::<Vec<_>>(),
+        "line": s.line,
+        "parts": s.parts.iter().map(|p| match p {
+            Part::Say(text) => json!({ "text": text }),
+            Part::Note(n) => json!({
+                "role": n.role,
+                "english": n.english,
+                "line": n.lines.first().map(|(line, _)| line),
+                "source": n.lines.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>().join("\n"),
+            }),
+        }).collect::<Vec<_>>(),
+    })
+}
+
+struct Explainer<'a> {
+    rules: &'a Rules,
+    source: &'a str,
+}
+
+/// How wide the prose is wrapped.
+const WIDTH: usize = 96;
+
+impl Explainer<'_> {
+    /// The line of the file where the table `header` (e.g. `[[capture]]`) appears for the
+    /// `nth` time (0-based); None when it is written inline.
+    fn header_line(&self, header: &str, nth: usize) -> Option<usize> {
+        self.source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                let l = l.trim();
+                l.strip_prefix(header).is_some_and(|rest| {
+                    rest.trim().is_empty() || rest.trim_start().starts_with('#')
+                })
+            })
+            .nth(nth)
+            .map(|(i, _)| i + 1)
+    }
+
+    fn note(&self, role: &'static str, e: &ruleset::Expr, ctx: Ctx) -> Note {
+        // Every line the expression is written on (a TOML multi-line string spans several).
+        let span = e.span();
+        let first = crate::diagnostic::line_col(self.source, span.start).line;
+        let last = crate::diagnostic::line_col(self.source, span.end.saturating_sub(1)).line;
+        let lines = (first..=last.max(first))
+            .map(|line| {
+                let text = self
+                    .source
+                    .lines()
+                    .nth(line.saturating_sub(1))
+                    .unwrap_or("");
+                (line, text.trim().to_string())
+            })
+            .collect();
+        let english = match expr::parse(e.get_ref()) {
+            Ok(node) => self.cond(&node, ctx),
+            Err(_) => format!("`{}`", e.get_ref()),
+        };
+        Note {
+            role,
+            english,
+            lines,
+        }
+    }
+
+    fn hole_note(&self, role: &'static str, e: &ruleset::Expr, ctx: Ctx) -> Note {
+        let mut n = self.note(role, e, ctx);
+        if let Ok(node) = expr::parse(e.get_ref()) {
+            n.english = self.value(&node, ctx);
+        }
+        n
+    }
+
+    /// A setting's value in force, and the option that decided it, if any.
+    fn resolve<T: DeserializeOwned + Clone>(
+        &self,
+        s: &Setting<T>,
+    ) -> (Option<T>, Option<(String, String)>) {
+        match s {
+            Setting::Fixed(v) => (Some(v.clone()), None),
+            Setting::FromOption(r) => {
+                let name = r.option.get_ref();
+                let Some(o) = self.rules.options.iter().find(|o| &o.name == name) else {
+                    return (None, None);
+                };
+                let value = if r.map.is_empty() {
+                    use serde::de::IntoDeserializer;
+                    let d: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+                        o.value.as_str().into_deserializer();
+                    T::deserialize(d).ok()
+                } else {
+                    r.map.get(&o.value).cloned()
+                };
+                (value, Some((name.clone(), o.value.clone())))
+            }
+        }
+    }
+
+    /// A setting told in English, with the option that decides it.
+    fn setting<T: DeserializeOwned + Clone>(
+        &self,
+        s: &Setting<T>,
+        tell: impl Fn(&T) -> String,
+    ) -> String {
+        match self.resolve(s) {
+            (Some(v), None) => tell(&v),
+            (Some(v), Some((name, value))) => {
+                format!("{} (option `{name}`, now \"{value}\")", tell(&v))
+            }
+            (None, _) => "(undecided)".to_string(),
+        }
+    }
+
+    fn sections(&self, f: &RulesetFile) -> Vec<Section> {
+        let mut out = Vec::new();
+        out.push(self.board(f));
+        out.push(self.sowing(f));
+        if let Some(r) = &f.sowing.relay {
+            let mut s = Section::new(
+                "relay",
+                "Relay",
+                &r.cites,
+                self.header_line("[sowing.relay]", 0),
+            );
+            let from = match r.from {
+                RelayFrom::Landing => "the hole the last seed fell into",
+                RelayFrom::Next => "the hole after the one the last seed fell into",
+            };
+            s.say(format!(
+                "When a lap ends, the seeds of {from} are lifted and sown as the next lap, as long as the condition below holds; otherwise the move ends."
+            ));
+            match &r.when {
+                Some(e) => s.note(self.note("relay when", e, Ctx::Move)),
+                None => s.say(match r.from {
+                    RelayFrom::Landing => "The condition is the default: the landing hole held seeds before the last one fell (it now holds more than 1).",
+                    RelayFrom::Next => "The condition is the default: the hole after the landing hole is not empty.",
+                }),
+            }
+            if f.end.endless_move.is_none() {
+                s.say("A move whose laps never end is not given an outcome under [end]: the default applies (each player takes their own row, most seeds wins).");
+            }
+            out.push(s);
+        }
+        let mut start = Section::new(
+            "start",
+            "Who starts",
+            &f.start.cites,
+            self.header_line("[start]", 0),
+        );
+        start.say(format!(
+            "{} makes the first move{}.",
+            self.setting(&f.start.first, |p| side_word(*p).to_string()),
+            if f.rounds.is_some() {
+                " of the match"
+            } else {
+                ""
+            }
+        ));
+        out.push(start);
+
+        let mut legal = Section::new("legal", "Legal moves", &None, None);
+        legal.say("A player sows from one of their own holes that is open and not empty.");
+        if f.legal.is_empty() {
+            legal.say("No further clause restricts the choice.");
+        } else {
+            legal.say("Each clause below restricts the choice further when it applies.");
+        }
+        out.push(legal);
+        for (i, l) in f.legal.iter().enumerate() {
+            let mut s = Section::new(
+                "legal",
+                format!("Legal move: \"{}\"", l.name),
+                &l.cites,
+                self.header_line("[[legal]]", i),
+            );
+            match &l.when {
+                Some(e) => s.note(self.note("applies when", e, Ctx::Legal)),
+                None => s.say("Applies to every move."),
+            }
+            if let Some(e) = &l.require {
+                s.note(self.note("the move is legal only if", e, Ctx::Legal));
+            }
+            if let Some(e) = &l.require_after {
+                s.note(self.note("once made, the move is legal only if", e, Ctx::Move));
+            }
+            out.push(s);
+        }
+
+        for (i, c) in f.capture.iter().enumerate() {
+            let mut s = Section::new(
+                "capture",
+                format!("Capture: \"{}\"", c.name),
+                &c.cites,
+                self.header_line("[[capture]]", i),
+            );
+            s.say(format!("Tried {}.", moment(c.at)));
+            s.note(self.note("it fires when", &c.when, Ctx::Move));
+            // The holes taken are one list, told in one sentence however it is laid out.
+            let takes = c
+                .take
+                .iter()
+                .map(|t| self.hole_note("it takes the seeds of", t, Ctx::Move));
+            let takes = takes.reduce(|all, n| {
+                let english = format!("{} and {}", all.english, n.english);
+                all.join(english, n)
+            });
+            if let Some(n) = takes {
+                s.note(n);
+            }
+            if let Some(ch) = &c.chain {
+                // The test is made at the hole just taken, before each step.
+                let test = self.note("then it goes on", &ch.while_, Ctx::Move);
+                let step = self.hole_note("", &ch.step, Ctx::Move);
+                let english = format!(
+                    "while {}, from the hole just taken to {}, taking that too (never a hole twice)",
+                    test.english, step.english
+                );
+                s.note(test.join(english, step));
+            }
+            let resown = c.at == Moment::LapEnd && c.then == After::Sow;
+            if !resown {
+                s.say(format!(
+                    "The seeds go {}.",
+                    self.setting(&c.to, |d| destination(*d).to_string())
+                ));
+            }
+            if let Some(e) = &c.cancel_if {
+                s.note(self.note("the whole capture is undone if afterwards", e, Ctx::Move));
+            }
+            if c.claim {
+                s.say("The first hole it takes becomes the mover's claimed hole, unless the mover has claimed one already (one claim each): from then on every seed sown into it goes to the mover, so it stays empty and nobody can play it.");
+            }
+            if c.at == Moment::LapEnd {
+                s.say(format!("Then {}.", after(c.then)));
+            }
+            out.push(s);
+        }
+
+        for (i, x) in f.extra_turn.iter().enumerate() {
+            let mut s = Section::new(
+                "extra_turn",
+                format!("Extra turn: \"{}\"", x.name),
+                &x.cites,
+                self.header_line("[[extra_turn]]", i),
+            );
+            s.say("When the move has ended, the mover sows again if the condition holds.");
+            s.note(self.note("the mover sows again when", &x.when, Ctx::Move));
+            out.push(s);
+        }
+
+        out.extend(self.endings(f));
+        if let Some(r) = &f.rounds {
+            let mut s = Section::new(
+                "rounds",
+                "A match of rounds",
+                &r.cites,
+                self.header_line("[rounds]", 0),
+            );
+            let refill = self.rules.rounds.as_ref().map_or(0, |r| r.refill);
+            s.say(format!(
+                "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole, {}; holes they cannot fill stay closed for the round.",
+                self.setting(&r.refill_from, |e| match e {
+                    RowEnd::Left => "starting from the left end of their row".to_string(),
+                    RowEnd::Right => "starting from the right end of their row".to_string(),
+                    RowEnd::OutsideIn => {
+                        "from both ends of their row towards the middle, leftmost first".to_string()
+                    }
+                })
+            ));
+            s.say(format!(
+                "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole, and the match ends: the player holding more seeds wins."
+            ));
+            s.say(format!(
+                "The next round is started by {}.",
+                self.setting(&r.next_starter, |n| match n {
+                    NextStarter::RemainderTaker => "the player who took the seeds left on the board (when each took their own, the player who would have moved next)".to_string(),
+                    NextStarter::Alternate => "the player who did not start the round just ended".to_string(),
+                    NextStarter::Winner => "the winner of the round just ended (on a draw, the player who did not start it)".to_string(),
+                    NextStarter::Loser => "the loser of the round just ended (on a draw, the player who did not start it)".to_string(),
+                })
+            ));
+            if let Some(e) = &r.match_ends {
+                let mut n = self.note("", e, Ctx::End);
+                n.role = "the match also ends, the player holding more seeds winning, when at the end of a round";
+                s.note(n);
+            }
+            if self.rules.rounds.as_ref().is_some_and(|r| r.end_on_repeated_start) {
+                s.say("A match that comes back to a round start it has already seen ends at once: the player holding more seeds wins.");
+            }
+            out.push(s);
+        }
+
+        let mut opts = Section::new("options", "Options", &None, None);
+        opts.say(match self.rules.options.len() {
+            0 => "This ruleset has no options.".to_string(),
+            n => format!(
+                "{} open {} of the documented rules, each with the reading in force; choose another with --option NAME=VALUE.",
+                n,
+                if n == 1 { "point" } else { "points" }
+            ),
+        });
+        out.push(opts);
+        for o in &self.rules.options {
+            let header = format!("[options.{}]", o.name);
+            let mut s = Section::new(
+                "option",
+                format!("Option `{}` = \"{}\"", o.name, o.value),
+                &o.cites,
+                self.header_line(&header, 0),
+            );
+            s.say(o.question.clone());
+            let values: Vec<String> = o
+                .values
+                .iter()
+                .map(|v| {
+                    let mut t = format!("\"{v}\"");
+                    if *v == o.default {
+                        t.push_str(" (default)");
+                    }
+                    if *v == o.value && o.value != o.default {
+                        t.push_str(" (chosen)");
+                    }
+                    t
+                })
+                .collect();
+            s.say(format!("Values: {}.", values.join(", ")));
+            s.say(format!("Why the default: {}", o.why));
+            out.push(s);
+        }
+        out
+    }
+
+    fn board(&self, f: &RulesetFile) -> Section {
+        let b = &f.board;
+        let g = &self.rules.geometry;
+        let mut s = Section::new("board", "Board", &b.cites, self.header_line("[board]", 0));
+        let per = g.holes_per_player;
+        if g.rows == 2 {
+            s.say(format!(
+                "Two rows of {} holes, one row for each player: South owns s1 to s{per} from South's left, North owns n1 to n{per} from North's left.",
+                g.holes_per_row
+            ));
+        } else {
+            s.say(format!(
+                "Four rows of {} holes, two rows for each player: South owns s1 to s{per}, North n1 to n{per}, numbered counter-clockwise from the left end of the player's outer row.",
+                g.holes_per_row
+            ));
+        }
+        s.say(match (b.stores, b.store_side) {
+            (Stores::Reserve, _) => "Captured seeds are kept in a reserve beside the board, off the sowing track.".to_string(),
+            (Stores::Track, StoreSide::Right) => "Each player has a store on the sowing track after their rightmost hole; only its owner sows into it.".to_string(),
+            (Stores::Track, StoreSide::Left) => "Each player has a store on the sowing track before their leftmost hole; only its owner sows into it.".to_string(),
+        });
+        let total = self.rules.total_seeds();
+        s.say(match b.seeds.get_ref() {
+            Seeds::Uniform(n) => format!(
+                "Every hole starts with {}, {total} in all.",
+                seeds_word(i64::from(*n))
+            ),
+            Seeds::Layout(l) => format!(
+                "The holes start as S[{}] N[{}], {total} seeds in all.",
+                join(&l.south),
+                join(&l.north)
+            ),
+            Seeds::FromOption(o) => format!(
+                "Every hole starts with the number of seeds the option `{}` gives, {total} in all.",
+                o.option.get_ref()
+            ),
+        });
+        s
+    }
+
+    fn sowing(&self, f: &RulesetFile) -> Section {
+        let sw = &f.sowing;
+        let g = &self.rules.geometry;
+        let per = g.holes_per_player;
+        let mut s = Section::new(
+            "sowing",
+            "Sowing",
+            &sw.cites,
+            self.header_line("[sowing]", 0),
+        );
+        if g.rows == 2 {
+            s.say(format!(
+                "A move lifts all the seeds of one hole and sows them {}, one seed into each hole.",
+                self.setting(&sw.direction, |d| match d {
+                    Direction::Ccw => {
+                        format!("counter-clockwise (s1 to s{per}, then n1 to n{per})")
+                    }
+                    Direction::Cw => format!("clockwise (s{per} to s1, then n{per} to n1)"),
+                })
+            ));
+        } else {
+            s.say(format!(
+                "A move lifts all the seeds of one hole and sows them {}, one seed into each hole: no seed enters the opponent's rows.",
+                self.setting(&sw.direction, |d| match d {
+                    Direction::Ccw => format!(
+                        "counter-clockwise round the mover's own {per} holes (1 to {per}, then 1 again)"
+                    ),
+                    Direction::Cw => format!(
+                        "clockwise round the mover's own {per} holes ({per} to 1, then {per} again)"
+                    ),
+                })
+            ));
+        }
+        s.say(self.setting(&sw.first_seed, |v| match v {
+            FirstSeed::Next => "The first seed of each lap goes into the hole after the one lifted".to_string(),
+            FirstSeed::Origin => "The first seed of each lap goes back into the hole lifted, except that a single seed moves on to the next hole".to_string(),
+        }) + ".");
+        s.say(
+            self.setting(&sw.skip_origin, |v| match v {
+                SkipOrigin::Never => {
+                    "A lap that comes round to the hole it started from sows into it like any other"
+                        .to_string()
+                }
+                SkipOrigin::Move => {
+                    "A lap that comes round passes over the hole the move started from".to_string()
+                }
+                SkipOrigin::Lap => {
+                    "A lap that comes round passes over the hole it was lifted from".to_string()
+                }
+            }) + ".",
+        );
+        if f.rounds.is_some()
+            || matches!(sw.closed_holes, Setting::FromOption(_))
+            || matches!(sw.closed_holes, Setting::Fixed(ClosedHoles::Empty))
+        {
+            s.say(self.setting(&sw.closed_holes, |v| match v {
+                ClosedHoles::Absent => "Closed holes are off the track for every purpose: sowing passes over them, and so do next and prev".to_string(),
+                ClosedHoles::Empty => "Closed holes are never sown into nor played, but next and prev see them as empty holes".to_string(),
+            }) + ".");
+        }
+        if f.sowing.relay.is_none() {
+            s.say("The move ends with the last seed: there is no relay.");
+        }
+        if let Some(laps) = self.rules.max_laps {
+            s.say(format!(
+                "A move takes at most {laps} laps: after lap {laps} it ends whatever the relay would do, and captured seeds still in hand go back into the hole the lap ended in."
+            ));
+        }
+        s
+    }
+
+    fn endings(&self, f: &RulesetFile) -> Vec<Section> {
+        let e = &f.end;
+        let line = self.header_line("[end]", 0);
+        let mut out = Vec::new();
+        // In a match, every ending ends the round (and the match, when it cannot go on).
+        let or_round = if f.rounds.is_some() {
+            " (or round)"
+        } else {
+            ""
+        };
+        let mut s = Section::new("end", "End: no legal move", &e.no_move.cites, line);
+        s.say(format!(
+            "When the player to move has no legal move, the game{} ends: {}",
+            or_round,
+            self.ending(
+                &e.no_move.remaining,
+                &e.no_move.result,
+                "the player who cannot move"
+            )
+        ));
+        out.push(s);
+        let endless_default = ruleset::Ending {
+            remaining: Setting::Fixed(Remaining::Owners),
+            result: Setting::Fixed(Verdict::MostSeeds),
+            enabled: Setting::Fixed(true),
+            cites: None,
+        };
+        if f.sowing.relay.is_some() || e.endless_move.is_some() {
+            let x = e.endless_move.as_ref().unwrap_or(&endless_default);
+            let mut s = Section::new("end", "End: endless move", &x.cites, line);
+            s.say(format!(
+                "A move whose laps would never end (the state after a lap repeats) stops at the first repeat, and the game{} ends: {}",
+                or_round,
+                self.ending(&x.remaining, &x.result, "the player making the move")
+            ));
+            if e.endless_move.is_none() {
+                s.say("(The ruleset does not say: this is the default.)");
+            }
+            out.push(s);
+        }
+        match (&e.cycle, self.rules.cycle) {
+            (Some(x), Some(_)) => {
+                let mut s = Section::new("end", "End: repeated position", &x.cites, line);
+                s.say(format!(
+                    "When a position comes back with the same player to move (since the last seeds were banked), the game{} ends: {}",
+                    or_round,
+                    self.ending(&x.remaining, &x.result, "the player to move")
+                ));
+                out.push(s);
+            }
+            (x, _) => {
+                let cites = x.as_ref().and_then(|x| x.cites.clone());
+                let mut s = Section::new("end", "End: repeated position", &cites, line);
+                s.say("A position that comes back does not end play: the players may choose other moves.");
+                out.push(s);
+            }
+        }
+        let mut s = Section::new("end", "The engine's safety limits", &None, None);
+        s.say(format!(
+            "These are not rules of the game: a move still going after {} laps without a repeat, or a game{} still going after {} plies, is stopped with no result.",
+            crate::rules::MAX_LAPS_PER_MOVE,
+            if or_round.is_empty() { "" } else { " or match" },
+            crate::rules::MAX_PLIES
+        ));
+        out.push(s);
+        for (i, w) in e.when.iter().enumerate() {
+            let mut s = Section::new(
+                "end",
+                format!("End: \"{}\"", w.name),
+                &w.cites,
+                self.header_line("[[end.when]]", i),
+            );
+            let mut n = self.note("", &w.when, Ctx::End);
+            n.role = if or_round.is_empty() {
+                "after every sowing, the game ends when"
+            } else {
+                "after every sowing, the game (or round) ends when"
+            };
+            s.note(n);
+            s.say(format!(
+                "Then {}",
+                self.ending(&w.remaining, &w.result, "the player to move next")
+            ));
+            out.push(s);
+        }
+        out
+    }
+
+    fn ending(
+        &self,
+        remaining: &Setting<Remaining>,
+        result: &Setting<Verdict>,
+        mover: &str,
+    ) -> String {
+        let r = self.setting(remaining, |r| match r {
+            Remaining::Owners => "each player takes the seeds in their own holes".to_string(),
+            Remaining::Mover => format!("{mover} takes all the seeds left on the board"),
+            Remaining::Opponent => {
+                format!("the opponent of {mover} takes all the seeds left on the board")
+            }
+            Remaining::Removed => "the seeds left on the board leave the game".to_string(),
+            Remaining::Stay => {
+                "the seeds left on the board stay there, counted for nobody".to_string()
+            }
+        });
+        let v = self.setting(result, |v| match v {
+            Verdict::MostSeeds => {
+                "the player holding more seeds wins, and equal holdings are a draw".to_string()
+            }
+            Verdict::Draw => "the game is a draw".to_string(),
+            Verdict::MoverWins => format!("{mover} wins"),
+            Verdict::MoverLoses => format!("{mover} loses"),
+        });
+        format!("{r}; {v}.")
+    }
+}
+
+/// Where an expression is read: names such as `origin` and `mover` mean different things.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Legal,
+    Move,
+    End,
+}
+
+impl Explainer<'_> {
+    /// A condition, as a clause of an English sentence.
+    fn cond(&self, n: &Node, ctx: Ctx) -> String {
+        match &n.kind {
+            NodeKind::Bool(true) => "always".into(),
+            NodeKind::Bool(false) => "never".into(),
+            NodeKind::Name(name) => match name.as_str() {
+                "last_seed" => "this is the last seed of the lap".into(),
+                "first_move" => "the mover has not moved yet in this game or round".into(),
+                "reached_opponent" => "the move has dropped a seed into an opponent's hole".into(),
+                _ => self.value(n, ctx),
+            },
+            NodeKind::Unary(UnaryOp::Not, x) => match &x.kind {
+                NodeKind::Name(name) if name == "last_seed" => {
+                    "this is not the last seed of the lap".into()
+                }
+                NodeKind::Name(name) if name == "first_move" => {
+                    "the mover has moved before in this game or round".into()
+                }
+                NodeKind::Name(name) if name == "reached_opponent" => {
+                    "the move has not dropped a seed into an opponent's hole".into()
+                }
+                NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                    ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
+                    ("closed", [h]) => format!("{} is open", self.value(h, ctx)),
+                    ("is_store", [h]) => format!("{} is not a store", self.value(h, ctx)),
+                    ("claimed", [h]) => format!("{} is not a claimed hole", self.value(h, ctx)),
+                    _ => format!("it is not so that {}", self.cond(x, ctx)),
+                },
+                NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _) => {
+                    format!("it is not so that ({})", self.cond(x, ctx))
+                }
+                _ => format!("it is not so that {}", self.cond(x, ctx)),
+            },
+            NodeKind::Binary(BinaryOp::And, a, b) => {
+                format!(
+                    "{} and {}",
+                    self.operand(a, BinaryOp::And, ctx),
+                    self.operand(b, BinaryOp::And, ctx)
+                )
+            }
+            NodeKind::Binary(BinaryOp::Or, a, b) => {
+                format!(
+                    "{} or {}",
+                    self.operand(a, BinaryOp::Or, ctx),
+                    self.operand(b, BinaryOp::Or, ctx)
+                )
+            }
+            NodeKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b, ctx),
+            NodeKind::In(a, list) => {
+                let items: Vec<String> = list.iter().map(|x| self.value(x, ctx)).collect();
+                match self.counted(a, ctx) {
+                    Some(c) => c.one_of(&items),
+                    None => format!("{} is {}", self.value(a, ctx), or_list(&items)),
+                }
+            }
+            NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                ("own", [h]) => format!("{} is the mover's", self.value(h, ctx)),
+                ("is_store", [h]) => format!("{} is a store", self.value(h, ctx)),
+                ("closed", [h]) => format!("{} is closed", self.value(h, ctx)),
+                ("claimed", [h]) => format!("{} is a claimed hole", self.value(h, ctx)),
+                _ => self.value(n, ctx),
+            },
+            _ => self.value(n, ctx),
+        }
+    }
+
+    /// An operand of `and` / `or`: the other connective is bracketed, so the grouping of the
+    /// source survives in English.
+    fn operand(&self, n: &Node, parent: BinaryOp, ctx: Ctx) -> String {
+        match &n.kind {
+            NodeKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), _, _) if *op != parent => {
+                format!("({})", self.cond(n, ctx))
+            }
+            _ => self.cond(n, ctx),
+        }
+    }
+
+    fn comparison(&self, op: BinaryOp, a: &Node, b: &Node, ctx: Ctx) -> String {
+        // An option compared with one of its values folds to a constant: say which way.
+        if let (NodeKind::Name(name), NodeKind::Text(v)) = (&a.kind, &b.kind)
+            && let Some(opt) = name.strip_prefix("option.")
+        {
+            let now = self
+                .rules
+                .options
+                .iter()
+                .find(|o| o.name == opt)
+                .map(|o| o.value.as_str());
+            let holds = match (op, now) {
+                (BinaryOp::Eq, Some(now)) => Some(now == v),
+                (BinaryOp::Ne, Some(now)) => Some(now != v),
+                _ => None,
+            };
+            let is = if op == BinaryOp::Ne { "is not" } else { "is" };
+            return match (now, holds) {
+                (Some(now), Some(h)) => format!(
+                    "option `{opt}` {is} \"{v}\" ({}: the option is \"{now}\")",
+                    if h { "true" } else { "false" }
+                ),
+                _ => format!("option `{opt}` {is} \"{v}\""),
+            };
+        }
+        if let (Some(count), NodeKind::Number(k)) = (self.counted(a, ctx), &b.kind) {
+            return count.compared(op, *k);
+        }
+        if let (Some(count), NodeKind::Binary(arith, _, _)) = (self.counted(a, ctx), &b.kind)
+            && arith_rank(*arith).is_some()
+        {
+            return count.compared_to(op, &self.value(b, ctx));
+        }
+        // `number(claim(p))` is 0 exactly when p has claimed no hole.
+        if let (NodeKind::Call(f, _, args), NodeKind::Number(0)) = (&a.kind, &b.kind)
+            && let (Some(NodeKind::Call(g, _, inner)), "number") =
+                (args.first().map(|x| &x.kind), f.as_str())
+            && g == "claim"
+            && let Some(p) = inner.first()
+        {
+            let who = self.value(p, ctx);
+            match op {
+                BinaryOp::Eq | BinaryOp::Le => return format!("{who} has not claimed a hole"),
+                BinaryOp::Ne | BinaryOp::Gt => return format!("{who} has claimed a hole"),
+                _ => {}
+            }
+        }
+        let (x, y) = (self.value(a, ctx), self.value(b, ctx));
+        let verb = match op {
+            BinaryOp::Eq => "is",
+            BinaryOp::Ne => "is not",
+            BinaryOp::Lt => "is less than",
+            BinaryOp::Le => "is at most",
+            BinaryOp::Gt => "is more than",
+            BinaryOp::Ge => "is at least",
+            _ => op.symbol(),
+        };
+        format!("{x} {verb} {y}")
+    }
+
+    /// What a number counts, when it counts seeds somewhere.
+    fn counted(&self, n: &Node, ctx: Ctx) -> Option<Counted> {
+        match &n.kind {
+            NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
+                ("seeds", [h]) => Some(Counted::Place(self.value(h, ctx))),
+                ("row_seeds", [p]) => Some(Counted::Place(row_of(&self.value(p, ctx)))),
+                ("store", [p]) => Some(Counted::Player(self.value(p, ctx))),
+                ("max_seeds", [p]) => Some(Counted::Place(format!(
+                    "the fullest of {} holes",
+                    possessive(&self.value(p, ctx))
+                ))),
+                _ => None,
+            },
+            NodeKind::Name(name) if name == "board_seeds" => {
+                Some(Counted::Place("the board".into()))
+            }
+            NodeKind::Name(name) if name == "move_captures" => Some(Counted::Captures),
+            NodeKind::Name(name) if name == "turn_sowings" => Some(Counted::Sowings),
+            _ => None,
+        }
+    }
+
+    /// A value (a hole, a number, a player), as a noun phrase.
+    fn value(&self, n: &Node, ctx: Ctx) -> String {
+        match &n.kind {
+            NodeKind::Number(k) => k.to_string(),
+            NodeKind::Text(t) => format!("\"{t}\""),
+            NodeKind::Bool(b) => b.to_string(),
+            NodeKind::Name(name) => match name.as_str() {
+                "here" => "the hole just sown".into(),
+                "last" => "the last hole sown".into(),
+                "origin" if ctx == Ctx::Legal => "the hole played".into(),
+                "origin" => "the hole the move started from".into(),
+                "lap_origin" => "the hole this lap was lifted from".into(),
+                "hole" => "the hole just taken".into(),
+                "mover" if ctx == Ctx::End => "the player to move".into(),
+                "mover" => "the mover".into(),
+                "opponent" if ctx == Ctx::End => "the player who just moved".into(),
+                "opponent" => "the opponent".into(),
+                "starter" => "the player who moved first".into(),
+                "south" => "South".into(),
+                "north" => "North".into(),
+                "holes" => format!("{} (the holes in a row)", self.rules.geometry.holes_per_row),
+                "board_seeds" => "the seeds in all holes".into(),
+                "move_captures" => "the seeds captured so far in this move".into(),
+                "turn_sowings" => "the number of sowings the mover has made this turn".into(),
+                "last_seed" | "first_move" | "reached_opponent" => self.cond(n, ctx),
+                other => match other.strip_prefix("option.") {
+                    Some(opt) => {
+                        let now = self
+                            .rules
+                            .options
+                            .iter()
+                            .find(|o| o.name == opt)
+                            .map(|o| o.value.clone());
+                        format!("option `{opt}` (now \"{}\")", now.unwrap_or_default())
+                    }
+                    None => format!("`{other}`"),
+                },
+            },
+            NodeKind::Call(f, _, args) => self.call(f, args, ctx),
+            NodeKind::Unary(UnaryOp::Neg, x) => format!("minus {}", self.value(x, ctx)),
+            NodeKind::Unary(UnaryOp::Not, _) => self.cond(n, ctx),
+            NodeKind::Binary(op, a, b) => {
+                // Operands that are sums or products themselves are bracketed where the words
+                // alone would group them otherwise.
+                let bracket = |x: &Node, right: bool| {
+                    // "the remainder of x divided by y" has no end of its own: it is bracketed
+                    // inside other arithmetic, and so is anything inside it.
+                    let (inner, rem) = match &x.kind {
+                        NodeKind::Binary(inner, _, _) => {
+                            (arith_rank(*inner), *inner == BinaryOp::Rem)
+                        }
+                        _ => (None, false),
+                    };
+                    let text = self.value(x, ctx);
+                    match (inner, arith_rank(*op)) {
+                        (Some(i), Some(o))
+                            if i < o || (right && i == o) || rem || *op == BinaryOp::Rem =>
+                        {
+                            format!("({text})")
+                        }
+                        _ => text,
+                    }
+                };
+                let (x, y) = (bracket(a, false), bracket(b, true));
+                match op {
+                    BinaryOp::Add => format!("{x} plus {y}"),
+                    BinaryOp::Sub => format!("{x} minus {y}"),
+                    BinaryOp::Mul => format!("{x} times {y}"),
+                    BinaryOp::Div => format!("{x} divided by {y}"),
+                    BinaryOp::Rem => format!("the remainder of {x} divided by {y}"),
+                    _ => self.cond(n, ctx),
+                }
+            }
+            NodeKind::In(..) => self.cond(n, ctx),
+        }
+    }
+
+    fn call(&self, f: &str, args: &[Node], ctx: Ctx) -> String {
+        let arg = |i: usize| args.get(i).map(|a| self.value(a, ctx)).unwrap_or_default();
+        match f {
+            "next" | "prev" => {
+                // next(next(x)) reads better as "the 2nd hole after x".
+                let mut depth = 1;
+                let mut inner = args.first();
+                while let Some(NodeKind::Call(g, _, a)) = inner.map(|n| &n.kind) {
+                    if g != f || a.len() != 1 {
+                        break;
+                    }
+                    depth += 1;
+                    inner = a.first();
+                }
+                let base = inner.map(|a| self.value(a, ctx)).unwrap_or_default();
+                let word = if f == "next" { "after" } else { "before" };
+                match depth {
+                    1 => format!("the hole {word} {base}"),
+                    d => format!("the {} hole {word} {base}", ordinal(d)),
+                }
+            }
+            "seeds" => format!("the seeds in {}", arg(0)),
+            "number" => format!("the number of {}", arg(0)),
+            "opposite" => format!("the hole facing {}", arg(0)),
+            "behind" => format!("the hole behind {}", arg(0)),
+            "owner" => format!("the owner of {}", arg(0)),
+            "store" => format!("the seeds {} holds", arg(0)),
+            "row_seeds" => format!("the seeds in {}", row_of(&arg(0))),
+            "hole" => match args.get(1).map(|k| &k.kind) {
+                Some(NodeKind::Number(_) | NodeKind::Name(_)) | None => {
+                    format!("{} hole {}", possessive(&arg(0)), arg(1))
+                }
+                Some(_) => format!("{} hole numbered ({})", possessive(&arg(0)), arg(1)),
+            },
+            "max_seeds" => format!("the most seeds in any one of {} holes", possessive(&arg(0))),
+            "claim" => format!("the hole {} has claimed", arg(0)),
+            "own" | "is_store" | "closed" | "claimed" => {
+                let node = Node {
+                    kind: NodeKind::Call(f.to_string(), 0..0, args.to_vec()),
+                    span: 0..0,
+                };
+                self.cond(&node, ctx)
+            }
+            other => format!(
+                "{other}({})",
+                (0..args.len()).map(arg).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+/// How tightly an arithmetic operator binds: sums 1, products 2; None for the others.
+fn arith_rank(op: BinaryOp) -> Option<u8> {
+    match op {
+        BinaryOp::Add | BinaryOp::Sub => Some(1),
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => Some(2),
+        _ => None,
+    }
+}
+
+fn is_comparison(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    )
+}
+
+/// A count, told by what it counts, so that `seeds(h) == 0` reads "h is empty",
+/// `store(south) >= 25` reads "South holds 25 seeds or more" and `turn_sowings < 3` reads "the
+/// mover has made fewer than 3 sowings this turn".
+enum Counted {
+    /// Seeds in a hole, a row, the board.
+    Place(String),
+    /// Seeds a player holds.
+    Player(String),
+    /// Seeds the mover captured in this move.
+    Captures,
+    /// Sowings the mover has made this turn.
+    Sowings,
+}
+
+impl Counted {
+    /// `k` of what is counted: "1 seed", "3 sowings".
+    fn amount(&self, k: i64) -> String {
+        match self {
+            Counted::Sowings if k == 1 => "1 sowing".into(),
+            Counted::Sowings => format!("{k} sowings"),
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures => seeds_word(k),
+        }
+    }
+
+    /// The sentence around an amount: "South holds {}", "the mover has captured {} in this
+    /// move".
+    fn sentence(&self, amount: &str) -> String {
+        match self {
+            Counted::Place(x) | Counted::Player(x) => format!("{x} holds {amount}"),
+            Counted::Captures => format!("the mover has captured {amount} in this move"),
+            Counted::Sowings => {
+                format!("the mover has made {amount} this turn (this one included)")
+            }
+        }
+    }
+
+    /// Holds one of several amounts (`x in [2, 3]`).
+    fn one_of(&self, items: &[String]) -> String {
+        let unit = match self {
+            Counted::Sowings => "sowings",
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
+        };
+        self.sentence(&format!("{} {unit}", or_list(items)))
+    }
+
+    /// Compared with a number computed from the position: "holds fewer than (2 times 10) seeds".
+    fn compared_to(&self, op: BinaryOp, k: &str) -> String {
+        let unit = match self {
+            Counted::Sowings => "sowings",
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
+        };
+        let amount = match op {
+            BinaryOp::Eq => format!("exactly ({k}) {unit}"),
+            BinaryOp::Ne => format!("other than ({k}) {unit}"),
+            BinaryOp::Gt => format!("more than ({k}) {unit}"),
+            BinaryOp::Ge => format!("({k}) {unit} or more"),
+            BinaryOp::Lt => format!("fewer than ({k}) {unit}"),
+            BinaryOp::Le => format!("at most ({k}) {unit}"),
+            other => format!("{} {k}", other.symbol()),
+        };
+        self.sentence(&amount)
+    }
+
+    fn compared(&self, op: BinaryOp, k: i64) -> String {
+        let none = match op {
+            BinaryOp::Eq | BinaryOp::Le => k == 0,
+            BinaryOp::Lt => k == 1,
+            _ => false,
+        };
+        let some = match op {
+            BinaryOp::Gt | BinaryOp::Ne => k == 0,
+            BinaryOp::Ge => k == 1,
+            _ => false,
+        };
+        let amount = match op {
+            BinaryOp::Eq => format!("exactly {}", self.amount(k)),
+            BinaryOp::Ne => format!("other than {}", self.amount(k)),
+            BinaryOp::Gt => format!("more than {}", self.amount(k)),
+            BinaryOp::Ge => format!("{} or more", self.amount(k)),
+            BinaryOp::Lt => format!("fewer than {}", self.amount(k)),
+            BinaryOp::Le => format!("at most {}", self.amount(k)),
+            other => format!("{} {k}", other.symbol()),
+        };
+        match (self, none, some) {
+            (Counted::Place(x), true, _) => format!("{x} is empty"),
+            (Counted::Place(x), _, true) => format!("{x} is not empty"),
+            (Counted::Player(x), true, _) => format!("{x} holds no seeds"),
+            (Counted::Player(x), _, true) => format!("{x} holds seeds"),
+            (Counted::Captures, true, _) => "the mover has captured nothing in this move".into(),
+            (Counted::Captures, _, true) => "the mover has captured seeds in this move".into(),
+            _ => self.sentence(&amount),
+        }
+    }
+}
+
+/// "South's row", "the mover's row", but "the row of the player who just moved".
+fn row_of(who: &str) -> String {
+    if who.split_whitespace().count() > 2 {
+        format!("the row of {who}")
+    } else {
+        format!("{} row", possessive(who))
+    }
+}
+
+fn possessive(who: &str) -> String {
+    if who.ends_with('s') {
+        format!("{who}'")
+    } else {
+        format!("{who}'s")
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        2 => "2nd".into(),
+        3 => "3rd".into(),
+        n => format!("{n}th"),
+    }
+}
+
+fn seeds_word(k: i64) -> String {
+    if k == 1 {
+        "1 seed".into()
+    } else {
+        format!("{k} seeds")
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => "nothing".into(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+fn join(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn side_word(p: ruleset::Side) -> &'static str {
+    match p {
+        ruleset::Side::South => "South",
+        ruleset::Side::North => "North",
+    }
+}
+
+fn moment(m: Moment) -> &'static str {
+    match m {
+        Moment::Drop => "after every seed dropped",
+        Moment::LapEnd => "at the end of each lap, before the relay is decided",
+        Moment::MoveEnd => "once the move has ended",
+    }
+}
+
+fn destination(d: Destination) -> &'static str {
+    match d {
+        Destination::Mover => "to the mover",
+        Destination::Opponent => "to the mover's opponent",
+        Destination::Owner => "to the owner of the hole they are taken from",
+        Destination::Removed => "out of the game (counted as taken by the mover)",
+    }
+}
+
+fn after(a: After) -> &'static str {
+    match a {
+        After::Continue => "the move goes on: the relay is decided as usual",
+        After::End => "the move ends at once (move-end clauses still run)",
+        After::Sow => {
+            "the seeds taken are not banked: the mover sows them as the next lap, starting in the hole after the one this lap ended in, and that lap ends like any other"
+        }
+    }
+}
+
+/// Wraps prose at [`WIDTH`]: the first line after `first`, the others after `rest`.
+fn wrap(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::typing::{FUNCTIONS, NAMES, Type};
+
+    const RULESET: &str = "format = 1\nname = \"T\"\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
+        [sowing]\ndirection = \"ccw\"\n[end]\nno_move = { remaining = \"stay\", result = \"draw\" }\n";
+
+    /// Every name and function of the language reads as English: none is shown as written.
+    #[test]
+    fn every_name_and_function_is_told_in_english() {
+        let rules = crate::check::load(RULESET, &[]).expect("loads").rules;
+        let ex = Explainer {
+            rules: &rules,
+            source: RULESET,
+        };
+        let arg = |t: &Type| match t {
+            Type::Hole => "last",
+            Type::Player => "mover",
+            _ => "1",
+        };
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for n in NAMES {
+            let node = expr::parse(n.name).expect("parses");
+            texts.push((n.name.into(), ex.value(&node, Ctx::Move)));
+            texts.push((n.name.into(), ex.cond(&node, Ctx::Move)));
+        }
+        for f in FUNCTIONS {
+            let args: Vec<&str> = f.args.iter().map(arg).collect();
+            let text = format!("{}({})", f.name, args.join(", "));
+            let node = expr::parse(&text).expect("parses");
+            texts.push((text.clone(), ex.value(&node, Ctx::Move)));
+            texts.push((text.clone(), ex.cond(&node, Ctx::Move)));
+            // Also inside a comparison, where counts are told by what they count.
+            if f.ty == Type::Number {
+                let cmp = format!("{text} < 3");
+                let node = expr::parse(&cmp).expect("parses");
+                texts.push((cmp, ex.cond(&node, Ctx::Move)));
+            }
+        }
+        for (written, english) in texts {
+            let raw = FUNCTIONS
+                .iter()
+                .any(|f| english.contains(&format!("{}(", f.name)));
+            assert!(
+                !raw && !english.contains('`') && !english.contains('_'),
+                "`{written}` is told as \"{english}\""
+            );
+        }
+    }
+}
