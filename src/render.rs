@@ -203,7 +203,8 @@ fn to_name(to: Option<Player>) -> &'static str {
     }
 }
 
-fn clause(rules: &Rules, id: u16) -> String {
+/// A clause as traces name it: `"name" [cites]`, control characters escaped.
+pub fn clause(rules: &Rules, id: u16) -> String {
     let c = rules.clause(id);
     match &c.cites {
         Some(cites) => format!("\"{}\" [{}]", escape(&c.name), escape(cites)),

@@ -17,7 +17,19 @@ use sow::rules::{ClauseId, ClauseInfo, Player, Rules};
 use sow::trace::{Event, Tracer};
 
 use super::players::{self, Bot};
-use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, plural, shell_quote};
+use sow::render::escape;
+
+use super::{
+    Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text, plural, say_err, shell_quote,
+};
+
+/// The most worker threads: beyond a few per core they only cost memory (each has its own
+/// stack), and a hundred thousand once failed to start under a memory limit.
+const MAX_THREADS: usize = 256;
+
+/// The longest move (in laps) whose suggested replay shows every lap: longer ones are shown
+/// a ply a line, so that the command never prints millions of lines.
+const LAPS_SHOWN: u32 = 200;
 
 const AFTER_HELP: &str = "\
 Game i is played with the seed S+i: `sow play RULESET --south random --north random --seed S+i`
@@ -53,7 +65,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Bot::Random)]
     pub north: Bot,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 256).
     #[arg(long)]
     pub threads: Option<usize>,
 
@@ -71,6 +83,8 @@ struct Example {
     game: u64,
     seed: u64,
     ply: u32,
+    /// The laps of the ply's move.
+    laps: u32,
 }
 
 fn earliest(a: Option<Example>, b: Option<Example>) -> Option<Example> {
@@ -275,6 +289,7 @@ impl Worker {
                 game: index,
                 seed,
                 ply: game.ply(),
+                laps: report.laps,
             });
             if report.endless {
                 t.endless += 1;
@@ -326,7 +341,12 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         if n == 0 {
             return Err(Fail::Usage("--threads must be at least 1".into()));
         }
-        pool = pool.num_threads(n);
+        if n > MAX_THREADS {
+            say_err(&format!(
+                "note: --threads {n} is more than the limit of {MAX_THREADS}; {MAX_THREADS} threads are used (the results do not depend on it)\n"
+            ));
+        }
+        pool = pool.num_threads(n.min(MAX_THREADS));
     }
     let pool = pool
         .build()
@@ -368,22 +388,23 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     }
     if terminal {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
-            "{} in {secs:.2} s on {} ({:.0} games/s)",
+        say_err(&format!(
+            "{} in {secs:.2} s on {} ({:.0} games/s)\n",
             plural(args.games as usize, "game"),
             plural(pool.current_num_threads(), "thread"),
             args.games as f64 / secs.max(1e-9)
-        );
+        ));
     }
 
     let endless_cmd = tally
         .endless_first
-        .map(|e| replay_command(&ruleset, plan, e));
-    let cycle_cmd = tally.cycle_first.map(|e| replay_command(&ruleset, plan, e));
+        .map(|e| replay_command(&ruleset, plan, e, e.laps <= LAPS_SHOWN));
+    let cycle_cmd = tally
+        .cycle_first
+        .map(|e| replay_command(&ruleset, plan, e, false));
     match format {
-        Format::Text => print!(
-            "{}",
-            text(
+        Format::Text => emit_text(
+            &text(
                 &ruleset,
                 &args,
                 plan,
@@ -499,13 +520,15 @@ fn clauses_json(rules: &Rules, t: &Tally) -> Vec<Value> {
 fn example_json(count: u64, first: Option<Example>, command: Option<&str>) -> Value {
     json!({
         "count": count,
-        "first": first.map(|e| json!({ "game": e.game, "seed": e.seed, "ply": e.ply, "replay": command })),
+        "first": first.map(|e| json!({ "game": e.game, "seed": e.seed, "ply": e.ply, "laps": e.laps, "replay": command })),
     })
 }
 
 /// The exact command that replays an example: the game is played again, on one thread, up to
-/// the ply in question, to write its moves out.
-fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example) -> String {
+/// the ply in question, to write its moves out. It shows every lap only when asked (`laps`),
+/// else a line a ply: a game of a thousand plies, or a move of a million laps, then prints a
+/// few thousand lines at most.
+fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example, laps: bool) -> String {
     let mut game = Game::new(ruleset.rules.clone());
     let mut rng = ChaCha8Rng::seed_from_u64(e.seed);
     let mut moves = Vec::new();
@@ -523,7 +546,11 @@ fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example) -> String {
     for (n, v) in ruleset.changed_options() {
         cmd.push_str(&format!(" --option {}", shell_quote(&format!("{n}={v}"))));
     }
-    cmd.push_str(&format!(" --moves '{}' --detail laps", moves.join(" ")));
+    cmd.push_str(&format!(
+        " --moves '{}' --detail {}",
+        moves.join(" "),
+        if laps { "laps" } else { "plies" }
+    ));
     cmd
 }
 
@@ -548,7 +575,11 @@ fn text(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    out.push_str(&format!("{} ({}), {options}\n", rules.name, ruleset.given));
+    out.push_str(&format!(
+        "{} ({}), {options}\n",
+        escape(&rules.name),
+        escape(&ruleset.given)
+    ));
     out.push_str(&format!(
         "{}, seeds {} to {}{}, South {} vs North {}\n\n",
         plural(
@@ -618,7 +649,7 @@ fn text(
         }
     ));
     for (c, counted, fired, cancelled) in clause_rows(rules, t) {
-        let title = clause_title(c);
+        let title = escape(&clause_title(c)).into_owned();
         if !counted {
             out.push_str(&format!(
                 "  {title:<42}       -   (leaves no trace event)\n"
@@ -643,14 +674,21 @@ fn text(
         None => out.push_str("endless moves  none\n"),
         Some(e) => {
             out.push_str(&format!(
-                "endless moves  {} in {}; first in game {} (seed {}), ply {}:\n  {}\n",
+                "endless moves  {} in {}; first in game {} (seed {}), ply {}, a move of {}:\n  {}\n",
                 t.endless,
                 plural(t.endless_games as usize, "game"),
                 e.game,
                 e.seed,
                 e.ply,
+                plural(e.laps as usize, "lap"),
                 endless_cmd.unwrap_or("")
             ));
+            if e.laps > LAPS_SHOWN {
+                out.push_str(&format!(
+                    "  (with --detail laps it prints a line for each of its {} laps)\n",
+                    e.laps
+                ));
+            }
         }
     }
     match t.cycle_first {
