@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 pub use output::{Output, compact_json, pretty_json};
-pub use stream::{Played, play_traced};
+pub use stream::{HOLD, Played, play_traced};
 
 use crate::engine::Position;
 use crate::notation::player_name;
