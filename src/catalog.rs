@@ -87,7 +87,10 @@ mod tests {
         std::fs::create_dir_all(dir.join(name)).expect("a folder named like a shipped ruleset");
         let found = resolve_in(&dir, name).expect("resolves");
         assert!(matches!(found.source, Source::Shipped(n, _) if n == *name));
-        assert_eq!(found.note, None, "a folder is never a ruleset: nothing to say");
+        assert_eq!(
+            found.note, None,
+            "a folder is never a ruleset: nothing to say"
+        );
 
         let other = dir.join("other");
         std::fs::create_dir_all(&other).expect("folder");
@@ -96,7 +99,10 @@ mod tests {
         assert!(matches!(found.source, Source::Shipped(..)));
         assert!(found.note.is_some_and(|n| n.contains(&format!("./{name}"))));
         let explicit = resolve_in(&other, &format!("./{name}")).expect("resolves");
-        assert_eq!(explicit.source, Source::File(other.join(format!("./{name}"))));
+        assert_eq!(
+            explicit.source,
+            Source::File(other.join(format!("./{name}")))
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -420,7 +420,12 @@ impl Reader<'_> {
             if h == NO_HOLE || seeds == 0 {
                 continue;
             }
-            let span = self.cells.get(usize::from(h)).cloned().flatten().unwrap_or(0..0);
+            let span = self
+                .cells
+                .get(usize::from(h))
+                .cloned()
+                .flatten()
+                .unwrap_or(0..0);
             return fail(
                 format!(
                     "{} is {}'s claimed hole, so it holds no seeds (every seed sown there is {}'s), but the position gives it {seeds}",

@@ -424,7 +424,10 @@ mod tests {
         assert!(text.starts_with("# seed 7\n"));
         let written = |r: &Record| r.fingerprint.as_ref().map(|f| f.text.clone());
         assert_eq!(written(&back), written(&record));
-        assert!(text.contains("\nmoves = s2 s3 s4 s5 s6 s1 s2 s3 s4 s5\nmoves = s6 s1\n"), "{text}");
+        assert!(
+            text.contains("\nmoves = s2 s3 s4 s5 s6 s1 s2 s3 s4 s5\nmoves = s6 s1\n"),
+            "{text}"
+        );
     }
 
     /// The fingerprint is the SHA-256 of the text with `\n` line ends: what `sha256sum`
@@ -438,7 +441,10 @@ mod tests {
         assert!(is_fingerprint(abc));
         assert!(!is_fingerprint("sha256:abc"));
         let text = format!("ruleset = x\nfingerprint = {abc}\n");
-        assert_eq!(parse(&text).expect("parses").fingerprint.map(|f| f.text), Some(abc.to_string()));
+        assert_eq!(
+            parse(&text).expect("parses").fingerprint.map(|f| f.text),
+            Some(abc.to_string())
+        );
         let errors = parse("ruleset = x\nfingerprint = md5:00\n").expect_err("not a fingerprint");
         assert_eq!(errors.len(), 1);
     }

@@ -371,13 +371,19 @@ impl TextTrace {
             }
             Event::Lift { lap, hole, seeds } if laps => {
                 self.finish(out);
-                self.push(out, format_args!("  lap {lap}: lift {} ({seeds})", l(*hole)));
+                self.push(
+                    out,
+                    format_args!("  lap {lap}: lift {} ({seeds})", l(*hole)),
+                );
             }
             Event::Resow { lap, after, seeds } if laps => {
                 self.finish(out);
                 self.push(
                     out,
-                    format_args!("  lap {lap}: sow {seeds} captured seeds after {}", l(*after)),
+                    format_args!(
+                        "  lap {lap}: sow {seeds} captured seeds after {}",
+                        l(*after)
+                    ),
                 );
             }
             Event::Drop { hole, seeds } if drops => {

@@ -360,9 +360,14 @@ fn play_record_never_overwrites_a_file() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(after, original, "the ruleset was overwritten");
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stdout.is_empty(), "refused before the game: {}", run.stdout);
     assert!(
-        run.stderr.contains("exists already: sow never overwrites a file"),
+        run.stdout.is_empty(),
+        "refused before the game: {}",
+        run.stdout
+    );
+    assert!(
+        run.stderr
+            .contains("exists already: sow never overwrites a file"),
         "{}",
         run.stderr
     );
@@ -378,7 +383,9 @@ fn output_errors_are_errors() {
         &["simulate", "kalah", "--games", "3", "--seed", "1"],
         &["list"],
         &["schema"],
-        &["play", "kalah", "--south", "random", "--north", "random", "--seed", "1"],
+        &[
+            "play", "kalah", "--south", "random", "--north", "random", "--seed", "1",
+        ],
         &["--help"],
     ];
     for command in commands {
@@ -392,7 +399,8 @@ fn output_errors_are_errors() {
             let run = sow_with(&args, root(), Stdio::null(), Stdio::from(full));
             assert_eq!(run.code, 2, "sow {args:?}: {}", run.stderr);
             assert!(
-                run.stderr.contains("error: cannot write the output: No space left on device"),
+                run.stderr
+                    .contains("error: cannot write the output: No space left on device"),
                 "sow {args:?}: {}",
                 run.stderr
             );
@@ -423,7 +431,8 @@ fn an_endless_prompt_line_is_read_up_to_the_limit() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stdout.contains("That line is longer than 1024 bytes, the limit for one entry"),
+        run.stdout
+            .contains("That line is longer than 1024 bytes, the limit for one entry"),
         "{}",
         run.stdout
     );
@@ -444,11 +453,16 @@ fn a_prompt_line_that_is_not_text_is_answered() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("that entry is not UTF-8 text, so it is not a move"),
+        run.stdout
+            .contains("that entry is not UTF-8 text, so it is not a move"),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("ply 1: South plays s1"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("ply 1: South plays s1"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("You left the game"), "{}", run.stdout);
 }
 
@@ -459,16 +473,37 @@ fn a_shipped_name_is_never_hidden() {
     let dir = scratch().join("hostile_shadow");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("kalah")).expect("a folder named kalah");
-    let run = sow_with(&strings(&["check", "kalah"]), &dir, Stdio::null(), Stdio::piped());
+    let run = sow_with(
+        &strings(&["check", "kalah"]),
+        &dir,
+        Stdio::null(),
+        Stdio::piped(),
+    );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("kalah (shipped): ok"), "{}", run.stdout);
 
     let other = dir.join("file");
     std::fs::create_dir_all(&other).expect("folder");
     std::fs::write(other.join("kalah"), "format = 1\n").expect("a file named kalah");
-    let run = sow_with(&strings(&["check", "kalah"]), &other, Stdio::null(), Stdio::piped());
-    assert!(run.stdout.contains("`kalah` is the shipped ruleset; the file kalah is not read (write ./kalah to read it)"), "{}", run.stdout);
-    let run = sow_with(&strings(&["check", "./kalah"]), &other, Stdio::null(), Stdio::piped());
+    let run = sow_with(
+        &strings(&["check", "kalah"]),
+        &other,
+        Stdio::null(),
+        Stdio::piped(),
+    );
+    assert!(
+        run.stdout.contains(
+            "`kalah` is the shipped ruleset; the file kalah is not read (write ./kalah to read it)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = sow_with(
+        &strings(&["check", "./kalah"]),
+        &other,
+        Stdio::null(),
+        Stdio::piped(),
+    );
     assert_eq!(run.code, 1, "the file is read: {}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -514,14 +549,20 @@ fn a_signal_keeps_the_record() {
         let out = child.wait_with_output().expect("sow ends");
         assert_eq!(out.status.code(), Some(128 + number), "SIG{signal}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains(&format!("Interrupted by SIG{signal}")), "{stderr}");
+        assert!(
+            stderr.contains(&format!("Interrupted by SIG{signal}")),
+            "{stderr}"
+        );
         let written = std::fs::read_to_string(&record).expect("the record is kept");
         let plies: usize = written
             .lines()
             .filter_map(|l| l.strip_prefix("moves = "))
             .map(|m| m.split_whitespace().count())
             .sum();
-        assert!(written.contains("\nmoves = s1 n") && plies >= 3, "{written}");
+        assert!(
+            written.contains("\nmoves = s1 n") && plies >= 3,
+            "{written}"
+        );
         assert!(
             written.ends_with(&format!("# result: interrupted by SIG{signal} after ply {plies}; the moves above were played\n")),
             "{written}"

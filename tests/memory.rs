@@ -94,9 +94,16 @@ impl std::io::Write for Counter<'_> {
 }
 
 fn rules() -> Arc<Rules> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hostile/engine/two_hole_relay.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/hostile/engine/two_hole_relay.toml"
+    );
     let text = std::fs::read_to_string(path).expect("the fixture");
-    Arc::new(sow::check::load(&text, &[]).expect("the fixture loads").rules)
+    Arc::new(
+        sow::check::load(&text, &[])
+            .expect("the fixture loads")
+            .rules,
+    )
 }
 
 /// A game of the two-hole relay from South 1 and North `seeds - 1`, South to move.
@@ -123,7 +130,10 @@ fn streamed(rules: &Arc<Rules>, seeds: u32, json: bool) -> (u64, i64) {
         };
         let played = played.expect("the move is legal");
         assert!(played.exact);
-        assert!(played.report.endless, "every move of the fixture is endless");
+        assert!(
+            played.report.endless,
+            "every move of the fixture is endless"
+        );
         out.finish().expect("counting never fails");
     });
     (bytes.get(), peak)
@@ -176,7 +186,10 @@ fn the_peak_does_not_grow_with_the_laps() {
     }
     let (short, long) = (collected(&rules, SHORT), collected(&rules, LONG));
     eprintln!("collected first: peak {short} bytes for {SHORT} seeds, {long} for {LONG}");
-    assert!(long > 10 * short, "the measure sees memory that grows with the laps");
+    assert!(
+        long > 10 * short,
+        "the measure sees memory that grows with the laps"
+    );
 }
 
 /// The trace the engine reports, collected whole (the engine takes back what it retracts),
@@ -202,7 +215,10 @@ fn the_streamed_trace_is_the_collected_trace() {
                     .expect("legal");
                 assert!(played.exact);
                 j.close();
-                t.say(format_args!("  board {}\n", sow::render::board(&rules, streamed.position())));
+                t.say(format_args!(
+                    "  board {}\n",
+                    sow::render::board(&rules, streamed.position())
+                ));
             }
             let text = String::from_utf8(text).expect("text");
             assert_eq!(
@@ -216,7 +232,11 @@ fn the_streamed_trace_is_the_collected_trace() {
                 .filter(|e| shown(e, detail))
                 .map(|e| event_json(&rules, e))
                 .collect();
-            assert_eq!(json, serde_json::Value::Array(expected), "{seeds} seeds at {detail:?}");
+            assert_eq!(
+                json,
+                serde_json::Value::Array(expected),
+                "{seeds} seeds at {detail:?}"
+            );
         }
     }
 }

@@ -8,8 +8,8 @@ use sow::diagnostic::Diagnostic;
 use sow::render::escape;
 
 use super::{
-    Exit, Fail, Format, OptionArgs, diagnostics_json, emit_json, emit_text, plural,
-    read_ruleset, render_all, say_err, summary,
+    Exit, Fail, Format, OptionArgs, diagnostics_json, emit_json, emit_text, plural, read_ruleset,
+    render_all, say_err, summary,
 };
 
 const AFTER_HELP: &str = "\

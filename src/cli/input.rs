@@ -118,7 +118,10 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_dropped() {
-        assert_eq!(text_of(b"\xEF\xBB\xBFruleset = x\n".to_vec()), Ok("ruleset = x\n".into()));
+        assert_eq!(
+            text_of(b"\xEF\xBB\xBFruleset = x\n".to_vec()),
+            Ok("ruleset = x\n".into())
+        );
         assert_eq!(text_of(b"ab\xffc".to_vec()), Err(2));
     }
 }

@@ -223,10 +223,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             Some("players"),
             &json!({ "south": seats[0].name(), "north": seats[1].name() }),
         );
-        doc.value(
-            Some("start"),
-            &super::position_json_to_move(&rules, &start),
-        );
+        doc.value(Some("start"), &super::position_json_to_move(&rules, &start));
         if let Some(ending) = &at_start {
             doc.value(Some("start_ending"), &ending.json);
         }
@@ -238,8 +235,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let echo = !stdin.is_terminal();
     let mut end = None;
     let ending = loop {
-        if screen.as_ref().is_some_and(Output::failed) || doc.as_ref().is_some_and(Output::failed)
-        {
+        if screen.as_ref().is_some_and(Output::failed) || doc.as_ref().is_some_and(Output::failed) {
             break Ending::OutputFailed;
         }
         let Some(mover) = game.to_move() else {
@@ -406,8 +402,7 @@ fn interrupted(session: &Mutex<Session>, signal: i32, name: &str) {
             Ok(()) => say_err(&format!(
                 "\nInterrupted by {name}: the record {} keeps the {} played.\n",
                 file.path.display(),
-                super::plural(ply as usize, "ply")
-                    .replace("plys", "plies")
+                super::plural(ply as usize, "ply").replace("plys", "plies")
             )),
             Err(e) => say_err(&file.abandon(&e)),
         }
@@ -645,4 +640,58 @@ fn fresh_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disk that fills up mid-game: the record is removed (a cut-off record could pass
+    /// for a whole one, or hold a cut-off move), and the message holds what it would have.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_leaves_no_cut_off_record() {
+        let path = std::env::temp_dir().join(format!("sow-full-{}.sow", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let rec = Record {
+            ruleset: Item::new("kalah"),
+            fingerprint: None,
+            options: Vec::new(),
+            position: None,
+            moves: Vec::new(),
+        };
+        let mut made = RecordFile::create(&path, &rec, "a test").expect("created");
+        made.add("s1").expect("written");
+        // From here on every write fails, as on a full disk.
+        made.file = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let e = made.add("n3").expect_err("the disk is full");
+        let message = made.abandon(&e);
+        assert!(!path.exists(), "the cut-off record is removed");
+        assert!(message.contains("No space left on device"), "{message}");
+        assert!(message.contains("it is removed"), "{message}");
+        assert!(
+            message.contains("ruleset = kalah\nmoves = s1 n3\n"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_path_from_a_folder() {
+        let from = Path::new("/a/b/games");
+        assert_eq!(
+            relative(from, Path::new("/a/b/rules/x.toml")).as_deref(),
+            Some("../rules/x.toml")
+        );
+        assert_eq!(
+            relative(from, Path::new("/a/b/games/x.toml")).as_deref(),
+            Some("x.toml")
+        );
+        assert_eq!(
+            relative(from, Path::new("/c/x.toml")).as_deref(),
+            Some("../../../c/x.toml")
+        );
+    }
 }

@@ -88,7 +88,11 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     script.ruleset.print_warnings(format);
     if format == Format::Text && !script.record_warnings.is_empty() {
         let origin = &script.moves_from;
-        say_err(&render_all(&script.record_warnings, &origin.file, &origin.source));
+        say_err(&render_all(
+            &script.record_warnings,
+            &origin.file,
+            &origin.source,
+        ));
     }
     let rules = script.ruleset.rules.clone();
     let (start, mut game) = match &script.position {
@@ -160,11 +164,12 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             .iter()
             .map(|h| rules.geometry.label(h))
             .collect();
-        let h = match parse_move(&rules, mover, &item.text)
-            .and_then(|h| match game.why_illegal(mover, h) {
+        let h = match parse_move(&rules, mover, &item.text).and_then(|h| {
+            match game.why_illegal(mover, h) {
                 None => Ok(h),
                 Some(reason) => Err(reason),
-            }) {
+            }
+        }) {
             Ok(h) => h,
             Err(reason) => {
                 failure = Some(Stop {
@@ -195,9 +200,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             }
         };
         // The move was checked legal just above.
-        let played = played.map_err(|e| {
-            Fail::Usage(format!("internal error: a legal move was refused: {e}"))
-        })?;
+        let played = played
+            .map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
         if !played.exact {
             say_err(&format!(
                 "error: internal error: the trace of ply {ply} was taken back after it was written; it is not exact\n"
@@ -351,10 +355,7 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
     let name = &rec.ruleset.text;
     let found = read_ruleset(dir, name).or_else(|beside| {
         let from_here = read_ruleset(Path::new(""), name);
-        if sow::catalog::shipped(name).is_none()
-            && from_here.is_ok()
-            && !dir.join(name).exists()
-        {
+        if sow::catalog::shipped(name).is_none() && from_here.is_ok() && !dir.join(name).exists() {
             from_here
         } else {
             Err(beside)

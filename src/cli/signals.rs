@@ -5,7 +5,9 @@
 /// Runs `then` with the signal's number and name on a thread of its own when the first of
 /// the three signals arrives. `then` should end the process.
 #[cfg(unix)]
-pub fn on_termination(then: impl FnOnce(i32, &'static str) + Send + 'static) -> std::io::Result<()> {
+pub fn on_termination(
+    then: impl FnOnce(i32, &'static str) + Send + 'static,
+) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::spawn(move || {
@@ -24,6 +26,8 @@ pub fn on_termination(then: impl FnOnce(i32, &'static str) + Send + 'static) -> 
 /// Elsewhere the default stays: the record written so far is kept all the same, as it is
 /// written move by move.
 #[cfg(not(unix))]
-pub fn on_termination(_then: impl FnOnce(i32, &'static str) + Send + 'static) -> std::io::Result<()> {
+pub fn on_termination(
+    _then: impl FnOnce(i32, &'static str) + Send + 'static,
+) -> std::io::Result<()> {
     Ok(())
 }

@@ -403,17 +403,15 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         .cycle_first
         .map(|e| replay_command(&ruleset, plan, e, false));
     match format {
-        Format::Text => emit_text(
-            &text(
-                &ruleset,
-                &args,
-                plan,
-                seed_given,
-                &tally,
-                endless_cmd.as_deref(),
-                cycle_cmd.as_deref()
-            )
-        ),
+        Format::Text => emit_text(&text(
+            &ruleset,
+            &args,
+            plan,
+            seed_given,
+            &tally,
+            endless_cmd.as_deref(),
+            cycle_cmd.as_deref(),
+        )),
         Format::Json => emit_json(&json!({
             "command": "simulate",
             "ok": true,

@@ -234,7 +234,9 @@ mod tests {
     /// [`pretty_json`] lays out the whole.
     #[test]
     fn a_document_written_in_pieces_is_one_document() {
-        let events: Vec<Value> = (0..3).map(|i| json!({"event": "drop", "seeds": i})).collect();
+        let events: Vec<Value> = (0..3)
+            .map(|i| json!({"event": "drop", "seeds": i}))
+            .collect();
         let whole = json!({
             "command": "replay",
             "plies": [{ "ply": 1, "events": events, "board": {"south": [1, 2, 3], "north": [4, 5, 6], "held": 0, "padding": "to make this object longer than a line"} }],
@@ -263,7 +265,10 @@ mod tests {
         let back: Value = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(back, whole);
         assert!(text.ends_with("}\n"), "{text}");
-        assert!(text.contains("\n      \"events\": [\n        {\"event\": \"drop\", \"seeds\": 0},\n"), "{text}");
+        assert!(
+            text.contains("\n      \"events\": [\n        {\"event\": \"drop\", \"seeds\": 0},\n"),
+            "{text}"
+        );
     }
 
     struct Full;
