@@ -595,3 +595,15 @@ pub fn start_ending(
     }
     Some(StartEnding { text, json })
 }
+
+/// Ends a ply's object in a JSON document (`replay`, `play`) once its events are written:
+/// the round, the board after the ply and the player to move next.
+pub fn close_ply_json(out: &mut Output<'_>, game: &sow::engine::Game) {
+    out.value(Some("round"), &json!(game.round()));
+    out.value(
+        Some("board"),
+        &sow::render::position_json(game.rules(), game.position()),
+    );
+    out.value(Some("to_move"), &json!(game.to_move().map(side)));
+    out.close();
+}

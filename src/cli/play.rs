@@ -275,13 +275,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         end = played.end.or(end);
         if let Some(doc) = doc.as_mut() {
             doc.close();
-            doc.value(Some("round"), &json!(game.round()));
-            doc.value(
-                Some("board"),
-                &render::position_json(&rules, game.position()),
-            );
-            doc.value(Some("to_move"), &json!(game.to_move().map(side)));
-            doc.close();
+            super::close_ply_json(doc, &game);
         }
         if let Some(out) = screen.as_mut() {
             out.flush();

@@ -210,12 +210,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         let after = game.position();
         match format {
             Format::Text => out.say(format_args!("  board {}\n", render::board(&rules, after))),
-            Format::Json => {
-                out.value(Some("round"), &json!(game.round()));
-                out.value(Some("board"), &render::position_json(&rules, after));
-                out.value(Some("to_move"), &json!(game.to_move().map(side)));
-                out.close();
-            }
+            Format::Json => super::close_ply_json(&mut out, &game),
         }
     }
 
