@@ -16,7 +16,7 @@
 use std::ops::Range;
 
 use crate::engine::Position;
-use crate::rules::{MAX_SEEDS, Player, Pos, Rules};
+use crate::rules::{MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
 
 /// Parses a move such as `s3` for `player`.
 pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
@@ -161,6 +161,9 @@ struct Reader<'a> {
     to_move: bool,
     removed: [bool; 2],
     claimed: [bool; 2],
+    /// Where each hole's cell is written, and each player's claimed hole.
+    cells: [Option<Range<usize>>; MAX_POSITIONS],
+    claim_spans: [Option<Range<usize>>; 2],
     /// The `removed` or `claimed` just read, with its span and whether a value followed it.
     suffix: Option<(Suffix, Range<usize>, bool)>,
 }
@@ -203,6 +206,9 @@ impl Reader<'_> {
             return fail(message, span);
         }
         for ((cell, span), (i, h)) in cells.into_iter().zip(g.holes_of(player).enumerate()) {
+            if let Some(at) = self.cells.get_mut(usize::from(h)) {
+                *at = Some(span.clone());
+            }
             let Some(seeds) = self.pos.board.get_mut(usize::from(h)) else {
                 return fail(
                     format!("{}'s row has no hole {}", player_name(player), i + 1),
@@ -386,7 +392,49 @@ impl Reader<'_> {
                 if let Some(claim) = self.pos.claims.get_mut(p) {
                     *claim = hole;
                 }
+                if let Some(at) = self.claim_spans.get_mut(p) {
+                    *at = Some(value);
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses claims no game can reach: one hole claimed by both players, or a claimed hole
+    /// holding seeds (every seed sown there goes to the claimer, so it could then be played).
+    fn check_claims(&self) -> Result<(), PositionError> {
+        let g = &self.rules.geometry;
+        let [south, north] = self.pos.claims;
+        if south != NO_HOLE && south == north {
+            let span = self.claim_spans.get(1).cloned().flatten().unwrap_or(0..0);
+            return fail(
+                format!(
+                    "South and North both claim {}: a hole is claimed by one player at most",
+                    g.label(south)
+                ),
+                span,
+            );
+        }
+        for (p, &h) in (0..2u8).zip(&self.pos.claims) {
+            let seeds = self.pos.board.get(usize::from(h)).copied().unwrap_or(0);
+            if h == NO_HOLE || seeds == 0 {
+                continue;
+            }
+            let span = self
+                .cells
+                .get(usize::from(h))
+                .cloned()
+                .flatten()
+                .unwrap_or(0..0);
+            return fail(
+                format!(
+                    "{} is {}'s claimed hole, so it holds no seeds (every seed sown there is {}'s), but the position gives it {seeds}",
+                    g.label(h),
+                    player_name(p),
+                    player_name(p)
+                ),
+                span,
+            );
         }
         Ok(())
     }
@@ -429,6 +477,8 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         to_move: false,
         removed: [false; 2],
         claimed: [false; 2],
+        cells: std::array::from_fn(|_| None),
+        claim_spans: [None, None],
         suffix: None,
     };
     let mut at = 0;
@@ -471,6 +521,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     if r.rows != [true, true] {
         return fail("a position needs both rows: S[...] N[...]", whole);
     }
+    r.check_claims()?;
     let mut pos = r.pos;
     for (p, held) in (0..2u8).zip(r.held) {
         let Some((k, span)) = held else {

@@ -3,6 +3,7 @@
 //! ```text
 //! # Raja Pasu, a short game
 //! ruleset = raja_pasu
+//! fingerprint = sha256:5e0d...
 //! option last_four = none
 //! position = S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] south
 //! moves = s1 n3 s5
@@ -10,11 +11,16 @@
 //! ```
 //!
 //! One `key = value` per line; `#` starts a comment, to the end of the line. `ruleset` (a
-//! shipped name or a path, relative to the record's folder) is required, once. `option NAME =
-//! VALUE` sets an option, once per name. `position` (at most once) starts the game from a
-//! set-up position in the notation of [`crate::notation`]. `moves` lists moves separated by
+//! shipped name or a path, relative to the record's folder) is required, once. `fingerprint`
+//! (optional, at most once) is the SHA-256 of the ruleset's text the game was played under
+//! ([`fingerprint`]), so that a replay can tell when the ruleset has changed since. `option
+//! NAME = VALUE` sets an option, once per name. `position` (at most once) starts the game from
+//! a set-up position in the notation of [`crate::notation`]. `moves` lists moves separated by
 //! spaces and may be repeated: the lines are read in order. Every value keeps its byte span,
 //! so that a replay can point at the exact move that went wrong.
+//!
+//! [`Writer`] writes a record as the game goes, so that a game cut short leaves the moves
+//! played so far.
 //!
 //! Parsing checks only the form: whether a move is legal depends on the rules, and is the
 //! replay's business.
@@ -22,6 +28,8 @@
 //! Its input is user input: no `unwrap`, `expect` or indexing that could panic.
 
 use std::ops::Range;
+
+use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, did_you_mean};
 
@@ -47,6 +55,8 @@ impl Item {
 pub struct Record {
     /// A shipped ruleset's name, or a path.
     pub ruleset: Item,
+    /// The [`fingerprint`] of the ruleset's text the game was played under.
+    pub fingerprint: Option<Item>,
     /// Option values, in file order: (name, value).
     pub options: Vec<(Item, Item)>,
     /// A set-up position to start from, in position notation.
@@ -55,7 +65,36 @@ pub struct Record {
     pub moves: Vec<Item>,
 }
 
-const KEYS: &[&str] = &["ruleset", "option", "position", "moves"];
+const KEYS: &[&str] = &["ruleset", "fingerprint", "option", "position", "moves"];
+
+/// How a fingerprint starts: the hash it is.
+const SHA256: &str = "sha256:";
+
+/// The fingerprint of a ruleset's text: `sha256:` and the SHA-256 of the text in hexadecimal,
+/// line ends counted as `\n` (so that a file checked out with `\r\n` line ends has the same
+/// fingerprint; for a file with `\n` line ends it is what `sha256sum` prints).
+pub fn fingerprint(ruleset_text: &str) -> String {
+    let mut hash = Sha256::new();
+    for (i, line) in ruleset_text.split("\r\n").enumerate() {
+        if i > 0 {
+            hash.update(b"\n");
+        }
+        hash.update(line.as_bytes());
+    }
+    let digest = hash.finalize();
+    let mut out = String::with_capacity(SHA256.len() + 64);
+    out.push_str(SHA256);
+    for byte in digest.iter() {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
+}
+
+/// Whether `text` is written as a fingerprint is.
+fn is_fingerprint(text: &str) -> bool {
+    text.strip_prefix(SHA256)
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
 
 /// The most moves a record may hold. Longer games are cut short by the rules' own endings
 /// (cycles are detected), so a longer record is a mistake or hostile.
@@ -65,6 +104,7 @@ pub const MAX_MOVES: usize = 100_000;
 pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut ruleset: Option<Item> = None;
+    let mut fingerprint: Option<Item> = None;
     let mut options: Vec<(Item, Item)> = Vec::new();
     let mut position: Option<Item> = None;
     let mut moves = Vec::new();
@@ -92,13 +132,13 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
         let mut words = key.text.split_whitespace();
         let first = words.next().unwrap_or("");
         match first {
-            "ruleset" | "position" | "moves" if words.next().is_some() => {
+            "ruleset" | "fingerprint" | "position" | "moves" if words.next().is_some() => {
                 errors.push(
                     Diagnostic::error(format!("`{first}` takes no name before the `=`"))
                         .at(key.span.clone()),
                 );
             }
-            "ruleset" | "position" if value.text.is_empty() => {
+            "ruleset" | "fingerprint" | "position" if value.text.is_empty() => {
                 errors.push(
                     Diagnostic::error(format!("`{first}` has no value"))
                         .at(start + eq..start + eq + 1),
@@ -115,6 +155,21 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                     );
                 } else {
                     ruleset = Some(value);
+                }
+            }
+            "fingerprint" => {
+                if fingerprint.is_some() {
+                    errors.push(
+                        Diagnostic::error("the fingerprint is given twice").at(value.span.clone()),
+                    );
+                } else if !is_fingerprint(&value.text) {
+                    errors.push(
+                        Diagnostic::error(format!("`{}` is not a fingerprint", value.text))
+                            .at(value.span.clone())
+                            .hint("a fingerprint is `sha256:` and 64 hexadecimal digits, as `sow play --record` writes it; or remove the line"),
+                    );
+                } else {
+                    fingerprint = Some(value);
                 }
             }
             "position" => {
@@ -207,6 +262,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
     if errors.is_empty() {
         Ok(Record {
             ruleset,
+            fingerprint,
             options,
             position,
             moves,
@@ -249,11 +305,11 @@ fn is_move_form(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_digit())
 }
 
-/// How many moves [`write`] puts on one `moves` line.
+/// How many moves [`Writer`] puts on one `moves` line.
 const MOVES_PER_LINE: usize = 10;
 
-/// Writes a record. `comments` become `#` lines at the top (the seed, the players, the result).
-pub fn write(record: &Record, comments: &[String]) -> String {
+/// Comments as `#` lines.
+fn comment_lines(comments: &[String]) -> String {
     let mut out = String::new();
     for c in comments {
         for line in c.lines() {
@@ -261,17 +317,74 @@ pub fn write(record: &Record, comments: &[String]) -> String {
             out.push('\n');
         }
     }
-    out.push_str(&format!("ruleset = {}\n", record.ruleset.text));
-    for (name, value) in &record.options {
-        out.push_str(&format!("option {} = {}\n", name.text, value.text));
+    out
+}
+
+/// Writes a record in pieces as a game goes: [`Writer::head`] before the first move (its
+/// `moves` are not written), [`Writer::next_move`] for each move, [`Writer::end`] at the end.
+/// Each piece ends where a record may end, so the text written so far is always a record of
+/// the moves so far.
+#[derive(Debug, Clone, Default)]
+pub struct Writer {
+    /// Moves on the `moves` line being written.
+    on_line: usize,
+}
+
+impl Writer {
+    pub fn new() -> Writer {
+        Writer::default()
     }
-    if let Some(p) = &record.position {
-        out.push_str(&format!("position = {}\n", p.text));
+
+    /// `comments` as `#` lines, then the ruleset, fingerprint, options and position.
+    pub fn head(&self, record: &Record, comments: &[String]) -> String {
+        let mut out = comment_lines(comments);
+        out.push_str(&format!("ruleset = {}\n", record.ruleset.text));
+        if let Some(f) = &record.fingerprint {
+            out.push_str(&format!("fingerprint = {}\n", f.text));
+        }
+        for (name, value) in &record.options {
+            out.push_str(&format!("option {} = {}\n", name.text, value.text));
+        }
+        if let Some(p) = &record.position {
+            out.push_str(&format!("position = {}\n", p.text));
+        }
+        out
     }
-    for chunk in record.moves.chunks(MOVES_PER_LINE) {
-        let words: Vec<&str> = chunk.iter().map(|m| m.text.as_str()).collect();
-        out.push_str(&format!("moves = {}\n", words.join(" ")));
+
+    /// A move: on the open `moves` line, or on a new one.
+    pub fn next_move(&mut self, text: &str) -> String {
+        let piece = match self.on_line {
+            0 => format!("moves = {text}"),
+            n if n >= MOVES_PER_LINE => {
+                self.on_line = 0;
+                format!("\nmoves = {text}")
+            }
+            _ => format!(" {text}"),
+        };
+        self.on_line += 1;
+        piece
     }
+
+    /// Ends the open `moves` line, then `comments` as `#` lines.
+    pub fn end(&mut self, comments: &[String]) -> String {
+        let mut out = String::new();
+        if self.on_line > 0 {
+            out.push('\n');
+            self.on_line = 0;
+        }
+        out.push_str(&comment_lines(comments));
+        out
+    }
+}
+
+/// Writes a whole record. `comments` become `#` lines at the top (the seed, the players).
+pub fn write(record: &Record, comments: &[String]) -> String {
+    let mut w = Writer::new();
+    let mut out = w.head(record, comments);
+    for m in &record.moves {
+        out.push_str(&w.next_move(&m.text));
+    }
+    out.push_str(&w.end(&[]));
     out
 }
 
@@ -297,6 +410,7 @@ mod tests {
     fn writes_what_it_reads() {
         let record = Record {
             ruleset: Item::new("my_variant"),
+            fingerprint: Some(Item::new(fingerprint("format = 1\r\n"))),
             options: vec![(Item::new("first"), Item::new("north"))],
             position: None,
             moves: (1..=12)
@@ -308,6 +422,31 @@ mod tests {
         assert_eq!(back.moves.len(), 12);
         assert_eq!(back.options[0].1.text, "north");
         assert!(text.starts_with("# seed 7\n"));
+        let written = |r: &Record| r.fingerprint.as_ref().map(|f| f.text.clone());
+        assert_eq!(written(&back), written(&record));
+        assert!(
+            text.contains("\nmoves = s2 s3 s4 s5 s6 s1 s2 s3 s4 s5\nmoves = s6 s1\n"),
+            "{text}"
+        );
+    }
+
+    /// The fingerprint is the SHA-256 of the text with `\n` line ends: what `sha256sum`
+    /// prints for the file.
+    #[test]
+    fn the_fingerprint_is_sha256_of_the_text() {
+        // sha256("abc\n")
+        let abc = "sha256:edeaaff3f1774ad2888673770c6d64097e391bc362d7d6fb34982ddf0efd18cb";
+        assert_eq!(fingerprint("abc\n"), abc);
+        assert_eq!(fingerprint("abc\r\n"), abc);
+        assert!(is_fingerprint(abc));
+        assert!(!is_fingerprint("sha256:abc"));
+        let text = format!("ruleset = x\nfingerprint = {abc}\n");
+        assert_eq!(
+            parse(&text).expect("parses").fingerprint.map(|f| f.text),
+            Some(abc.to_string())
+        );
+        let errors = parse("ruleset = x\nfingerprint = md5:00\n").expect_err("not a fingerprint");
+        assert_eq!(errors.len(), 1);
     }
 
     #[test]

@@ -3,13 +3,21 @@
 //! Positions and traces come from user input (set-up positions, records, rulesets): no
 //! `unwrap`, `expect` or indexing that could panic.
 
+mod output;
+mod stream;
+
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
+
+pub use output::{Output, compact_json, pretty_json};
+pub use stream::{Played, play_traced};
 
 use crate::engine::Position;
 use crate::notation::player_name;
-use crate::rules::{NO_HOLE, Player, Pos, Rules};
-use crate::trace::{EndCause, Event, Limit};
+use crate::rules::{NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::Remaining;
+use crate::trace::{EndCause, Event, Limit};
 
 /// How much of a trace to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
@@ -75,27 +83,31 @@ pub fn board(rules: &Rules, pos: &Position) -> String {
 }
 
 /// The board drawn as it stands between the players: North's row on top from North's right
-/// to left (so holes face each other), South's row below.
+/// to left (so holes face each other), South's row below. A store on the track is drawn at
+/// its row's end, on the side the ruleset puts it (a store on its owner's right is on the
+/// right of South's row and on the left of North's, as South sees the board); reserves are
+/// written above and below. A claimed hole shows its claimer, `(S)` or `(N)`.
 pub fn picture(rules: &Rules, pos: &Position) -> String {
     let g = &rules.geometry;
+    let letter = |p: Player| if p == 0 { 'S' } else { 'N' };
+    let claimer = |h: Pos| (0..2u8).find(|&p| pos.claims.get(usize::from(p)) == Some(&h));
     let cell = |h: Pos| -> String {
-        if pos.closed & (1 << h) != 0 {
+        let seeds = seeds_in(pos, h);
+        if pos.closed & bit(h) != 0 {
             " --".to_string()
+        } else if let Some(p) = claimer(h) {
+            // Every seed sown there goes to the claimer, so it holds none (a refill aside).
+            if seeds == 0 {
+                format!("({})", letter(p))
+            } else {
+                format!("{:>3}", format!("{}{seeds}", letter(p)))
+            }
         } else {
-            format!("{:>3}", seeds_in(pos, h))
+            format!("{seeds:>3}")
         }
     };
     let label = |h: Pos| format!("{:>3}", g.label(h));
-    let store = |p: Player| -> String {
-        let kind = if g.store.get(usize::from(p)).copied().flatten().is_some() {
-            "store"
-        } else {
-            "reserve"
-        };
-        format!("{} {kind} {}", player_name(p), pos.held(rules, p))
-    };
     let per = g.holes_per_row as usize;
-    let mut out = String::new();
     // Rows from the top: North's back (4 rows), North's front, South's front, South's back.
     let rows: Vec<Vec<Pos>> = if g.rows == 2 {
         let north: Vec<Pos> = g.holes_of(1).rev().collect();
@@ -117,21 +129,71 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
             s_outer,
         ]
     };
-    out.push_str(&format!("      {}\n", store(1)));
+    // Stores on the track sit at the ends of the line between the rows: the player whose
+    // store is drawn on the left, and the part of the line left of the holes.
+    let track = match (g.rows, g.store_of(0), g.store_of(1)) {
+        (2, Some(south), Some(_)) => {
+            let south_on_right = usize::from(south) >= g.row[0].end;
+            let width = rules.total_seeds().max(1).to_string().len();
+            let left = if south_on_right { 1 } else { 0 };
+            Some((left, width))
+        }
+        _ => None,
+    };
+    let store_part = |p: Player, width: usize, on_left: bool| {
+        let held = pos.held(rules, p);
+        if on_left {
+            format!("{}* {held:>width$}", letter(p))
+        } else {
+            format!("{held:<width$} {}*", letter(p))
+        }
+    };
+    let margin = match track {
+        Some((left, width)) => " ".repeat(6 + store_part(left, width, true).len() + 1),
+        None => " ".repeat(6),
+    };
+    let mut out = String::new();
+    let reserve = |p: Player| format!("      {} reserve {}\n", player_name(p), pos.held(rules, p));
+    if track.is_none() {
+        out.push_str(&reserve(1));
+    }
     for (i, r) in rows.iter().enumerate() {
         let top = i < rows.len() / 2;
         let labels: String = r.iter().map(|&h| label(h)).collect::<Vec<_>>().join(" ");
         let seeds: String = r.iter().map(|&h| cell(h)).collect::<Vec<_>>().join(" ");
         if top {
-            out.push_str(&format!("      {labels}\n      {seeds}\n"));
+            out.push_str(&format!("{margin}{labels}\n{margin}{seeds}\n"));
         } else {
-            out.push_str(&format!("      {seeds}\n      {labels}\n"));
+            out.push_str(&format!("{margin}{seeds}\n{margin}{labels}\n"));
         }
         if i + 1 == rows.len() / 2 {
-            out.push_str(&format!("      {}\n", "-".repeat(per * 4 - 1)));
+            let line = "-".repeat(per * 4 - 1);
+            match track {
+                Some((left, width)) => out.push_str(&format!(
+                    "      {} {line} {}\n",
+                    store_part(left, width, true),
+                    store_part(1 - left, width, false)
+                )),
+                None => out.push_str(&format!("      {line}\n")),
+            }
         }
     }
-    out.push_str(&format!("      {}\n", store(0)));
+    if track.is_none() {
+        out.push_str(&reserve(0));
+    }
+    for p in 0..2u8 {
+        if let Some(&h) = pos.claims.get(usize::from(p))
+            && h != NO_HOLE
+        {
+            out.push_str(&format!(
+                "      ({}) {} is claimed by {}: every seed sown there is {}'s\n",
+                letter(p),
+                g.label(h),
+                player_name(p),
+                player_name(p)
+            ));
+        }
+    }
     out
 }
 
@@ -142,11 +204,59 @@ fn to_name(to: Option<Player>) -> &'static str {
     }
 }
 
-fn clause(rules: &Rules, id: u16) -> String {
+/// A clause as traces name it: `"name" [cites]`, control characters escaped.
+pub fn clause(rules: &Rules, id: u16) -> String {
     let c = rules.clause(id);
     match &c.cites {
-        Some(cites) => format!("\"{}\" [{cites}]", c.name),
-        None => format!("\"{}\"", c.name),
+        Some(cites) => format!("\"{}\" [{}]", escape(&c.name), escape(cites)),
+        None => format!("\"{}\"", escape(&c.name)),
+    }
+}
+
+/// Text from a ruleset or a record, made safe to print on a terminal: control characters
+/// (an escape sequence would recolour the screen, move the cursor or rewrite what is shown)
+/// are written as Rust escapes, `\u{1b}`. Text without any is borrowed unchanged.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether an event is shown at this detail, in text and JSON alike.
+pub fn shown(e: &Event, detail: Detail) -> bool {
+    match e {
+        Event::Lift { .. }
+        | Event::Resow { .. }
+        | Event::LapEnd { .. }
+        | Event::Relay { .. }
+        | Event::MoveEnd { .. } => detail >= Detail::Laps,
+        Event::Drop { .. } | Event::Skip { .. } | Event::Diverted { .. } => {
+            detail >= Detail::Drops
+        }
+        Event::Move { .. }
+        | Event::Capture { .. }
+        | Event::CaptureCancelled { .. }
+        | Event::ExtraTurn { .. }
+        | Event::EndlessMove { .. }
+        | Event::LapLimit { .. }
+        | Event::PlyLimit { .. }
+        | Event::Cycle { .. }
+        | Event::RoundEnd { .. }
+        | Event::LapCap { .. }
+        | Event::HandBack { .. }
+        | Event::RepeatedStart
+        | Event::Refill { .. }
+        | Event::RoundStart { .. }
+        | Event::GameEnd { .. } => true,
     }
 }
 
@@ -242,79 +352,143 @@ fn mask_labels(rules: &Rules, mask: u64) -> String {
 /// Renders a trace as text. `boards` gives the position after each ply (by ply number order),
 /// shown after the ply's events.
 pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: Detail) -> String {
-    let g = &rules.geometry;
-    let l = |h: Pos| g.label(h);
-    let mut out = String::new();
-    let mut line = String::new();
-    let mut ply_index = 0usize;
-    let flush = |out: &mut String, line: &mut String| {
-        // A continuation marker with nothing after it is not worth a line.
-        if line.as_str() == "     ..." {
-            line.clear();
+    let mut text = Vec::new();
+    {
+        let mut out = Output::new(&mut text);
+        let mut trace = TextTrace::new(detail);
+        let mut plies = 0usize;
+        for e in events {
+            if let Event::Move { .. } = e {
+                if plies > 0 {
+                    trace.end_ply(rules, boards.get(plies - 1), &mut out);
+                }
+                plies += 1;
+            }
+            trace.event(rules, e, &mut out);
         }
-        if !line.is_empty() {
-            out.push_str(line);
-            out.push('\n');
-            line.clear();
+        match plies.checked_sub(1) {
+            Some(last) => trace.end_ply(rules, boards.get(last), &mut out),
+            None => trace.finish(&mut out),
         }
-    };
-    for (i, e) in events.iter().enumerate() {
+    }
+    // Only `str`s were written.
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// The text trace, written as the events come. Laps and captures get a line each (from
+/// [`Detail::Laps`]), and at [`Detail::Drops`] every seed sown goes on its lap's line. Beyond
+/// the detail it keeps only whether a line is open, so a move of a million laps is written in
+/// the memory of one.
+#[derive(Debug, Clone, Copy)]
+pub struct TextTrace {
+    detail: Detail,
+    line: Line,
+}
+
+/// The lap line being written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Line {
+    /// None is open.
+    Closed,
+    /// Its start is written, its end is not.
+    Open,
+    /// A capture interrupted the lap: its drops go on, on a line of their own that starts
+    /// with `...` (not written until something follows it).
+    Continued,
+}
+
+impl TextTrace {
+    pub fn new(detail: Detail) -> TextTrace {
+        TextTrace {
+            detail,
+            line: Line::Closed,
+        }
+    }
+
+    /// Adds to the lap line, opening it if need be.
+    fn push(&mut self, out: &mut Output<'_>, args: std::fmt::Arguments<'_>) {
+        if self.line == Line::Continued {
+            out.text("     ...");
+        }
+        out.say(args);
+        self.line = Line::Open;
+    }
+
+    /// Ends the lap line, if one is open.
+    pub fn finish(&mut self, out: &mut Output<'_>) {
+        if self.line == Line::Open {
+            out.text("\n");
+        }
+        self.line = Line::Closed;
+    }
+
+    /// Ends a ply: the lap line, then the board after the ply if one is given.
+    pub fn end_ply(&mut self, rules: &Rules, board: Option<&Position>, out: &mut Output<'_>) {
+        self.finish(out);
+        if let Some(b) = board {
+            out.say(format_args!("  board {}\n", notation(rules, b)));
+        }
+    }
+
+    /// Writes one event (nothing, for an event below the detail).
+    pub fn event(&mut self, rules: &Rules, e: &Event, out: &mut Output<'_>) {
+        let g = &rules.geometry;
+        let l = |h: Pos| g.label(h);
+        let laps = self.detail >= Detail::Laps;
+        let drops = self.detail >= Detail::Drops;
         match e {
             Event::Move { ply, player, hole } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
+                self.finish(out);
+                out.say(format_args!(
                     "ply {ply}: {} plays {}\n",
                     player_name(*player),
                     l(*hole)
                 ));
             }
-            Event::Lift { lap, hole, seeds } if detail >= Detail::Laps => {
-                flush(&mut out, &mut line);
-                line = format!("  lap {lap}: lift {} ({seeds})", l(*hole));
-            }
-            Event::Resow { lap, after, seeds } if detail >= Detail::Laps => {
-                flush(&mut out, &mut line);
-                line = format!(
-                    "  lap {lap}: sow {seeds} captured seeds after {}",
-                    l(*after)
+            Event::Lift { lap, hole, seeds } if laps => {
+                self.finish(out);
+                self.push(
+                    out,
+                    format_args!("  lap {lap}: lift {} ({seeds})", l(*hole)),
                 );
             }
-            Event::Drop { hole, seeds } if detail >= Detail::Drops => {
-                line.push_str(&format!(" {}:{seeds}", l(*hole)));
+            Event::Resow { lap, after, seeds } if laps => {
+                self.finish(out);
+                self.push(
+                    out,
+                    format_args!(
+                        "  lap {lap}: sow {seeds} captured seeds after {}",
+                        l(*after)
+                    ),
+                );
             }
-            Event::Skip { hole } if detail >= Detail::Drops => {
-                line.push_str(&format!(" (skip {})", l(*hole)));
+            Event::Drop { hole, seeds } if drops => {
+                self.push(out, format_args!(" {}:{seeds}", l(*hole)));
             }
-            Event::LapEnd { last, .. } if detail >= Detail::Laps => {
-                line.push_str(&format!(" -> ends in {}", l(*last)));
-                flush(&mut out, &mut line);
+            Event::Skip { hole } if drops => {
+                self.push(out, format_args!(" (skip {})", l(*hole)));
             }
-            Event::Relay { clause: c, hole } if detail >= Detail::Laps => {
-                flush(&mut out, &mut line);
+            Event::LapEnd { last, .. } if laps => {
+                self.push(out, format_args!(" -> ends in {}", l(*last)));
+                self.finish(out);
+            }
+            Event::Relay { clause: c, hole } if laps => {
+                self.finish(out);
                 // The relay is the ruleset's only one and has no name of its own.
-                let cites = (rules.clause(*c).cites.as_ref()).map_or(String::new(), |c| format!(" [{c}]"));
-                out.push_str(&format!("  relay{cites} from {}\n", l(*hole)));
+                let cites = (rules.clause(*c).cites.as_ref())
+                    .map_or(String::new(), |c| format!(" [{}]", escape(c)));
+                out.say(format_args!("  relay{cites} from {}\n", l(*hole)));
             }
-            Event::Capture {
-                clause: c,
-                hole,
-                seeds,
-                to,
-                resown,
-            } if detail >= Detail::Laps => {
-                // A capture in the middle of a lap gets its own line; the lap goes on below it.
-                let mid_lap = !line.is_empty();
-                flush(&mut out, &mut line);
-                if mid_lap {
-                    line.push_str("     ...");
-                }
-                out.push_str(&format!(
-                    "    capture {}: {} {} -> {}\n",
-                    clause(rules, *c),
-                    l(*hole),
-                    seeds,
-                    taker(*to, *resown)
-                ));
+            Event::Diverted { clause: c, hole, to } if drops => {
+                self.push(
+                    out,
+                    format_args!(
+                        " {}:->{} ({})",
+                        l(*hole),
+                        player_name(*to),
+                        clause(rules, *c)
+                    ),
+                );
             }
             Event::Capture {
                 clause: c,
@@ -323,62 +497,86 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 to,
                 resown,
             } => {
-                out.push_str(&format!(
-                    "  capture {}: {} {} -> {}\n",
+                let capture = format!(
+                    "capture {}: {} {} -> {}",
                     clause(rules, *c),
                     l(*hole),
                     seeds,
                     taker(*to, *resown)
-                ));
-            }
-            Event::Diverted { clause: c, hole, to } if detail >= Detail::Drops => {
-                line.push_str(&format!(
-                    " {}:->{} ({})",
-                    l(*hole),
-                    player_name(*to),
-                    clause(rules, *c)
-                ));
+                );
+                if laps {
+                    // A capture in the middle of a lap gets its own line; the lap goes on
+                    // below it.
+                    let mid_lap = self.line != Line::Closed;
+                    self.finish(out);
+                    out.say(format_args!("    {capture}\n"));
+                    if mid_lap {
+                        self.line = Line::Continued;
+                    }
+                } else {
+                    out.say(format_args!("  {capture}\n"));
+                }
             }
             Event::CaptureCancelled { clause: c, seeds } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
+                self.finish(out);
+                out.say(format_args!(
                     "  capture {} cancelled: {seeds} seeds go back\n",
                     clause(rules, *c)
                 ));
             }
-            Event::MoveEnd { laps, last } if detail >= Detail::Laps => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
+            Event::MoveEnd { laps, last } if self.detail >= Detail::Laps => {
+                self.finish(out);
+                out.say(format_args!(
                     "  move ends in {} after {laps} lap{}\n",
                     l(*last),
                     if *laps == 1 { "" } else { "s" }
                 ));
             }
             Event::ExtraTurn { clause: c } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!("  extra turn {}\n", clause(rules, *c)));
+                self.finish(out);
+                out.say(format_args!("  extra turn {}\n", clause(rules, *c)));
             }
             Event::EndlessMove { first, repeat } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
+                self.finish(out);
+                out.say(format_args!(
                     "  endless move: the state after lap {repeat} repeats the state after lap {first}\n"
                 ));
             }
             Event::LapLimit { laps } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
-                    "  lap limit: the move was stopped after {laps} laps without repeating; it is treated as endless\n"
+                self.finish(out);
+                out.say(format_args!(
+                    "  lap limit: the move was stopped after {laps} laps without repeating, by the engine's safety limit (not a rule): play stops with no result\n"
+                ));
+            }
+            Event::LapCap { laps } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  the move ends after {laps} laps, the most the rules allow\n"
+                ));
+            }
+            Event::HandBack { hole, seeds } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  {} captured and still in hand go back into {}\n",
+                    self::seeds(u32::from(*seeds)),
+                    l(*hole)
                 ));
             }
             Event::PlyLimit { plies } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
-                    "  ply limit: play was stopped after {plies} plies; it ends as a cycle would\n"
+                self.finish(out);
+                out.say(format_args!(
+                    "  ply limit: play was stopped after {plies} plies, by the engine's safety limit (not a rule): play stops with no result\n"
                 ));
             }
+            Event::RepeatedStart => {
+                self.finish(out);
+                out.text(
+                    "  the next round would start from a position an earlier round started from: the match ends\n",
+                );
+            }
             Event::Cycle { first, ply } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
+                self.finish(out);
+                out.say(format_args!(
                     "  cycle: the position after ply {ply} repeats the one after ply {first}\n"
                 ));
             }
@@ -393,7 +591,7 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 scores,
                 board: at_end,
             } => {
-                flush(&mut out, &mut line);
+                self.finish(out);
                 let what = if rules.rounds.is_some() {
                     format!("round {round} ends")
                 } else {
@@ -414,11 +612,11 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                         None => "a draw".into(),
                     }
                 ));
-                out.push_str(&s);
+                out.text(&s);
                 // In a match the board is refilled next; a single game's board is shown after
                 // the ply as it ended.
                 if rules.rounds.is_some() {
-                    out.push_str(&format!("  board at the end {}\n", board(rules, at_end)));
+                    out.say(format_args!("  board at the end {}\n", notation(rules, at_end)));
                 }
             }
             Event::Refill {
@@ -428,7 +626,7 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 closed,
                 kept,
             } => {
-                flush(&mut out, &mut line);
+                self.finish(out);
                 let mut s = format!(
                     "  refill {}: {holes} holes with {seeds} seeds, {kept} kept",
                     player_name(*player)
@@ -436,12 +634,12 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 if *closed != 0 {
                     s.push_str(&format!(", closed {}", mask_labels(rules, *closed)));
                 }
-                out.push_str(&s);
-                out.push('\n');
+                s.push('\n');
+                out.text(&s);
             }
             Event::RoundStart { round, starter } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
+                self.finish(out);
+                out.say(format_args!(
                     "round {round} starts, {} to move\n",
                     player_name(*starter)
                 ));
@@ -451,7 +649,7 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                 scores,
                 stopped,
             } => {
-                flush(&mut out, &mut line);
+                self.finish(out);
                 let result = match (stopped, winner) {
                     (Some(limit), _) => {
                         format!("stopped by the {}, no result", limit_name(*limit))
@@ -459,54 +657,21 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
                     (None, Some(w)) => format!("{} wins", player_name(*w)),
                     (None, None) => "a draw".into(),
                 };
-                out.push_str(&format!(
+                out.say(format_args!(
                     "game over: {result} (South {}, North {})\n",
                     scores[0], scores[1]
                 ));
             }
-            Event::HandBack { hole, seeds } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
-                    "  {} captured and still in hand go back into {}\n",
-                    self::seeds(u32::from(*seeds)),
-                    l(*hole)
-                ));
-            }
-            Event::LapCap { laps } => {
-                flush(&mut out, &mut line);
-                out.push_str(&format!(
-                    "  the move ends after {laps} laps, the most the rules allow\n"
-                ));
-            }
-            Event::RepeatedStart => {
-                flush(&mut out, &mut line);
-                out.push_str(
-                    "  the next round would start from a position an earlier round started from: the match ends\n",
-                );
-            }
-            _ => {}
-        }
-        // After the last event of a ply, show the board.
-        let ply_ends = match events.get(i + 1) {
-            None => true,
-            Some(Event::Move { .. }) => true,
-            Some(_) => false,
-        };
-        if ply_ends
-            && events
-                .iter()
-                .take(i + 1)
-                .any(|e| matches!(e, Event::Move { .. }))
-        {
-            flush(&mut out, &mut line);
-            if let Some(b) = boards.get(ply_index) {
-                out.push_str(&format!("  board {}\n", board(rules, b)));
-            }
-            ply_index += 1;
+            Event::Lift { .. }
+            | Event::Diverted { .. }
+            | Event::Resow { .. }
+            | Event::Drop { .. }
+            | Event::Skip { .. }
+            | Event::LapEnd { .. }
+            | Event::Relay { .. }
+            | Event::MoveEnd { .. } => {}
         }
     }
-    flush(&mut out, &mut line);
-    out
 }
 
 /// An event as JSON, holes as labels.

@@ -331,6 +331,14 @@ fn play_scripted_session() {
     );
     assert_eq!(run.code, 0, "the end of the input ends the session cleanly");
     let written = std::fs::read_to_string(record).expect("record written");
+    // The fingerprint changes with the shipped ruleset: checked here, filtered in the snapshot.
+    let fingerprint =
+        sow::record::fingerprint(sow::catalog::shipped("sadeqa_ii").expect("shipped"));
+    assert!(
+        written.contains(&format!("fingerprint = {fingerprint}\n")),
+        "{written}"
+    );
+    let written = written.replace(&fingerprint, "[FINGERPRINT]");
     insta::assert_snapshot!("play_session_record", written);
     // The record replays.
     let replay = sow(&["replay", record], None);
@@ -626,4 +634,168 @@ fn usage_errors() {
 fn help() {
     snapshot("help", &["--help"], &[], None);
     snapshot("help_replay", &["replay", "--help"], &[], None);
+}
+
+// ---- records ----
+
+/// A record names its ruleset by a path from the record's own folder, so that it replays
+/// from anywhere; it carries the ruleset's fingerprint.
+#[test]
+fn play_record_names_the_ruleset_from_its_folder() {
+    let base = scratch().join("record_paths");
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("rules")).expect("folder");
+    std::fs::create_dir_all(base.join("games")).expect("folder");
+    let ruleset = base.join("rules/my_kalah.toml");
+    let text = std::fs::read_to_string(root().join("rulesets/kalah.toml")).expect("kalah");
+    std::fs::write(&ruleset, &text).expect("copied");
+    let record = base.join("games/g.sow");
+    let run = sow(
+        &[
+            "play",
+            ruleset.to_str().expect("utf-8"),
+            "--south",
+            "random",
+            "--north",
+            "random",
+            "--seed",
+            "5",
+            "--record",
+            record.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let written = std::fs::read_to_string(&record).expect("record written");
+    assert!(
+        written.contains("\nruleset = ../rules/my_kalah.toml\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains(&format!(
+            "\nfingerprint = {}\n",
+            sow::record::fingerprint(&text)
+        )),
+        "{written}"
+    );
+    // Replayed from another folder, the record finds its ruleset; changed, it warns.
+    let replay = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_sow"))
+            .args(["replay", record.to_str().expect("utf-8")])
+            .current_dir(dir)
+            .output()
+            .expect("sow runs")
+    };
+    let out = replay(&base.join("rules"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(
+        &ruleset,
+        text.replace("name = \"Kalah\"", "name = \"Kalah, changed\""),
+    )
+    .expect("changed");
+    let out = replay(&base);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: the ruleset has changed since this record was made"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// The result given at the end of a match is the final score of the trace's `game over`
+/// line, not the reserves left after the last refill.
+#[test]
+fn play_result_is_the_final_score() {
+    let record = scratch().join("play_result.sow");
+    let _ = std::fs::remove_file(&record);
+    let run = sow(
+        &[
+            "play",
+            "pallankuli",
+            "--south",
+            "random",
+            "--north",
+            "random",
+            "--seed",
+            "3",
+            "--record",
+            record.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let over = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("game over: "))
+        .expect("the game ends");
+    // `game over: North wins (South 33, North 51)` -> `North wins (South 33, North 51)`.
+    let written = std::fs::read_to_string(&record).expect("record written");
+    assert!(
+        written.ends_with(&format!("# result: {over}\n")),
+        "{over}\n{written}"
+    );
+    assert!(
+        run.stdout.contains(&format!("Result: {over}.")),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A move stopped at the engine's lap limit (a million laps) is reported as such, not as a
+/// proven endless move, and the replay `simulate` suggests for it shows it a ply a line.
+#[test]
+fn simulate_suggests_a_short_replay_of_a_long_move() {
+    let run = sow(
+        &["simulate", "sadeqa_iii", "--games", "100", "--seed", "1"],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("endless moves  none"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("1 move stopped at 1000000 laps without a repeat (not proven endless)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("stopped by a safety limit with no result 1"),
+        "{}",
+        run.stdout
+    );
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("sow replay"))
+        .expect("a lap-limit example");
+    assert!(line.ends_with("--detail plies"), "{line}");
+    let moves = line.split('\'').nth(1).expect("quoted moves");
+    let replay = sow(
+        &[
+            "replay",
+            "sadeqa_iii",
+            "--moves",
+            moves,
+            "--detail",
+            "plies",
+        ],
+        None,
+    );
+    assert_eq!(replay.code, 0, "{}", replay.stderr);
+    assert!(replay.stdout.contains("lap limit"), "{}", replay.stdout);
+    assert!(replay.stdout.lines().count() < 100, "{}", replay.stdout);
 }

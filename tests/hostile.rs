@@ -4,7 +4,13 @@
 //!
 //! - `check/*.toml`: rulesets, run as `sow check FILE`;
 //! - `replay/*.sow`: game records, run as `sow replay FILE`;
-//! - `cli/*.args`: command lines, one argument a line after the first-line comment.
+//! - `cli/*.args`: command lines, one argument a line after the first-line comment;
+//! - `accepted/*.args`: command lines whose input is odd but means something, which `sow`
+//!   must answer with exit code 0 and what it means (a byte order mark, a set-up position
+//!   with no move, names holding escape sequences, ...).
+//!
+//! Streams and signals that a fixture cannot hold (`/dev/full` as stdout, `/dev/zero` as
+//! stdin, Ctrl-C) have tests of their own below.
 //!
 //! Each snapshot is a transcript (the command, the input, the exit code, stdout, stderr), as
 //! in `tests/cli.rs`. The first line of every fixture says what it tests.
@@ -33,11 +39,16 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Runs `sow` from the crate's root with `args` and no input, failing if it hangs.
 fn sow(args: &[String]) -> Run {
+    sow_with(args, root(), Stdio::null(), Stdio::piped())
+}
+
+/// Runs `sow` in `dir` with the given stdin and stdout, failing if it hangs.
+fn sow_with(args: &[String], dir: &Path, stdin: Stdio, stdout: Stdio) -> Run {
     let child = Command::new(env!("CARGO_BIN_EXE_sow"))
         .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .current_dir(dir)
+        .stdin(stdin)
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
         .expect("sow runs");
@@ -56,9 +67,14 @@ fn sow(args: &[String]) -> Run {
         }
     };
     let clean = |b: &[u8]| {
-        let text = String::from_utf8_lossy(b)
+        let mut text = String::from_utf8_lossy(b)
             .replace(scratch().to_str().unwrap_or("\u{0}"), "[TMP]")
             .replace(root().to_str().unwrap_or("\u{0}"), "[ROOT]");
+        // A shipped ruleset's fingerprint changes whenever the ruleset does.
+        for (name, ruleset) in sow::catalog::SHIPPED {
+            let f = sow::record::fingerprint(ruleset);
+            text = text.replace(&f, &format!("sha256:[FINGERPRINT OF {name}]"));
+        }
         shipped_list_filtered(&text)
     };
     Run {
@@ -66,6 +82,10 @@ fn sow(args: &[String]) -> Run {
         stdout: clean(&out.stdout),
         stderr: clean(&out.stderr),
     }
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
 }
 
 /// The list of shipped rulesets grows as rulesets are added; snapshots show it as `[LIST]`.
@@ -125,7 +145,7 @@ fn transcript(args: &[String], inputs: &[&str]) -> (Run, String) {
     let mut t = format!("$ sow {}\n", shown.join(" "));
     for file in inputs {
         let text = String::from_utf8_lossy(&std::fs::read(root().join(file)).unwrap_or_default())
-            .into_owned();
+            .replace('\u{feff}', "[BYTE ORDER MARK]");
         t.push_str(&format!("----- {file} -----\n{text}"));
         if !text.ends_with('\n') {
             t.push_str("\n----- (no newline at the end of the file) -----\n");
@@ -141,6 +161,7 @@ fn transcript(args: &[String], inputs: &[&str]) -> (Run, String) {
 /// The first line of a fixture must say what it tests.
 fn assert_described(file: &str) {
     let text = std::fs::read_to_string(root().join(file)).expect("fixture is text");
+    let text = text.trim_start_matches('\u{feff}');
     assert!(
         text.starts_with("# ") && text.lines().next().is_some_and(|l| l.len() > 10),
         "{file}: the first line must be a comment saying what the fixture tests"
@@ -199,6 +220,35 @@ fn hostile_command_lines() {
         assert!(
             run.stdout.contains("error:") || run.stderr.contains("error:"),
             "{file}"
+        );
+        insta::assert_snapshot!(t);
+    });
+}
+
+#[test]
+fn hostile_inputs_answered() {
+    insta::glob!("hostile/accepted/*.args", |path| {
+        let file = relative(path);
+        assert_described(&file);
+        let text = std::fs::read_to_string(path).expect("fixture is text");
+        let args: Vec<String> = text.lines().skip(1).map(str::to_string).collect();
+        // The files it names are shown with it.
+        let inputs: Vec<&str> = args
+            .iter()
+            .map(String::as_str)
+            .filter(|a| a.starts_with("tests/hostile/") && root().join(a).is_file())
+            .collect();
+        for f in &inputs {
+            assert_described(f);
+        }
+        let (run, t) = transcript(&args, &inputs);
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        // Nothing the input holds reaches the terminal as a control character.
+        assert!(
+            !format!("{}{}", run.stdout, run.stderr)
+                .chars()
+                .any(|c| c.is_control() && c != '\n'),
+            "{file}: a control character was printed"
         );
         insta::assert_snapshot!(t);
     });
@@ -292,7 +342,8 @@ fn endless_relay_ends_promptly() {
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
 }
 
-/// `--record` never overwrites a file, least of all the ruleset being played.
+/// `--record` never overwrites a file, least of all the ruleset being played, and says so
+/// before the game starts.
 #[test]
 fn play_record_never_overwrites_a_file() {
     let dir = std::env::temp_dir().join(format!("sow-hostile-record-{}", std::process::id()));
@@ -301,20 +352,223 @@ fn play_record_never_overwrites_a_file() {
     let original = std::fs::read_to_string("rulesets/kalah.toml").expect("kalah");
     std::fs::write(&ruleset, &original).expect("copy");
     let path = ruleset.display().to_string();
-    let args: Vec<String> = [
+    let args = strings(&[
         "play", &path, "--south", "random", "--north", "random", "--seed", "1", "--record", &path,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    ]);
     let run = sow(&args);
     let after = std::fs::read_to_string(&ruleset).expect("still there");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(after, original, "the ruleset was overwritten");
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("never overwrites") || run.stdout.contains("never overwrites"),
+        run.stdout.is_empty(),
+        "refused before the game: {}",
+        run.stdout
+    );
+    assert!(
+        run.stderr
+            .contains("exists already: sow never overwrites a file"),
         "{}",
         run.stderr
     );
+}
+
+/// Output that cannot be written is an error (exit 2, said on stderr), for every command and
+/// both formats; never a panic, never exit 0.
+#[test]
+fn output_errors_are_errors() {
+    let commands: &[&[&str]] = &[
+        &["check", "kalah"],
+        &["replay", "kalah", "--moves", "s1 n2"],
+        &["simulate", "kalah", "--games", "3", "--seed", "1"],
+        &["list"],
+        &["schema"],
+        &[
+            "play", "kalah", "--south", "random", "--north", "random", "--seed", "1",
+        ],
+        &["--help"],
+    ];
+    for command in commands {
+        for json in [false, true] {
+            let mut args = strings(command);
+            if json {
+                args.insert(0, "--format".into());
+                args.insert(1, "json".into());
+            }
+            let full = std::fs::File::create("/dev/full").expect("/dev/full");
+            let run = sow_with(&args, root(), Stdio::null(), Stdio::from(full));
+            assert_eq!(run.code, 2, "sow {args:?}: {}", run.stderr);
+            assert!(
+                run.stderr
+                    .contains("error: cannot write the output: No space left on device"),
+                "sow {args:?}: {}",
+                run.stderr
+            );
+        }
+    }
+    // `explain` writes its text with `print!` until it uses the shared writer; its JSON
+    // already goes through it.
+    let full = std::fs::File::create("/dev/full").expect("/dev/full");
+    let run = sow_with(
+        &strings(&["--format", "json", "explain", "kalah"]),
+        root(),
+        Stdio::null(),
+        Stdio::from(full),
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+/// `play`'s prompt reads a line of at most 1024 bytes: an endless line (`/dev/zero`) is
+/// refused after the limit, and the game is left unfinished.
+#[test]
+fn an_endless_prompt_line_is_read_up_to_the_limit() {
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let run = sow_with(
+        &strings(&["play", "kalah"]),
+        root(),
+        Stdio::from(zero),
+        Stdio::piped(),
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("That line is longer than 1024 bytes, the limit for one entry"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A line that is not UTF-8 at the prompt is answered as any wrong entry is, and the game
+/// goes on.
+#[test]
+fn a_prompt_line_that_is_not_text_is_answered() {
+    let script = scratch().join("hostile_not_utf8.txt");
+    std::fs::write(&script, b"s\xff1\n1\nquit\n").expect("written");
+    let input = std::fs::File::open(&script).expect("script");
+    let run = sow_with(
+        &strings(&["play", "kalah", "--seed", "1"]),
+        root(),
+        Stdio::from(input),
+        Stdio::piped(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("that entry is not UTF-8 text, so it is not a move"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("ply 1: South plays s1"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("You left the game"), "{}", run.stdout);
+}
+
+/// A folder (or a file) named like a shipped ruleset does not hide it; a file of that name
+/// is read when written as a path, and the bare name says which it took.
+#[test]
+fn a_shipped_name_is_never_hidden() {
+    let dir = scratch().join("hostile_shadow");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("kalah")).expect("a folder named kalah");
+    let run = sow_with(
+        &strings(&["check", "kalah"]),
+        &dir,
+        Stdio::null(),
+        Stdio::piped(),
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("kalah (shipped): ok"), "{}", run.stdout);
+
+    let other = dir.join("file");
+    std::fs::create_dir_all(&other).expect("folder");
+    std::fs::write(other.join("kalah"), "format = 1\n").expect("a file named kalah");
+    let run = sow_with(
+        &strings(&["check", "kalah"]),
+        &other,
+        Stdio::null(),
+        Stdio::piped(),
+    );
+    assert!(
+        run.stdout.contains(
+            "`kalah` is the shipped ruleset; the file kalah is not read (write ./kalah to read it)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = sow_with(
+        &strings(&["check", "./kalah"]),
+        &other,
+        Stdio::null(),
+        Stdio::piped(),
+    );
+    assert_eq!(run.code, 1, "the file is read: {}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGINT, SIGTERM and SIGHUP during `play --record` leave a record of the moves played,
+/// closed with a line saying so; sow exits as the signal would have it (128 + its number).
+#[cfg(unix)]
+#[test]
+fn a_signal_keeps_the_record() {
+    use std::io::{BufRead, BufReader, Write};
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let record = scratch().join(format!("hostile_signal_{signal}.sow"));
+        let _ = std::fs::remove_file(&record);
+        let path = record.display().to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
+            .args(["play", "kalah", "--seed", "1", "--record", &path])
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("sow runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        // Play s1 and s2 (North answers each), and wait for the third prompt: the moves so
+        // far are then in the record.
+        stdin.write_all(b"1\n2\n").expect("moves sent");
+        let mut prompts = 0;
+        let mut line = Vec::new();
+        while prompts < 3 {
+            line.clear();
+            let n = stdout.read_until(b':', &mut line).expect("output");
+            assert!(n > 0, "sow ended before the third prompt");
+            if String::from_utf8_lossy(&line).contains("to move (") {
+                prompts += 1;
+            }
+        }
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let out = child.wait_with_output().expect("sow ends");
+        assert_eq!(out.status.code(), Some(128 + number), "SIG{signal}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("Interrupted by SIG{signal}")),
+            "{stderr}"
+        );
+        let written = std::fs::read_to_string(&record).expect("the record is kept");
+        let plies: usize = written
+            .lines()
+            .filter_map(|l| l.strip_prefix("moves = "))
+            .map(|m| m.split_whitespace().count())
+            .sum();
+        assert!(
+            written.contains("\nmoves = s1 n") && plies >= 3,
+            "{written}"
+        );
+        assert!(
+            written.ends_with(&format!("# result: interrupted by SIG{signal} after ply {plies}; the moves above were played\n")),
+            "{written}"
+        );
+        let replay = sow(&strings(&["replay", &path]));
+        assert_eq!(replay.code, 0, "the record replays: {}", replay.stderr);
+        let _ = std::fs::remove_file(&record);
+    }
 }

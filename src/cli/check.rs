@@ -2,8 +2,14 @@
 
 use serde_json::json;
 
+use std::path::Path;
+
+use sow::diagnostic::Diagnostic;
+use sow::render::escape;
+
 use super::{
-    Exit, Fail, Format, OptionArgs, diagnostics_json, emit_json, plural, render_all, summary,
+    Exit, Fail, Format, OptionArgs, diagnostics_json, emit_json, emit_text, plural, read_ruleset,
+    render_all, say_err, summary,
 };
 
 const AFTER_HELP: &str = "\
@@ -41,12 +47,12 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let (mut errors, mut warnings, mut unreadable) = (0, 0, 0);
     let mut text = String::new();
     for given in &args.rulesets {
-        let (file, source) = match sow::catalog::read(given) {
+        let found = match read_ruleset(Path::new(""), given) {
             Ok(found) => found,
             Err(message) => {
                 unreadable += 1;
                 if format == Format::Text {
-                    eprintln!("error: {message}");
+                    say_err(&format!("error: {}\n", escape(&message)));
                 }
                 files.push(
                     json!({ "file": given, "ok": false, "error": message, "diagnostics": [] }),
@@ -54,17 +60,21 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 continue;
             }
         };
+        let (file, source) = (found.file, found.source);
         let mut diags = match sow::check::load(&source, &args.options.options) {
             Ok(loaded) => loaded.warnings,
             Err(diags) => diags,
         };
+        if let Some(note) = found.note {
+            diags.insert(0, Diagnostic::warning(note));
+        }
         // Top to bottom, as an author reads the file; problems with no place come last.
         diags.sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
         let e = diags.iter().filter(|d| d.is_error()).count();
         errors += e;
         warnings += diags.len() - e;
         text.push_str(&render_all(&diags, &file, &source));
-        text.push_str(&summary(&file, &diags));
+        text.push_str(&escape(&summary(&file, &diags)));
         text.push('\n');
         files.push(json!({
             "file": file,
@@ -83,15 +93,15 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     };
     match format {
         Format::Text => {
-            print!("{text}");
             if args.rulesets.len() > 1 {
-                println!(
-                    "checked {}: {}, {}",
+                text.push_str(&format!(
+                    "checked {}: {}, {}\n",
                     plural(args.rulesets.len(), "ruleset"),
                     plural(errors, "error"),
                     plural(warnings, "warning")
-                );
+                ));
             }
+            emit_text(&text);
         }
         Format::Json => emit_json(&json!({
             "command": "check",

@@ -2,12 +2,15 @@
 
 use serde_json::{Value, json};
 
-use super::{Exit, Fail, Format, emit_json, plural};
+use sow::render::escape;
+
+use super::{Exit, Fail, Format, emit_json, emit_text, plural};
 
 const AFTER_HELP: &str = "\
 A shipped ruleset works by name everywhere a ruleset is asked for, from any folder:
   sow play RULESET
-A path works too: sow play ./my_variant.toml (a file of that name wins over a shipped name).";
+A path works too: sow play ./my_variant.toml. A shipped name always means the shipped ruleset,
+even where a file of that name exists: write ./NAME to read such a file.";
 
 /// List the rulesets shipped with sow.
 #[derive(Debug, clap::Args)]
@@ -41,6 +44,7 @@ pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
     match format {
         Format::Json => emit_json(&json!({ "command": "list", "ok": true, "rulesets": rows })),
         Format::Text => {
+            let mut text = String::new();
             let width = sow::catalog::SHIPPED
                 .iter()
                 .map(|(n, _)| n.len())
@@ -49,7 +53,9 @@ pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
             for row in &rows {
                 let name = row["name"].as_str().unwrap_or("");
                 if row["loads"] == json!(false) {
-                    println!("{name:width$}  (does not load: run `sow check {name}`)");
+                    text.push_str(&format!(
+                        "{name:width$}  (does not load: run `sow check {name}`)\n"
+                    ));
                     continue;
                 }
                 let kind = if row["match"] == json!(true) {
@@ -57,19 +63,20 @@ pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
                 } else {
                     "a single game"
                 };
-                println!(
-                    "{name:width$}  {}{}: {} rows of {} holes, {} seeds, {kind}, {}",
-                    row["title"].as_str().unwrap_or(""),
+                text.push_str(&format!(
+                    "{name:width$}  {}{}: {} rows of {} holes, {} seeds, {kind}, {}\n",
+                    escape(row["title"].as_str().unwrap_or("")),
                     row["region"]
                         .as_str()
-                        .map(|r| format!(" ({r})"))
+                        .map(|r| format!(" ({})", escape(r)))
                         .unwrap_or_default(),
                     row["rows"],
                     row["holes"],
                     row["seeds"],
                     plural(row["options"].as_u64().unwrap_or(0) as usize, "option"),
-                );
+                ));
             }
+            emit_text(&text);
         }
     }
     Ok(Exit::Ok)

@@ -10,21 +10,26 @@
 
 mod check;
 mod explain;
+mod input;
 mod list;
 mod play;
 mod players;
 mod replay;
 mod schema;
+mod signals;
 mod simulate;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
+use sow::catalog::Source;
 use sow::diagnostic::{self, Diagnostic};
+use sow::render::{Detail, Output, escape};
 use sow::rules::Rules;
 
 const EXAMPLES: &str = "\
@@ -89,6 +94,17 @@ impl Command {
             Command::Schema(_) => "schema",
         }
     }
+    /// The `--option` arguments, for the commands that load a ruleset.
+    fn options(&self) -> Option<&OptionArgs> {
+        match self {
+            Command::Check(a) => Some(&a.options),
+            Command::Explain(a) => Some(&a.options),
+            Command::Play(a) => Some(&a.options),
+            Command::Replay(a) => Some(&a.options),
+            Command::Simulate(a) => Some(&a.options),
+            Command::List(_) | Command::Schema(_) => None,
+        }
+    }
 }
 
 /// How the program ends.
@@ -133,7 +149,8 @@ pub fn main() -> ExitCode {
     };
     let format = cli.format;
     let name = cli.command.name();
-    let result = match cli.command {
+    let repeated = cli.command.options().map_or(Ok(()), OptionArgs::once_each);
+    let result = repeated.and_then(|()| match cli.command {
         Command::Check(a) => check::run(a, format),
         Command::Explain(a) => explain::run(a, format),
         Command::Play(a) => play::run(a, format),
@@ -141,11 +158,18 @@ pub fn main() -> ExitCode {
         Command::Simulate(a) => simulate::run(a, format),
         Command::List(a) => list::run(a, format),
         Command::Schema(a) => schema::run(a, format),
+    });
+    let exit = match result {
+        Ok(exit) => exit,
+        Err(fail) => report_failure(name, fail, format),
     };
-    match result {
-        Ok(exit) => exit.into(),
-        Err(fail) => report_failure(name, fail, format).into(),
+    // Output that could not be written is a failure whatever the command found: the user
+    // did not get it. (Said on stderr: stdout is what failed.)
+    if let Some(e) = take_output_error() {
+        say_err(&format!("error: cannot write the output: {e}\n"));
+        return Exit::Usage.into();
     }
+    exit.into()
 }
 
 /// clap's own errors, and `--help` / `--version`. Under `--format json` a usage error is a JSON
@@ -153,7 +177,10 @@ pub fn main() -> ExitCode {
 fn usage_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        let _ = e.print();
+        if let Err(failed) = e.print() {
+            say_err(&format!("error: cannot write the output: {failed}\n"));
+            return Exit::Usage.into();
+        }
         return ExitCode::SUCCESS;
     }
     let args: Vec<String> = std::env::args().collect();
@@ -170,13 +197,16 @@ fn usage_error(e: clap::Error) -> ExitCode {
     } else {
         let _ = e.print();
     }
+    if let Some(failed) = take_output_error() {
+        say_err(&format!("error: cannot write the output: {failed}\n"));
+    }
     Exit::Usage.into()
 }
 
 fn report_failure(command: &str, fail: Fail, format: Format) -> Exit {
     match (fail, format) {
         (Fail::Usage(message), Format::Text) => {
-            eprintln!("error: {message}");
+            say_err(&format!("error: {}\n", escape(&message)));
             Exit::Usage
         }
         (Fail::Usage(message), Format::Json) => {
@@ -193,8 +223,8 @@ fn report_failure(command: &str, fail: Fail, format: Format) -> Exit {
             },
             Format::Text,
         ) => {
-            eprint!("{}", render_all(&diagnostics, &file, &source));
-            eprintln!("{}", summary(&file, &diagnostics));
+            say_err(&render_all(&diagnostics, &file, &source));
+            say_err(&format!("{}\n", escape(&summary(&file, &diagnostics))));
             Exit::Wrong
         }
         (
@@ -216,77 +246,68 @@ fn report_failure(command: &str, fail: Fail, format: Format) -> Exit {
     }
 }
 
-/// Writes one JSON document on stdout.
+/// The first error met writing stdout, kept for [`main`] to report.
+static OUTPUT_ERROR: Mutex<Option<std::io::Error>> = Mutex::new(None);
+
+fn note_output_error(e: std::io::Error) {
+    if let Ok(mut first) = OUTPUT_ERROR.lock()
+        && first.is_none()
+    {
+        *first = Some(e);
+    }
+}
+
+fn take_output_error() -> Option<std::io::Error> {
+    OUTPUT_ERROR.lock().ok().and_then(|mut e| e.take())
+}
+
+/// stdout, buffered, for a command's output; hand it to [`done`] at the end, so that a
+/// failed write is reported (exit code 2).
+pub fn stdout() -> Output<'static> {
+    Output::new(std::io::BufWriter::with_capacity(
+        1 << 16,
+        std::io::stdout(),
+    ))
+}
+
+/// Flushes a command's output and keeps its first error for [`main`] to report.
+pub fn done(out: &mut Output<'_>) {
+    if let Err(e) = out.finish() {
+        note_output_error(e);
+    }
+}
+
+/// Writes text on stdout. A write that fails is reported when the command ends (exit 2):
+/// every command's output goes through this, [`emit_json`] or [`stdout`].
+pub fn emit_text(text: &str) {
+    let mut out = stdout();
+    out.text(text);
+    done(&mut out);
+}
+
+/// Writes one JSON document on stdout, as [`emit_text`] writes text.
 pub fn emit_json(v: &Value) {
-    let mut text = String::new();
-    pretty(v, 0, &mut text);
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (e.g. `| head`) is not worth a panic.
-    let _ = writeln!(out, "{text}");
+    let mut out = stdout();
+    out.value(None, v);
+    done(&mut out);
 }
 
-/// Indented JSON, except that a value short enough to fit on its line (an event, a row of
-/// holes, a list of moves) stays on one line: boards and traces are then read at a glance, as
-/// in the text output.
-fn pretty(v: &Value, depth: usize, out: &mut String) {
-    let pad = |d: usize| "  ".repeat(d);
-    if depth > 0 {
-        let one_line = compact(v);
-        if one_line.len() + 2 * depth <= 96 {
-            out.push_str(&one_line);
-            return;
-        }
-    }
-    match v {
-        Value::Array(items) => {
-            out.push_str("[\n");
-            for (i, item) in items.iter().enumerate() {
-                out.push_str(&pad(depth + 1));
-                pretty(item, depth + 1, out);
-                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
-            }
-            out.push_str(&pad(depth));
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push_str("{\n");
-            for (i, (k, item)) in map.iter().enumerate() {
-                out.push_str(&format!("{}{}: ", pad(depth + 1), Value::String(k.clone())));
-                pretty(item, depth + 1, out);
-                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
-            }
-            out.push_str(&pad(depth));
-            out.push('}');
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {
-            out.push_str(&v.to_string())
-        }
-    }
+/// Writes on stderr. If stderr itself cannot be written there is nowhere left to say so, and
+/// the exit code is all that tells.
+pub fn say_err(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
-/// JSON on one line, with a space after each comma and colon.
-fn compact(v: &Value) -> String {
-    match v {
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(compact).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Value::Object(map) => {
-            let parts: Vec<String> = map
-                .iter()
-                .map(|(k, item)| format!("{}: {}", Value::String(k.clone()), compact(item)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => v.to_string(),
-    }
-}
-
-/// Every diagnostic drawn as text, one after another, separated by blank lines.
+/// Every diagnostic drawn as text, one after another, separated by blank lines. The source
+/// lines they quote are the user's text: control characters in them are shown escaped.
 pub fn render_all(diags: &[Diagnostic], file: &str, source: &str) -> String {
     let mut out = String::new();
     for d in diags {
-        out.push_str(&diagnostic::render(d, file, source));
+        for line in diagnostic::render(d, file, source).lines() {
+            out.push_str(&escape(line));
+            out.push('\n');
+        }
         out.push('\n');
     }
     out
@@ -328,6 +349,20 @@ pub struct OptionArgs {
     pub options: Vec<(String, String)>,
 }
 
+impl OptionArgs {
+    /// Refuses an option given twice: which value was meant is not for sow to guess.
+    fn once_each(&self) -> Result<(), Fail> {
+        for (i, (name, value)) in self.options.iter().enumerate() {
+            if let Some((_, first)) = self.options.iter().take(i).find(|(n, _)| n == name) {
+                return Err(Fail::Usage(format!(
+                    "option `{name}` is given twice (--option {name}={first} and --option {name}={value}); give each option once"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 fn parse_option(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
@@ -355,8 +390,17 @@ impl Ruleset {
     /// Loads a shipped name or a path, with options set. A file that cannot be found is a
     /// usage error; a ruleset with errors is invalid input.
     pub fn load(given: &str, options: &[(String, String)]) -> Result<Ruleset, Fail> {
-        let (file, source) = sow::catalog::read(given).map_err(Fail::Usage)?;
-        Ruleset::from_source(given, file, source, options)
+        let found = read_ruleset(Path::new(""), given).map_err(Fail::Usage)?;
+        let mut ruleset = Ruleset::from_source(given, found.file, found.source, options)?;
+        ruleset.notes(found.note);
+        Ok(ruleset)
+    }
+
+    /// A note about how the ruleset was found, shown with its warnings.
+    pub fn notes(&mut self, note: Option<String>) {
+        if let Some(note) = note {
+            self.warnings.insert(0, Diagnostic::warning(note));
+        }
     }
 
     pub fn from_source(
@@ -384,7 +428,7 @@ impl Ruleset {
     /// In text mode, the warnings go to stderr so they never mix with the command's output.
     pub fn print_warnings(&self, format: Format) {
         if format == Format::Text && !self.warnings.is_empty() {
-            eprint!("{}", render_all(&self.warnings, &self.file, &self.source));
+            say_err(&render_all(&self.warnings, &self.file, &self.source));
         }
     }
 
@@ -411,6 +455,32 @@ impl Ruleset {
             .map(|o| (o.name.clone(), o.value.clone()))
             .collect()
     }
+}
+
+/// A ruleset's text, found from a name or path (relative to `dir`).
+pub struct Found {
+    /// The file name shown in diagnostics.
+    pub file: String,
+    pub source: String,
+    pub note: Option<String>,
+}
+
+/// Finds and reads a ruleset: a shipped name, or a file of at most
+/// [`input::RULESET_BYTES`].
+pub fn read_ruleset(dir: &Path, given: &str) -> Result<Found, String> {
+    let found = sow::catalog::resolve_in(dir, given)?;
+    let (file, source) = match found.source {
+        Source::Shipped(name, text) => (format!("{name} (shipped)"), text.to_string()),
+        Source::File(path) => {
+            let text = input::read_file(&path, input::RULESET_BYTES, "ruleset")?;
+            (path.display().to_string(), text)
+        }
+    };
+    Ok(Found {
+        file,
+        source,
+        note: found.note,
+    })
 }
 
 /// Every option with the value in force.
@@ -469,4 +539,75 @@ pub fn shell_quote(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
+}
+
+/// What the engine did before any move, when the player to move in a set-up position cannot
+/// move: the game (or its first round) ends at once. Read from the game, to be shown after
+/// the position as given.
+pub struct StartEnding {
+    /// Lines of text, each ending in a newline.
+    pub text: String,
+    pub json: Value,
+}
+
+/// The ending applied at the start, if the position `given` had one (see [`StartEnding`]).
+pub fn start_ending(
+    rules: &Rules,
+    given: &sow::engine::Position,
+    game: &sow::engine::Game,
+) -> Option<StartEnding> {
+    if !game.is_over() && game.round() == 1 {
+        return None;
+    }
+    let c = rules.clause(rules.no_move.id);
+    let clause = sow::render::clause(rules, rules.no_move.id);
+    let stuck = sow::notation::player_name(given.to_move);
+    let after = game.position();
+    let mut text = String::new();
+    let how = match game.status() {
+        sow::engine::Status::Over { winner } => {
+            let scores = [after.held(rules, 0), after.held(rules, 1)];
+            let end = sow::trace::Event::GameEnd {
+                winner,
+                scores,
+                stopped: None,
+            };
+            text.push_str(&format!(
+                "  {stuck}, to move, has no legal move: the game ends before any move, by {clause}\n"
+            ));
+            text.push_str(&sow::render::trace_text(rules, &[end], &[], Detail::Plies));
+            json!({ "game_over": true, "winner": winner.map(side), "holdings": { "south": scores[0], "north": scores[1] } })
+        }
+        sow::engine::Status::Playing | sow::engine::Status::Stopped { .. } => {
+            text.push_str(&format!(
+                "  {stuck}, to move, has no legal move: round 1 ends before any move, by {clause}; round {} starts, {} to move\n",
+                game.round(),
+                sow::notation::player_name(after.to_move)
+            ));
+            json!({ "game_over": false, "round": game.round() })
+        }
+    };
+    text.push_str(&format!("  board {}\n", sow::render::board(rules, after)));
+    let mut json = json!({
+        "cause": "no legal move",
+        "mover": side(given.to_move),
+        "clause": { "name": c.name, "cites": c.cites },
+        "position": position_json_to_move(rules, after),
+    });
+    if let (Some(map), Value::Object(more)) = (json.as_object_mut(), how) {
+        map.extend(more);
+    }
+    Some(StartEnding { text, json })
+}
+
+/// Ends a ply's object in a JSON document (`replay`, `play`) once its events are written:
+/// the round, the board after the ply and the player to move next.
+pub fn close_ply_json(out: &mut Output<'_>, game: &sow::engine::Game) {
+    out.value(Some("round"), &json!(game.round()));
+    out.value(
+        Some("board"),
+        &sow::render::position_json(game.rules(), game.position()),
+    );
+    out.value(Some("to_move"), &json!(game.to_move().map(side)));
+    out.close();
 }

@@ -1,28 +1,36 @@
 //! `sow play`: a game or a whole match in the terminal, each side a person or a computer.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use sow::engine::{Game, Status};
+use sow::engine::{Game, Position, Status};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
-use sow::render::{self, Detail};
+use sow::render::{self, Detail, Output, escape, play_traced};
 use sow::rules::{Player, Pos, Rules};
 
+use super::input::{self, Line};
 use super::players::{self, Seat};
-use super::replay::shown;
-use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, labels, position_notation, side};
+use super::{
+    Exit, Fail, Format, OptionArgs, Ruleset, done, labels, position_notation, say_err, side,
+    signals, start_ending,
+};
 
 const AFTER_HELP: &str = "\
 At your turn, type a move: the side's letter and the hole number counted from your own left
 (s3), or just the number (3). `help` shows the commands, `quit` ends the game. A mistyped or
 illegal move is explained and asked again. When the input ends (Ctrl-D, or the end of a
-script fed on stdin) the game is left unfinished: exit code 0, and --record still writes the
-moves played so far.
+script fed on stdin) the game is left unfinished: exit code 0. A line longer than 1024 bytes
+ends the input too (exit code 2).
+
+--record FILE creates FILE before the game starts (never an existing file) and writes each
+move as it is played, so that a game cut short by Ctrl-C, a closed terminal or a kill leaves
+the moves played so far; its last line says how the game ended.
 
 Examples:
   sow play RULESET                            you (South) against the greedy player
@@ -50,7 +58,8 @@ pub struct Args {
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// Write the game record to this file at the end (also when the game is left unfinished).
+    /// Write the game record to this new file, move by move (also when the game is left
+    /// unfinished or interrupted).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
 
@@ -67,46 +76,32 @@ pub struct Args {
     pub options: OptionArgs,
 }
 
-/// Where the running game is shown: stdout in text mode; stderr in JSON mode when a person
-/// plays (stdout is kept for the one JSON document); nowhere for two computers in JSON mode.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Screen {
-    Stdout,
-    Stderr,
-    Off,
-}
-
-impl Screen {
-    fn say(self, text: &str) {
-        // A closed terminal is no reason to stop the game's bookkeeping.
-        let _ = match self {
-            Screen::Stdout => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes()).and_then(|_| out.flush())
-            }
-            Screen::Stderr => {
-                let mut out = std::io::stderr().lock();
-                out.write_all(text.as_bytes()).and_then(|_| out.flush())
-            }
-            Screen::Off => Ok(()),
-        };
-    }
-}
-
 /// What a person typed at the prompt.
 enum Entry {
     Move(Pos),
     Quit,
     /// The input ended.
     Eof,
+    /// A line longer than the limit: the input is read no further.
+    TooLong,
 }
 
 /// How the session ended.
-#[derive(Clone, Copy, PartialEq, Eq)]
 enum Ending {
     Over,
     Quit,
     Eof,
+    TooLong,
+    /// The screen (or the JSON document) could not be written.
+    OutputFailed,
+    /// The record could not be written.
+    RecordFailed(std::io::Error),
+}
+
+/// What a signal needs to close the record: the record, and the plies played.
+struct Session {
+    record: Option<RecordFile>,
+    ply: u32,
 }
 
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
@@ -115,13 +110,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let rules = ruleset.rules.clone();
     let seats = [args.south, args.north];
     let humans = seats.contains(&Seat::Human);
-    let screen = match (format, humans) {
-        (Format::Text, _) => Screen::Stdout,
-        (Format::Json, true) => Screen::Stderr,
-        (Format::Json, false) => Screen::Off,
-    };
 
-    let mut game = match &args.from {
+    let (start, mut game) = match &args.from {
         Some(text) => {
             let pos = parse_position(&rules, text).map_err(|e| Fail::Invalid {
                 file: "--from".into(),
@@ -134,93 +124,29 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                     .at(e.span),
                 ],
             })?;
-            Game::from_position(rules.clone(), pos)
+            (pos, Game::from_position(rules.clone(), pos))
         }
-        None => Game::new(rules.clone()),
+        None => {
+            let game = Game::new(rules.clone());
+            (*game.position(), game)
+        }
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let start = *game.position();
-
-    screen.say(&format!(
-        "{}: South {}, North {}, seed {seed}{}\n",
+    let title = format!(
+        "{}, played with sow: South {}, North {}, seed {seed}",
         rules.name,
         seats[0].name(),
-        seats[1].name(),
-        if args.seed.is_none() {
-            format!(" (play this game again with --seed {seed})")
-        } else {
-            String::new()
-        }
-    ));
-    if humans {
-        screen.say("Type a move such as s3 (or just 3), `help` or `quit`.\n");
-    }
+        seats[1].name()
+    );
 
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let echo = !stdin.is_terminal();
-    let mut moves: Vec<Item> = Vec::new();
-    let mut plies: Vec<Value> = Vec::new();
-    let mut events = Vec::new();
-    let ending = loop {
-        let Some(mover) = game.to_move() else {
-            break Ending::Over;
-        };
-        let seat = if mover == 0 { seats[0] } else { seats[1] };
-        screen.say(&format!("\n{}", render::picture(&rules, game.position())));
-        let h = match seat.bot() {
-            Some(bot) => match players::choose(bot, &game, &mut rng) {
-                Some(h) => h,
-                // Cannot happen: a game still playing has a legal move.
-                None => break Ending::Over,
-            },
-            None => match ask(&game, mover, &mut input, screen, echo) {
-                Entry::Move(h) => h,
-                Entry::Quit => break Ending::Quit,
-                Entry::Eof => break Ending::Eof,
-            },
-        };
-        events.clear();
-        if let Err(e) = game.play(h, &mut events) {
-            // `ask` and the computer players only offer legal moves.
-            return Err(Fail::Usage(format!(
-                "internal error: a legal move was refused: {e:?}"
-            )));
-        }
-        moves.push(Item::new(rules.geometry.label(h)));
-        let after = *game.position();
-        screen.say(&render::trace_text(&rules, &events, &[], args.detail));
-        plies.push(json!({
-            "ply": game.ply(),
-            "round": game.round(),
-            "mover": side(mover),
-            "player": seat.name(),
-            "move": rules.geometry.label(h),
-            "board": render::position_json(&rules, &after),
-            "to_move": game.to_move().map(side),
-            "events": events
-                .iter()
-                .filter(|e| shown(e, args.detail))
-                .map(|e| render::event_json(&rules, e))
-                .collect::<Vec<_>>(),
-        }));
-    };
-
-    let result = result_line(&game);
-    match ending {
-        Ending::Over => screen.say(&format!("\n{}", render::picture(&rules, game.position()))),
-        Ending::Quit => screen.say(&format!("You left the game after ply {}.\n", game.ply())),
-        Ending::Eof => screen.say(&format!(
-            "\nThe input ended: the game is left unfinished after ply {}.\n",
-            game.ply()
-        )),
-    }
-
-    let written = match &args.record {
+    // The record is made before the first move: a file that exists or a folder that does
+    // not is refused now, not once the game is over.
+    let record = match &args.record {
         Some(path) => {
             let rec = Record {
-                ruleset: Item::new(ruleset.given.clone()),
+                ruleset: Item::new(ruleset_from(&ruleset.given, path)),
+                fingerprint: Some(Item::new(record::fingerprint(&ruleset.source))),
                 options: ruleset
                     .changed_options()
                     .into_iter()
@@ -230,86 +156,422 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                     .from
                     .as_ref()
                     .map(|_| Item::new(position_notation(&rules, &start))),
-                moves,
+                moves: Vec::new(),
             };
-            let comments = [
-                format!(
-                    "{}, played with sow: South {}, North {}, seed {seed}",
-                    rules.name,
-                    seats[0].name(),
-                    seats[1].name()
-                ),
-                format!("result: {result}"),
-            ];
-            // Never overwrite a file: it may be the ruleset, or an earlier record.
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| {
-                    Fail::Usage(format!(
-                        "cannot write the record {}: {e} (sow never overwrites a file; name a new one)",
-                        path.display()
-                    ))
-                })?;
-            std::io::Write::write_all(&mut file, record::write(&rec, &comments).as_bytes())
-                .map_err(|e| {
-                    Fail::Usage(format!("cannot write the record {}: {e}", path.display()))
-                })?;
-            screen.say(&format!("Record written to {}.\n", path.display()));
-            Some(path.display().to_string())
+            Some(RecordFile::create(path, &rec, &title).map_err(Fail::Usage)?)
         }
         None => None,
     };
-
-    if format == Format::Json {
-        emit_json(&json!({
-            "command": "play",
-            "ok": true,
-            "ruleset": ruleset.json(),
-            "seed": seed,
-            "players": { "south": seats[0].name(), "north": seats[1].name() },
-            "start": super::position_json_to_move(&rules, &start),
-            "plies": plies,
-            "finished": ending == Ending::Over,
-            "ended_by": match ending { Ending::Over => "game_over", Ending::Quit => "quit", Ending::Eof => "end_of_input" },
-            "winner": match game.status() { Status::Over { winner } => winner.map(side), Status::Playing | Status::Stopped { .. } => None },
-            "result": result,
-            "record": written,
-            "diagnostics": ruleset.warnings_json(),
-        }));
+    let session = Arc::new(Mutex::new(Session { record, ply: 0 }));
+    if args.record.is_some() {
+        let on_signal = session.clone();
+        signals::on_termination(move |signal, name| interrupted(&on_signal, signal, name))
+            .map_err(|e| Fail::Usage(format!("cannot watch for Ctrl-C: {e}")))?;
     }
-    Ok(Exit::Ok)
+
+    // Where the game is shown: stdout in text mode; stderr in JSON mode when a person plays
+    // (stdout is kept for the one JSON document); nowhere for two computers in JSON mode.
+    let mut screen: Option<Output<'static>> = match (format, humans) {
+        (Format::Text, _) => Some(super::stdout()),
+        (Format::Json, true) => Some(Output::new(std::io::stderr())),
+        (Format::Json, false) => None,
+    };
+    let mut doc = (format == Format::Json).then(super::stdout);
+    let say = |screen: &mut Option<Output<'static>>, text: &str| {
+        if let Some(out) = screen {
+            out.text(text);
+        }
+    };
+
+    say(
+        &mut screen,
+        &format!(
+            "{}: South {}, North {}, seed {seed}{}\n",
+            escape(&rules.name),
+            seats[0].name(),
+            seats[1].name(),
+            if args.seed.is_none() {
+                format!(" (play this game again with --seed {seed})")
+            } else {
+                String::new()
+            }
+        ),
+    );
+    let at_start = start_ending(&rules, &start, &game);
+    if let Some(ending) = &at_start {
+        say(
+            &mut screen,
+            &format!(
+                "start: {}\n{}",
+                position_notation(&rules, &start),
+                ending.text
+            ),
+        );
+    }
+    if humans {
+        say(
+            &mut screen,
+            "Type a move such as s3 (or just 3), `help` or `quit`.\n",
+        );
+    }
+    if let Some(doc) = doc.as_mut() {
+        doc.open_object(None);
+        doc.value(Some("command"), &json!("play"));
+        doc.value(Some("ruleset"), &ruleset.json());
+        doc.value(Some("seed"), &json!(seed));
+        doc.value(
+            Some("players"),
+            &json!({ "south": seats[0].name(), "north": seats[1].name() }),
+        );
+        doc.value(Some("start"), &super::position_json_to_move(&rules, &start));
+        if let Some(ending) = &at_start {
+            doc.value(Some("start_ending"), &ending.json);
+        }
+        doc.open_array(Some("plies"));
+    }
+
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let echo = !stdin.is_terminal();
+    let mut end = None;
+    let ending = loop {
+        if screen.as_ref().is_some_and(Output::failed) || doc.as_ref().is_some_and(Output::failed) {
+            break Ending::OutputFailed;
+        }
+        let Some(mover) = game.to_move() else {
+            break Ending::Over;
+        };
+        let seat = if mover == 0 { seats[0] } else { seats[1] };
+        say(
+            &mut screen,
+            &format!("\n{}", render::picture(&rules, game.position())),
+        );
+        let h = match (seat.bot(), screen.as_mut()) {
+            (Some(bot), _) => match players::choose(bot, &game, &mut rng) {
+                Some(h) => h,
+                // Cannot happen: a game still playing has a legal move.
+                None => break Ending::Over,
+            },
+            (None, Some(out)) => match ask(&game, mover, &mut input, out, echo) {
+                Entry::Move(h) => h,
+                Entry::Quit => break Ending::Quit,
+                Entry::Eof => break Ending::Eof,
+                Entry::TooLong => break Ending::TooLong,
+            },
+            // A person always has a screen.
+            (None, None) => break Ending::Eof,
+        };
+        if let Some(doc) = doc.as_mut() {
+            doc.open_object(None);
+            doc.value(Some("ply"), &json!(game.ply() + 1));
+            doc.value(Some("mover"), &json!(side(mover)));
+            doc.value(Some("player"), &json!(seat.name()));
+            doc.value(Some("move"), &json!(rules.geometry.label(h)));
+            doc.open_array(Some("events"));
+        }
+        let played = play_traced(&mut game, h, args.detail, screen.as_mut(), doc.as_mut())
+            // `ask` and the computer players only offer legal moves.
+            .map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
+        end = played.end.or(end);
+        if let Some(doc) = doc.as_mut() {
+            doc.close();
+            super::close_ply_json(doc, &game);
+        }
+        if let Some(out) = screen.as_mut() {
+            out.flush();
+        }
+        let written = match session.lock() {
+            Ok(mut s) => {
+                s.ply = game.ply();
+                match s.record.as_mut() {
+                    Some(r) => r.add(&rules.geometry.label(h)),
+                    None => Ok(()),
+                }
+            }
+            Err(_) => Ok(()),
+        };
+        if let Err(e) = written {
+            break Ending::RecordFailed(e);
+        }
+    };
+
+    let result = result_line(&game, end);
+    match &ending {
+        Ending::Over => say(
+            &mut screen,
+            &format!("\n{}", render::picture(&rules, game.position())),
+        ),
+        Ending::Quit => say(
+            &mut screen,
+            &format!("You left the game after ply {}.\n", game.ply()),
+        ),
+        Ending::Eof => say(
+            &mut screen,
+            &format!(
+                "\nThe input ended: the game is left unfinished after ply {}.\n",
+                game.ply()
+            ),
+        ),
+        Ending::TooLong => say(
+            &mut screen,
+            &format!(
+                "\nThat line is longer than {}, the limit for one entry: the input is read no further, and the game is left unfinished after ply {}.\n",
+                input::line_limit(),
+                game.ply()
+            ),
+        ),
+        Ending::OutputFailed | Ending::RecordFailed(_) => {}
+    }
+    say(&mut screen, &format!("Result: {result}.\n"));
+
+    // Close the record: its last line says how the game ended.
+    let record = session.lock().ok().and_then(|mut s| s.record.take());
+    let mut exit = match ending {
+        Ending::TooLong => Exit::Usage,
+        _ => Exit::Ok,
+    };
+    let mut written = None;
+    if let Some(mut file) = record {
+        let closed = match &ending {
+            Ending::RecordFailed(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+            _ => file.close(&format!("result: {result}")),
+        };
+        match closed {
+            Ok(()) => {
+                say(
+                    &mut screen,
+                    &format!("Record written to {}.\n", file.path.display()),
+                );
+                written = Some(file.path.display().to_string());
+            }
+            Err(e) => {
+                say_err(&file.abandon(&e));
+                exit = Exit::Usage;
+            }
+        }
+    }
+
+    if let Some(doc) = doc.as_mut() {
+        doc.close();
+        doc.value(Some("finished"), &json!(matches!(ending, Ending::Over)));
+        let ended_by = match ending {
+            Ending::Over => "game_over",
+            Ending::Quit => "quit",
+            Ending::Eof => "end_of_input",
+            Ending::TooLong => "line_too_long",
+            Ending::OutputFailed => "output_failed",
+            Ending::RecordFailed(_) => "record_failed",
+        };
+        doc.value(Some("ended_by"), &json!(ended_by));
+        let winner = match game.status() {
+            Status::Over { winner } => winner.map(side),
+            Status::Playing | Status::Stopped { .. } => None,
+        };
+        doc.value(Some("winner"), &json!(winner));
+        doc.value(Some("result"), &json!(result));
+        doc.value(Some("record"), &json!(written));
+        doc.value(Some("ok"), &json!(exit == Exit::Ok));
+        doc.value(Some("diagnostics"), &json!(ruleset.warnings_json()));
+        doc.close();
+        done(doc);
+    }
+    if let Some(out) = screen.as_mut() {
+        done(out);
+    }
+    Ok(exit)
+}
+
+/// A signal arrived: the record is closed with a line saying so, then sow exits as the signal
+/// would have it (128 + its number).
+fn interrupted(session: &Mutex<Session>, signal: i32, name: &str) {
+    let code = 128 + signal;
+    // The game's thread holds the lock only while it writes a move.
+    if let Ok(mut s) = session.lock()
+        && let Some(mut file) = s.record.take()
+    {
+        let ply = s.ply;
+        match file.close(&format!(
+            "result: interrupted by {name} after ply {ply}; the moves above were played"
+        )) {
+            Ok(()) => say_err(&format!(
+                "\nInterrupted by {name}: the record {} keeps the {} played.\n",
+                file.path.display(),
+                super::plural(ply as usize, "ply").replace("plys", "plies")
+            )),
+            Err(e) => say_err(&file.abandon(&e)),
+        }
+    }
+    std::process::exit(code);
+}
+
+/// A record being written as the game goes.
+struct RecordFile {
+    path: PathBuf,
+    file: std::fs::File,
+    writer: record::Writer,
+    /// Everything written so far, to be shown if the file cannot take more.
+    text: String,
+}
+
+impl RecordFile {
+    /// Creates the record (never over an existing file) and writes its head.
+    fn create(path: &Path, rec: &Record, title: &str) -> Result<RecordFile, String> {
+        let shown = path.display();
+        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = folder
+            && !dir.is_dir()
+        {
+            return Err(format!(
+                "cannot create the record {shown}: there is no folder {}",
+                dir.display()
+            ));
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => format!(
+                    "{shown} exists already: sow never overwrites a file (it may be the ruleset, or an earlier record); name a new one"
+                ),
+                _ => format!("cannot create the record {shown}: {e}"),
+            })?;
+        let writer = record::Writer::new();
+        let head = writer.head(rec, &[title.to_string()]);
+        let mut made = RecordFile {
+            path: path.to_path_buf(),
+            file,
+            writer,
+            text: String::new(),
+        };
+        made.write(&head).map_err(|e| made.abandon(&e))?;
+        Ok(made)
+    }
+
+    /// Writes `piece` and hands it to the system at once: what is written survives sow.
+    fn write(&mut self, piece: &str) -> std::io::Result<()> {
+        self.text.push_str(piece);
+        self.file.write_all(piece.as_bytes())?;
+        self.file.flush()
+    }
+
+    /// Adds a move.
+    fn add(&mut self, mv: &str) -> std::io::Result<()> {
+        let piece = self.writer.next_move(mv);
+        self.write(&piece)
+    }
+
+    /// Ends the record with a comment saying how the game ended.
+    fn close(&mut self, how: &str) -> std::io::Result<()> {
+        let piece = self.writer.end(&[how.to_string()]);
+        self.write(&piece)?;
+        self.file.sync_all()
+    }
+
+    /// The file could not be written (a full disk): it is removed, so that no cut-off file
+    /// passes for a record, and what it should have held is given in the message instead.
+    fn abandon(&self, e: &std::io::Error) -> String {
+        let removed = match std::fs::remove_file(&self.path) {
+            Ok(()) => "it is removed, so that no cut-off record is left behind".to_string(),
+            Err(r) => format!("it could not be removed either ({r}): do not trust it"),
+        };
+        let mut text = self.text.clone();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        format!(
+            "error: cannot write the record {}: {e}; {removed}. The record so far:\n{text}",
+            self.path.display()
+        )
+    }
+}
+
+/// The ruleset as a record at `record` names it: a shipped name as it is, a path relative to
+/// the record's folder (where `replay` looks for it).
+fn ruleset_from(given: &str, record: &Path) -> String {
+    if sow::catalog::shipped(given).is_some() {
+        return given.to_string();
+    }
+    let folder = match record.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => dir.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let (Ok(ruleset), Ok(folder)) = (std::fs::canonicalize(given), std::fs::canonicalize(folder))
+    else {
+        return given.to_string();
+    };
+    let Some(path) = relative(&folder, &ruleset) else {
+        return ruleset.display().to_string();
+    };
+    // A path that reads as a shipped name would be taken for it.
+    if sow::catalog::shipped(&path).is_some() {
+        format!("./{path}")
+    } else {
+        path
+    }
+}
+
+/// The path of `to` from the folder `from` (both absolute), with `/` between its parts; None
+/// when there is none (another drive) or it is not UTF-8.
+fn relative(from: &Path, to: &Path) -> Option<String> {
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    if from.first() != to.first() {
+        return None;
+    }
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
+    for c in to.iter().skip(common) {
+        parts.push(c.as_os_str().to_str()?.to_string());
+    }
+    Some(parts.join("/"))
 }
 
 /// Asks the person at `mover`'s seat for a move until they give a legal one, quit, or the
 /// input ends. Mistakes are explained and never fatal.
-fn ask(game: &Game, mover: Player, input: &mut impl BufRead, screen: Screen, echo: bool) -> Entry {
+fn ask(
+    game: &Game,
+    mover: Player,
+    input: &mut impl BufRead,
+    screen: &mut Output<'_>,
+    echo: bool,
+) -> Entry {
     let rules = game.rules();
     let legal = game.legal_moves();
     let offered = labels(rules, &legal.to_vec());
     loop {
-        screen.say(&format!("{} to move ({offered}): ", player_name(mover)));
-        let mut line = String::new();
-        match input.read_line(&mut line) {
-            Ok(0) | Err(_) => return Entry::Eof,
-            Ok(_) => {}
-        }
-        let entry = line.trim();
+        screen.text(&format!("{} to move ({offered}): ", player_name(mover)));
+        screen.flush();
+        let entry = match input::read_line(input) {
+            Line::Text(text) => text,
+            Line::NotText => {
+                if echo {
+                    screen.text("(not UTF-8 text)\n");
+                }
+                let letter = if mover == 0 { 's' } else { 'n' };
+                screen.text(&format!(
+                    "  that entry is not UTF-8 text, so it is not a move; write the side's letter and the hole number counted from the mover's left, e.g. {letter}3. Try again.\n"
+                ));
+                continue;
+            }
+            Line::TooLong => return Entry::TooLong,
+            Line::End => return Entry::Eof,
+        };
+        let entry = entry.trim();
         // Fed from a script, the entry would not appear on the screen: show it, so that a
         // transcript reads like a session.
         if echo {
-            screen.say(&format!("{entry}\n"));
+            screen.text(&format!("{}\n", escape(entry)));
         }
         match entry.to_ascii_lowercase().as_str() {
             "" => continue,
             "quit" | "q" | "exit" => return Entry::Quit,
             "help" | "?" | "h" => {
-                screen.say(&help(rules, mover, &offered));
+                screen.text(&help(rules, mover, &offered));
                 continue;
             }
             "board" | "b" => {
-                screen.say(&render::picture(rules, game.position()));
+                screen.text(&render::picture(rules, game.position()));
                 continue;
             }
             _ => {}
@@ -321,11 +583,12 @@ fn ask(game: &Game, mover: Player, input: &mut impl BufRead, screen: Screen, ech
             entry.to_string()
         };
         match parse_move(rules, mover, &text) {
-            Err(why) => screen.say(&format!("  {why}. Try again.\n")),
+            Err(why) => screen.text(&format!("  {}. Try again.\n", escape(&why))),
             Ok(h) => match game.why_illegal(mover, h) {
                 None => return Entry::Move(h),
-                Some(why) => screen.say(&format!(
-                    "  {why}: the legal moves are {offered}. Try again.\n"
+                Some(why) => screen.text(&format!(
+                    "  {}: the legal moves are {offered}. Try again.\n",
+                    escape(&why)
                 )),
             },
         }
@@ -343,10 +606,16 @@ fn help(rules: &Rules, mover: Player, offered: &str) -> String {
     )
 }
 
-fn result_line(game: &Game) -> String {
-    let pos = game.position();
+/// The result: the final scores of the game's end (`GameEnd`, given as `end`), or the
+/// holdings now for a game left unfinished.
+fn result_line(game: &Game, end: Option<(Option<Player>, [u32; 2])>) -> String {
+    let pos: &Position = game.position();
     let rules = game.rules();
-    let mut held = format!("South {}, North {}", pos.held(rules, 0), pos.held(rules, 1));
+    let [south, north] = match end {
+        Some((_, scores)) => scores,
+        None => [pos.held(rules, 0), pos.held(rules, 1)],
+    };
+    let mut held = format!("South {south}, North {north}");
     if pos.taken != [0, 0] {
         held.push_str(&format!(
             "; removed from the game by South {}, by North {}",
@@ -373,4 +642,58 @@ fn fresh_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disk that fills up mid-game: the record is removed (a cut-off record could pass
+    /// for a whole one, or hold a cut-off move), and the message holds what it would have.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_leaves_no_cut_off_record() {
+        let path = std::env::temp_dir().join(format!("sow-full-{}.sow", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let rec = Record {
+            ruleset: Item::new("kalah"),
+            fingerprint: None,
+            options: Vec::new(),
+            position: None,
+            moves: Vec::new(),
+        };
+        let mut made = RecordFile::create(&path, &rec, "a test").expect("created");
+        made.add("s1").expect("written");
+        // From here on every write fails, as on a full disk.
+        made.file = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let e = made.add("n3").expect_err("the disk is full");
+        let message = made.abandon(&e);
+        assert!(!path.exists(), "the cut-off record is removed");
+        assert!(message.contains("No space left on device"), "{message}");
+        assert!(message.contains("it is removed"), "{message}");
+        assert!(
+            message.contains("ruleset = kalah\nmoves = s1 n3\n"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_path_from_a_folder() {
+        let from = Path::new("/a/b/games");
+        assert_eq!(
+            relative(from, Path::new("/a/b/rules/x.toml")).as_deref(),
+            Some("../rules/x.toml")
+        );
+        assert_eq!(
+            relative(from, Path::new("/a/b/games/x.toml")).as_deref(),
+            Some("x.toml")
+        );
+        assert_eq!(
+            relative(from, Path::new("/c/x.toml")).as_deref(),
+            Some("../../../c/x.toml")
+        );
+    }
 }

@@ -5,13 +5,15 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use sow::diagnostic::{self, Diagnostic, did_you_mean};
-use sow::engine::{Game, MoveError, Position};
+use sow::engine::{Game, Position};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item};
-use sow::render::{self, Detail};
-use sow::trace::Event;
+use sow::render::{self, Detail, escape, play_traced};
 
-use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, position_notation, side};
+use super::{
+    Exit, Fail, Format, Found, OptionArgs, Ruleset, diagnostics_json, input, position_notation,
+    read_ruleset, render_all, say_err, side, start_ending,
+};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -24,6 +26,7 @@ Examples:
 A record is a small text file:
   # comments start with #
   ruleset = NAME                 (a shipped name, or a path relative to the record)
+  fingerprint = sha256:...       (optional: the ruleset's, to warn when it has changed)
   option NAME = VALUE            (any number of these)
   position = S[..] N[..] south   (optional: start from a set-up position)
   moves = s1 n3 s5               (may be repeated over several lines)
@@ -71,6 +74,9 @@ struct Script {
     moves: Vec<Item>,
     moves_from: Origin,
     position: Option<(Item, Origin)>,
+    /// Warnings about the record itself (a ruleset changed since the game), at their place
+    /// in it.
+    record_warnings: Vec<Diagnostic>,
 }
 
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
@@ -80,9 +86,20 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         from_record(&args)?
     };
     script.ruleset.print_warnings(format);
+    if format == Format::Text && !script.record_warnings.is_empty() {
+        let origin = &script.moves_from;
+        say_err(&render_all(
+            &script.record_warnings,
+            &origin.file,
+            &origin.source,
+        ));
+    }
     let rules = script.ruleset.rules.clone();
-    let mut game = match &script.position {
-        None => Game::new(rules.clone()),
+    let (start, mut game) = match &script.position {
+        None => {
+            let game = Game::new(rules.clone());
+            (*game.position(), game)
+        }
         Some((item, origin)) => {
             let pos = parse_position(&rules, &item.text).map_err(|e| {
                 // The error's span is in the position's text, which starts at the item's.
@@ -96,18 +113,37 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                     ],
                 }
             })?;
-            Game::from_position(rules.clone(), pos)
+            (pos, Game::from_position(rules.clone(), pos))
         }
     };
+    let at_start = start_ending(&rules, &start, &game);
 
-    let start = *game.position();
-    let mut text = header(&script.ruleset, &start);
-    let mut plies: Vec<Value> = Vec::new();
-    let mut events = Vec::new();
+    let mut out = super::stdout();
+    match format {
+        Format::Text => {
+            out.text(&header(&script.ruleset, &start));
+            if let Some(ending) = &at_start {
+                out.text(&ending.text);
+            }
+        }
+        Format::Json => {
+            out.open_object(None);
+            out.value(Some("command"), &json!("replay"));
+            out.value(Some("ruleset"), &script.ruleset.json());
+            out.value(Some("start"), &super::position_json_to_move(&rules, &start));
+            if let Some(ending) = &at_start {
+                out.value(Some("start_ending"), &ending.json);
+            }
+            out.open_array(Some("plies"));
+        }
+    }
     let mut failure: Option<Stop> = None;
     for (i, item) in script.moves.iter().enumerate() {
+        if out.failed() {
+            // Nobody reads what follows: main reports the error.
+            break;
+        }
         let ply = i as u32 + 1;
-        events.clear();
         let before = *game.position();
         let Some(mover) = game.to_move() else {
             failure = Some(Stop {
@@ -128,41 +164,48 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             .iter()
             .map(|h| rules.geometry.label(h))
             .collect();
-        let played = parse_move(&rules, mover, &item.text).and_then(|h| {
-            game.play(h, &mut events).map_err(|e| match e {
-                MoveError::Illegal { reason, .. } => reason,
-                MoveError::GameOver => "the game is over".to_string(),
-            })
-        });
-        if let Err(reason) = played {
-            failure = Some(Stop {
-                ply,
-                item: item.clone(),
-                message: format!(
-                    "ply {ply}: {} cannot play `{}`: {reason}",
-                    player_name(mover),
-                    item.text
-                ),
-                position: before,
-                legal,
-            });
-            break;
+        let h = match parse_move(&rules, mover, &item.text).and_then(|h| {
+            match game.why_illegal(mover, h) {
+                None => Ok(h),
+                Some(reason) => Err(reason),
+            }
+        }) {
+            Ok(h) => h,
+            Err(reason) => {
+                failure = Some(Stop {
+                    ply,
+                    item: item.clone(),
+                    message: format!(
+                        "ply {ply}: {} cannot play `{}`: {reason}",
+                        player_name(mover),
+                        item.text
+                    ),
+                    position: before,
+                    legal,
+                });
+                break;
+            }
+        };
+        let played = match format {
+            Format::Text => play_traced(&mut game, h, args.detail, Some(&mut out), None),
+            Format::Json => {
+                out.open_object(None);
+                out.value(Some("ply"), &json!(ply));
+                out.value(Some("mover"), &json!(side(mover)));
+                out.value(Some("move"), &json!(item.text.to_lowercase()));
+                out.open_array(Some("events"));
+                let played = play_traced(&mut game, h, args.detail, None, Some(&mut out));
+                out.close();
+                played
+            }
+        };
+        // The move was checked legal just above.
+        played.map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
+        let after = game.position();
+        match format {
+            Format::Text => out.say(format_args!("  board {}\n", render::board(&rules, after))),
+            Format::Json => super::close_ply_json(&mut out, &game),
         }
-        let after = *game.position();
-        text.push_str(&render::trace_text(&rules, &events, &[after], args.detail));
-        plies.push(json!({
-            "ply": ply,
-            "round": game.round(),
-            "mover": side(mover),
-            "move": item.text.to_lowercase(),
-            "board": render::position_json(&rules, &after),
-            "to_move": game.to_move().map(side),
-            "events": events
-                .iter()
-                .filter(|e| shown(e, args.detail))
-                .map(|e| render::event_json(&rules, e))
-                .collect::<Vec<_>>(),
-        }));
     }
 
     let legal_now: Vec<String> = game
@@ -170,44 +213,54 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         .iter()
         .map(|h| rules.geometry.label(h))
         .collect();
-    if failure.is_none()
-        && let Some(p) = game.to_move()
-    {
-        text.push_str(&format!(
-            "after ply {}: {} to move; legal moves: {}\n",
-            script.moves.len(),
-            player_name(p),
-            legal_now.join(" ")
-        ));
-    }
-    let status = json!({
-        "over": game.is_over(),
-        "winner": match game.status() {
-            sow::engine::Status::Over { winner } => winner.map(side),
-            sow::engine::Status::Playing | sow::engine::Status::Stopped { .. } => None,
-        },
-        "to_move": game.to_move().map(side),
-        "legal_moves": legal_now,
-        "round": game.round(),
-    });
-
     match format {
         Format::Text => {
-            print!("{text}");
+            if failure.is_none()
+                && let Some(p) = game.to_move()
+            {
+                out.say(format_args!(
+                    "after ply {}: {} to move; legal moves: {}\n",
+                    script.moves.len(),
+                    player_name(p),
+                    legal_now.join(" ")
+                ));
+            }
+            super::done(&mut out);
             if let Some(stop) = &failure {
-                eprint!("{}", stop.render(&script, &rules));
+                say_err(&stop.render(&script, &rules));
             }
         }
-        Format::Json => emit_json(&json!({
-            "command": "replay",
-            "ok": failure.is_none(),
-            "ruleset": script.ruleset.json(),
-            "start": super::position_json_to_move(&rules, &start),
-            "plies": plies,
-            "status": status,
-            "error": failure.as_ref().map(|s| s.json(&script, &rules)),
-            "diagnostics": script.ruleset.warnings_json(),
-        })),
+        Format::Json => {
+            out.close();
+            out.value(
+                Some("status"),
+                &json!({
+                    "over": game.is_over(),
+                    "winner": match game.status() {
+                        sow::engine::Status::Over { winner } => winner.map(side),
+                        sow::engine::Status::Playing | sow::engine::Status::Stopped { .. } => None,
+                    },
+                    "to_move": game.to_move().map(side),
+                    "legal_moves": legal_now,
+                    "round": game.round(),
+                }),
+            );
+            out.value(
+                Some("error"),
+                &json!(failure.as_ref().map(|s| s.json(&script, &rules))),
+            );
+            out.value(Some("ok"), &json!(failure.is_none()));
+            let mut diagnostics = script.ruleset.warnings_json();
+            let origin = &script.moves_from;
+            diagnostics.extend(diagnostics_json(
+                &script.record_warnings,
+                &origin.file,
+                &origin.source,
+            ));
+            out.value(Some("diagnostics"), &Value::Array(diagnostics));
+            out.close();
+            super::done(&mut out);
+        }
     }
     Ok(if failure.is_some() {
         Exit::Wrong
@@ -217,11 +270,11 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
 }
 
 /// Whether the input names a ruleset rather than a record: moves are given on the command
-/// line, or it is a `.toml` file, or a shipped name that is not a file here.
+/// line, or it is a `.toml` file, or a shipped name (which always means the shipped ruleset).
 fn is_ruleset(args: &Args) -> bool {
     args.moves.is_some()
         || args.input.ends_with(".toml")
-        || (sow::catalog::shipped(&args.input).is_some() && !Path::new(&args.input).exists())
+        || sow::catalog::shipped(&args.input).is_some()
 }
 
 fn from_command_line(args: &Args) -> Result<Script, Fail> {
@@ -236,6 +289,7 @@ fn from_command_line(args: &Args) -> Result<Script, Fail> {
             source,
         },
         position: args.from.as_deref().map(from_flag),
+        record_warnings: Vec::new(),
     })
 }
 
@@ -270,10 +324,9 @@ fn words(source: &str) -> Vec<Item> {
 
 fn from_record(args: &Args) -> Result<Script, Fail> {
     let path = Path::new(&args.input);
-    let source = std::fs::read_to_string(path).map_err(|e| {
+    let source = input::read_file(path, input::RECORD_BYTES, "record").map_err(|e| {
         Fail::Usage(format!(
-            "cannot read the record {}: {e} (to replay moves on a ruleset, give them with --moves)",
-            args.input
+            "{e} (to replay moves on a ruleset, give them with --moves)"
         ))
     })?;
     let file = args.input.clone();
@@ -284,21 +337,45 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
     };
     let rec = record::parse(&source).map_err(invalid)?;
 
-    // The ruleset is found beside the record first, so that a record and its ruleset can
-    // travel together; then as usual (a path from here, or a shipped name).
-    let beside = path.parent().map(|d| d.join(&rec.ruleset.text));
-    let found = match beside.filter(|p| p.is_file()) {
-        Some(p) => std::fs::read_to_string(&p)
-            .map(|text| (p.display().to_string(), text))
-            .map_err(|e| format!("cannot read {}: {e}", p.display())),
-        None => sow::catalog::read(&rec.ruleset.text),
-    };
-    let (rfile, rsource) = found.map_err(|message| {
+    // A path is relative to the record's folder, so that a record and its ruleset can travel
+    // together; records written before sow wrote it so may have it relative to where they
+    // were played, which is tried next.
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let name = &rec.ruleset.text;
+    let found = read_ruleset(dir, name).or_else(|beside| {
+        let from_here = read_ruleset(Path::new(""), name);
+        if sow::catalog::shipped(name).is_none() && from_here.is_ok() && !dir.join(name).exists() {
+            from_here
+        } else {
+            Err(beside)
+        }
+    });
+    let Found {
+        file: rfile,
+        source: rsource,
+        note,
+    } = found.map_err(|message| {
         invalid(vec![
             Diagnostic::error(format!("cannot load the ruleset: {message}"))
                 .at(rec.ruleset.span.clone()),
         ])
     })?;
+    let mut record_warnings = Vec::new();
+    if let Some(note) = note {
+        record_warnings.push(Diagnostic::warning(note).at(rec.ruleset.span.clone()));
+    }
+    if let Some(f) = &rec.fingerprint {
+        let now = record::fingerprint(&rsource);
+        if f.text != now {
+            record_warnings.push(
+                Diagnostic::warning(format!(
+                    "the ruleset has changed since this record was made: its fingerprint is now {now}"
+                ))
+                .at(f.span.clone())
+                .hint("the replay follows the ruleset as it is now, which may not be the game that was played"),
+            );
+        }
+    }
 
     // Check the record's options against the ruleset here, so that a mistake is shown in the
     // record, where it was made, rather than as a problem of the ruleset.
@@ -371,6 +448,7 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
         moves: rec.moves,
         moves_from: Origin { file, source },
         position,
+        record_warnings,
     })
 }
 
@@ -385,39 +463,10 @@ fn header(ruleset: &Ruleset, start: &Position) -> String {
     };
     format!(
         "{} ({}), {options}\nstart: {}\n",
-        rules.name,
-        ruleset.given,
+        escape(&rules.name),
+        escape(&ruleset.given),
         position_notation(rules, start)
     )
-}
-
-/// Whether an event is shown at this detail (the same choice as the text trace makes).
-pub fn shown(e: &Event, detail: Detail) -> bool {
-    match e {
-        Event::Lift { .. }
-        | Event::Resow { .. }
-        | Event::LapEnd { .. }
-        | Event::Relay { .. }
-        | Event::MoveEnd { .. } => detail >= Detail::Laps,
-        Event::Drop { .. } | Event::Skip { .. } | Event::Diverted { .. } => {
-            detail >= Detail::Drops
-        }
-        Event::Move { .. }
-        | Event::Capture { .. }
-        | Event::CaptureCancelled { .. }
-        | Event::ExtraTurn { .. }
-        | Event::EndlessMove { .. }
-        | Event::LapLimit { .. }
-        | Event::PlyLimit { .. }
-        | Event::Cycle { .. }
-        | Event::RoundEnd { .. }
-        | Event::LapCap { .. }
-        | Event::HandBack { .. }
-        | Event::RepeatedStart
-        | Event::Refill { .. }
-        | Event::RoundStart { .. }
-        | Event::GameEnd { .. } => true,
-    }
 }
 
 /// Where and why a replay stopped.

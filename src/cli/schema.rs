@@ -27,7 +27,7 @@ pub struct Args {
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let schema = sow::schema::json();
     let Some(path) = args.output else {
-        print!("{schema}");
+        super::emit_text(&schema);
         return Ok(Exit::Ok);
     };
     std::fs::write(&path, schema)
@@ -38,7 +38,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             "ok": true,
             "written": path.display().to_string(),
         })),
-        Format::Text => eprintln!("wrote {}", path.display()),
+        Format::Text => super::say_err(&format!("wrote {}\n", path.display())),
     }
     Ok(Exit::Ok)
 }

@@ -17,7 +17,19 @@ use sow::rules::{ClauseId, ClauseInfo, Player, Rules};
 use sow::trace::Firings;
 
 use super::players::{self, Bot};
-use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, plural, shell_quote};
+use sow::render::escape;
+
+use super::{
+    Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text, plural, say_err, shell_quote,
+};
+
+/// The most worker threads: beyond a few per core they only cost memory (each has its own
+/// stack), and a hundred thousand once failed to start under a memory limit.
+const MAX_THREADS: usize = 256;
+
+/// The longest move (in laps) whose suggested replay shows every lap: longer ones are shown
+/// a ply a line, so that the command never prints millions of lines.
+const LAPS_SHOWN: u32 = 200;
 
 const AFTER_HELP: &str = "\
 Game i is played with the seed S+i: `sow play RULESET --south random --north random --seed S+i`
@@ -53,7 +65,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Bot::Random)]
     pub north: Bot,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 256).
     #[arg(long)]
     pub threads: Option<usize>,
 
@@ -71,6 +83,8 @@ struct Example {
     game: u64,
     seed: u64,
     ply: u32,
+    /// The laps of the ply's move.
+    laps: u32,
 }
 
 fn earliest(a: Option<Example>, b: Option<Example>) -> Option<Example> {
@@ -103,6 +117,11 @@ struct Tally {
     endless: u64,
     endless_games: u64,
     endless_first: Option<Example>,
+    /// Moves stopped by the engine's lap limit (not proven endless), and the first of them.
+    lap_limits: u64,
+    lap_limit_first: Option<Example>,
+    /// Games stopped by one of the engine's safety limits, with no result.
+    stopped: u64,
     cycles: u64,
     cycle_first: Option<Example>,
 }
@@ -126,6 +145,9 @@ impl Tally {
             endless: 0,
             endless_games: 0,
             endless_first: None,
+            lap_limits: 0,
+            lap_limit_first: None,
+            stopped: 0,
             cycles: 0,
             cycle_first: None,
         }
@@ -153,6 +175,9 @@ impl Tally {
         self.endless += o.endless;
         self.endless_games += o.endless_games;
         self.endless_first = earliest(self.endless_first, o.endless_first);
+        self.lap_limits += o.lap_limits;
+        self.lap_limit_first = earliest(self.lap_limit_first, o.lap_limit_first);
+        self.stopped += o.stopped;
         self.cycles += o.cycles;
         self.cycle_first = earliest(self.cycle_first, o.cycle_first);
         self
@@ -215,8 +240,12 @@ impl Worker {
                 game: index,
                 seed,
                 ply: game.ply(),
+                laps: report.laps,
             });
-            if report.endless {
+            if report.lap_limit {
+                t.lap_limits += 1;
+                t.lap_limit_first = earliest(t.lap_limit_first, here);
+            } else if report.endless {
                 t.endless += 1;
                 had_endless = true;
                 t.endless_first = earliest(t.endless_first, here);
@@ -237,7 +266,7 @@ impl Worker {
                 }
             }
             Status::Over { winner: None } => t.draws += 1,
-            Status::Stopped { .. } => t.unfinished += 1,
+            Status::Stopped { .. } => t.stopped += 1,
             Status::Playing => {}
         }
         for (total, n) in t.fired.iter_mut().zip(&self.firings.fired) {
@@ -274,7 +303,12 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         if n == 0 {
             return Err(Fail::Usage("--threads must be at least 1".into()));
         }
-        pool = pool.num_threads(n);
+        if n > MAX_THREADS {
+            say_err(&format!(
+                "note: --threads {n} is more than the limit of {MAX_THREADS}; {MAX_THREADS} threads are used (the results do not depend on it)\n"
+            ));
+        }
+        pool = pool.num_threads(n.min(MAX_THREADS));
     }
     let pool = pool
         .build()
@@ -316,31 +350,34 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     }
     if terminal {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
-            "{} in {secs:.2} s on {} ({:.0} games/s)",
+        say_err(&format!(
+            "{} in {secs:.2} s on {} ({:.0} games/s)\n",
             plural(args.games as usize, "game"),
             plural(pool.current_num_threads(), "thread"),
             args.games as f64 / secs.max(1e-9)
-        );
+        ));
     }
 
     let endless_cmd = tally
         .endless_first
-        .map(|e| replay_command(&ruleset, plan, e));
-    let cycle_cmd = tally.cycle_first.map(|e| replay_command(&ruleset, plan, e));
+        .map(|e| replay_command(&ruleset, plan, e, e.laps <= LAPS_SHOWN));
+    let limit_cmd = tally
+        .lap_limit_first
+        .map(|e| replay_command(&ruleset, plan, e, false));
+    let cycle_cmd = tally
+        .cycle_first
+        .map(|e| replay_command(&ruleset, plan, e, false));
     match format {
-        Format::Text => print!(
-            "{}",
-            text(
-                &ruleset,
-                &args,
-                plan,
-                seed_given,
-                &tally,
-                endless_cmd.as_deref(),
-                cycle_cmd.as_deref()
-            )
-        ),
+        Format::Text => emit_text(&text(
+            &ruleset,
+            &args,
+            plan,
+            seed_given,
+            &tally,
+            endless_cmd.as_deref(),
+            limit_cmd.as_deref(),
+            cycle_cmd.as_deref(),
+        )),
         Format::Json => emit_json(&json!({
             "command": "simulate",
             "ok": true,
@@ -354,12 +391,14 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 "north_wins": tally.wins[1],
                 "draws": tally.draws,
                 "unfinished": tally.unfinished,
+                "stopped_by_a_limit": tally.stopped,
             },
             "plies": { "mean": mean3(tally.plies, tally.games), "max": tally.plies_max },
             "laps_per_move": { "mean": mean3(tally.laps, tally.moves), "max": tally.laps_max, "endless_moves_excluded": true },
             "rounds": rules.rounds.as_ref().map(|_| json!({ "mean": mean3(tally.rounds, tally.games), "max": tally.rounds_max })),
             "clauses": clauses_json(&rules, &tally),
             "endless_moves": example_json(tally.endless, tally.endless_first, endless_cmd.as_deref()),
+            "lap_limit_moves": example_json(tally.lap_limits, tally.lap_limit_first, limit_cmd.as_deref()),
             "cycles": example_json(tally.cycles, tally.cycle_first, cycle_cmd.as_deref()),
             "diagnostics": ruleset.warnings_json(),
         })),
@@ -448,13 +487,15 @@ fn clauses_json(rules: &Rules, t: &Tally) -> Vec<Value> {
 fn example_json(count: u64, first: Option<Example>, command: Option<&str>) -> Value {
     json!({
         "count": count,
-        "first": first.map(|e| json!({ "game": e.game, "seed": e.seed, "ply": e.ply, "replay": command })),
+        "first": first.map(|e| json!({ "game": e.game, "seed": e.seed, "ply": e.ply, "laps": e.laps, "replay": command })),
     })
 }
 
 /// The exact command that replays an example: the game is played again, on one thread, up to
-/// the ply in question, to write its moves out.
-fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example) -> String {
+/// the ply in question, to write its moves out. It shows every lap only when asked (`laps`),
+/// else a line a ply: a game of a thousand plies, or a move of a million laps, then prints a
+/// few thousand lines at most.
+fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example, laps: bool) -> String {
     let mut game = Game::new(ruleset.rules.clone());
     let mut rng = ChaCha8Rng::seed_from_u64(e.seed);
     let mut moves = Vec::new();
@@ -472,7 +513,11 @@ fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example) -> String {
     for (n, v) in ruleset.changed_options() {
         cmd.push_str(&format!(" --option {}", shell_quote(&format!("{n}={v}"))));
     }
-    cmd.push_str(&format!(" --moves '{}' --detail laps", moves.join(" ")));
+    cmd.push_str(&format!(
+        " --moves '{}' --detail {}",
+        moves.join(" "),
+        if laps { "laps" } else { "plies" }
+    ));
     cmd
 }
 
@@ -483,6 +528,7 @@ fn text(
     seed_given: bool,
     t: &Tally,
     endless_cmd: Option<&str>,
+    limit_cmd: Option<&str>,
     cycle_cmd: Option<&str>,
 ) -> String {
     let rules = &ruleset.rules;
@@ -497,7 +543,11 @@ fn text(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    out.push_str(&format!("{} ({}), {options}\n", rules.name, ruleset.given));
+    out.push_str(&format!(
+        "{} ({}), {options}\n",
+        escape(&rules.name),
+        escape(&ruleset.given)
+    ));
     out.push_str(&format!(
         "{}, seeds {} to {}{}, South {} vs North {}\n\n",
         plural(
@@ -534,6 +584,12 @@ fn text(
             args.max_plies, t.unfinished
         ));
     }
+    if t.stopped > 0 {
+        out.push_str(&format!(
+            ", stopped by a safety limit with no result {}",
+            t.stopped
+        ));
+    }
     out.push('\n');
     out.push_str(&format!(
         "plies      mean {:.1} per {}, max {}\n",
@@ -567,7 +623,7 @@ fn text(
         }
     ));
     for (c, counted, fired, cancelled) in clause_rows(rules, t) {
-        let title = clause_title(c);
+        let title = escape(&clause_title(c)).into_owned();
         if !counted {
             out.push_str(&format!(
                 "  {title:<42}       -   (leaves no trace event)\n"
@@ -592,15 +648,33 @@ fn text(
         None => out.push_str("endless moves  none\n"),
         Some(e) => {
             out.push_str(&format!(
-                "endless moves  {} in {}; first in game {} (seed {}), ply {}:\n  {}\n",
+                "endless moves  {} in {}; first in game {} (seed {}), ply {}, a move of {}:\n  {}\n",
                 t.endless,
                 plural(t.endless_games as usize, "game"),
                 e.game,
                 e.seed,
                 e.ply,
+                plural(e.laps as usize, "lap"),
                 endless_cmd.unwrap_or("")
             ));
+            if e.laps > LAPS_SHOWN {
+                out.push_str(&format!(
+                    "  (with --detail laps it prints a line for each of its {} laps)\n",
+                    e.laps
+                ));
+            }
         }
+    }
+    if let Some(e) = t.lap_limit_first {
+        out.push_str(&format!(
+            "lap limit      {} stopped at {} laps without a repeat (not proven endless); first in game {} (seed {}), ply {}:\n  {}\n",
+            plural(t.lap_limits as usize, "move"),
+            sow::rules::MAX_LAPS_PER_MOVE,
+            e.game,
+            e.seed,
+            e.ply,
+            limit_cmd.unwrap_or("")
+        ));
     }
     match t.cycle_first {
         None => out.push_str("cycles         none\n"),

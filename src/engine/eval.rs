@@ -65,12 +65,16 @@ impl<'a> Cx<'a> {
 }
 
 /// Saturating arithmetic; division and remainder by zero give 0.
+///
+/// The one quotient that does not fit, `i64::MIN / -1`, saturates to `i64::MAX` like every
+/// other overflow; its remainder is 0, as it is mathematically.
 pub fn arith(op: ArithOp, a: i64, b: i64) -> i64 {
     match op {
         ArithOp::Add => a.saturating_add(b),
         ArithOp::Sub => a.saturating_sub(b),
         ArithOp::Mul => a.saturating_mul(b),
-        ArithOp::Div => a.checked_div(b).unwrap_or(0),
+        ArithOp::Div if b == 0 => 0,
+        ArithOp::Div => a.saturating_div(b),
         ArithOp::Rem => a.checked_rem(b).unwrap_or(0),
     }
 }
@@ -136,5 +140,23 @@ pub fn first_move_only(x: &BoolX) -> bool {
         BoolX::FirstMove => true,
         BoolX::And(a, b) => first_move_only(a) || first_move_only(b),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::arith;
+    use crate::rules::ArithOp;
+
+    /// The README promises saturating arithmetic and `x / 0 == 0`; the quotient that
+    /// overflows saturates too rather than falling back to 0.
+    #[test]
+    fn division_saturates() {
+        assert_eq!(arith(ArithOp::Div, i64::MIN, -1), i64::MAX);
+        assert_eq!(arith(ArithOp::Rem, i64::MIN, -1), 0);
+        assert_eq!(arith(ArithOp::Div, 7, 0), 0);
+        assert_eq!(arith(ArithOp::Rem, 7, 0), 0);
+        assert_eq!(arith(ArithOp::Div, -7, 2), -3);
+        assert_eq!(arith(ArithOp::Div, i64::MIN, 1), i64::MIN);
     }
 }
