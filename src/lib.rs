@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod expr;
 pub mod notation;
+pub mod picture;
 pub mod record;
 pub mod render;
 pub mod rules;

@@ -9,6 +9,7 @@
 //! (denied for the whole binary in `main.rs`).
 
 mod check;
+mod draw;
 mod explain;
 mod list;
 mod play;
@@ -51,9 +52,9 @@ record), 2 usage or I/O error.";
 #[command(name = "sow", version, after_help = EXAMPLES, max_term_width = 100)]
 pub struct Cli {
     /// How to write results: `text` for people, `json` for programs (one JSON document on
-    /// stdout, diagnostics included).
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// stdout, diagnostics included); `html` for `sow replay`: the replay as one web page.
+    #[arg(long, global = true, value_enum, default_value_t = FormatFlag::Text)]
+    pub format: FormatFlag,
 
     #[command(subcommand)]
     pub command: Command,
@@ -66,9 +67,18 @@ pub enum Format {
     Json,
 }
 
+/// `--format` as written: every command writes text or JSON; `sow replay` also a web page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatFlag {
+    Text,
+    Json,
+    Html,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Check(check::Args),
+    Draw(draw::Args),
     Explain(explain::Args),
     Play(play::Args),
     Replay(replay::Args),
@@ -81,6 +91,7 @@ impl Command {
     fn name(&self) -> &'static str {
         match self {
             Command::Check(_) => "check",
+            Command::Draw(_) => "draw",
             Command::Explain(_) => "explain",
             Command::Play(_) => "play",
             Command::Replay(_) => "replay",
@@ -131,10 +142,19 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
-    let format = cli.format;
+    let format = match cli.format {
+        FormatFlag::Json => Format::Json,
+        FormatFlag::Text | FormatFlag::Html => Format::Text,
+    };
     let name = cli.command.name();
+    let html = cli.format == FormatFlag::Html;
     let result = match cli.command {
+        Command::Replay(a) if html => draw::replay_html(a),
+        _ if html => Err(Fail::Usage(format!(
+            "--format html is for `sow replay` (a replay as a web page), not `sow {name}`; `sow draw` draws a board as SVG"
+        ))),
         Command::Check(a) => check::run(a, format),
+        Command::Draw(a) => draw::run(a, format),
         Command::Explain(a) => explain::run(a, format),
         Command::Play(a) => play::run(a, format),
         Command::Replay(a) => replay::run(a, format),

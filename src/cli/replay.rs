@@ -1,6 +1,6 @@
 //! `sow replay`: a recorded game, ply by ply, with the trace at the chosen detail.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -11,6 +11,7 @@ use sow::record::{self, Item};
 use sow::render::{self, Detail};
 use sow::trace::Event;
 
+use super::draw::Picture;
 use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, position_notation, side};
 
 const AFTER_HELP: &str = "\
@@ -55,6 +56,14 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Detail::Plies)]
     pub detail: Detail,
 
+    /// With `--format html`: write the page to this file (default: stdout).
+    #[arg(long, short = 'O', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// With `--output`: overwrite the file if it exists.
+    #[arg(long)]
+    pub force: bool,
+
     #[command(flatten)]
     pub options: OptionArgs,
 }
@@ -74,6 +83,16 @@ struct Script {
 }
 
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
+    run_with(args, format, None)
+}
+
+/// Replays, handing every ply to `picture` if there is one (`sow draw`, `--format html`),
+/// which then writes itself instead of the trace.
+pub fn run_with(
+    args: Args,
+    format: Format,
+    mut picture: Option<&mut dyn Picture>,
+) -> Result<Exit, Fail> {
     let script = if is_ruleset(&args) {
         from_command_line(&args)?
     } else {
@@ -101,6 +120,9 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     };
 
     let start = *game.position();
+    if let Some(p) = picture.as_deref_mut() {
+        p.start(&script.ruleset, &start, game.to_move());
+    }
     let mut text = header(&script.ruleset, &start);
     let mut plies: Vec<Value> = Vec::new();
     let mut events = Vec::new();
@@ -149,6 +171,11 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             break;
         }
         let after = *game.position();
+        if let Some(p) = picture.as_deref_mut()
+            && !p.ply(&events, &after, game.to_move())
+        {
+            break;
+        }
         text.push_str(&render::trace_text(&rules, &events, &[after], args.detail));
         plies.push(json!({
             "ply": ply,
@@ -191,6 +218,14 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         "round": game.round(),
     });
 
+    // A picture writes itself; a failed replay is reported as usual, without the trace.
+    if let Some(p) = picture {
+        if failure.is_none() {
+            p.finish(format)?;
+            return Ok(Exit::Ok);
+        }
+        text.clear();
+    }
     match format {
         Format::Text => {
             print!("{text}");
