@@ -399,8 +399,9 @@ pub fn ring(spec: &RingSpec) -> Layout {
     let n = spec.holes.len().max(1) as f64;
     let radius = (n * PITCH / std::f64::consts::TAU).max(3.0);
     let outer = radius + R + CAPTION;
-    let seat_ring = outer + SEAT_H / 2.0 + GAP;
-    let half = seat_ring + SEAT_H;
+    let seat_ring = outer + SEAT_H + GAP;
+    // Room for a name written across the ring's left and right edges.
+    let half = seat_ring + SEAT_H * 2.5;
     let trays = if spec.trays.is_empty() {
         0.0
     } else {
@@ -477,7 +478,7 @@ pub fn ring(spec: &RingSpec) -> Layout {
         height,
         outline: Outline::Circle {
             at: centre,
-            r: radius + R + GAP,
+            r: outer + GAP,
         },
         sites,
         seats,

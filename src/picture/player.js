@@ -211,7 +211,7 @@
     if (current >= total) show(0);
     $('play').setAttribute('aria-pressed', 'true');
     $('play').setAttribute('aria-label', 'Pause');
-    $('play').textContent = '⏸';
+    $('play').textContent = '||';
     timer = setInterval(function () {
       if (current >= total) { stop(); return; }
       show(current + 1);

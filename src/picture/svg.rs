@@ -157,13 +157,15 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-labelledby="{id}-title {id}-desc" id="{id}">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-labelledby="{id}-title {id}-desc" id="{id}">
+"#,
         w = num(layout.width),
         h = num(layout.height),
     );
     let _ = write!(
         out,
-        r#"<title id="{id}-title">{}</title><desc id="{id}-desc">{}</desc><style>{}</style>"#,
+        r#"<title id="{id}-title">{}</title><desc id="{id}-desc">{}</desc><style>{}</style>
+"#,
         escape(texts.title),
         escape(&describe(layout, state)),
         style()
@@ -172,7 +174,8 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
         Outline::Rect { from, to } => {
             let _ = write!(
                 out,
-                r#"<rect class="board" x="{}" y="{}" width="{}" height="{}" rx="{}"/>"#,
+                r#"<rect class="board" x="{}" y="{}" width="{}" height="{}" rx="{}"/>
+"#,
                 num(from.x),
                 num(from.y),
                 num(to.x - from.x),
@@ -183,7 +186,8 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
         Outline::Circle { at, r } => {
             let _ = write!(
                 out,
-                r#"<circle class="board" cx="{}" cy="{}" r="{}"/>"#,
+                r#"<circle class="board" cx="{}" cy="{}" r="{}"/>
+"#,
                 num(at.x),
                 num(at.y),
                 num(r)
@@ -193,7 +197,8 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
     for (a, b) in &layout.dividers {
         let _ = write!(
             out,
-            r#"<line class="divider" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            r#"<line class="divider" x1="{}" y1="{}" x2="{}" y2="{}"/>
+"#,
             num(a.x),
             num(a.y),
             num(b.x),
@@ -274,7 +279,8 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
         }
         let _ = write!(
             out,
-            r#"<text class="count" x="{}" y="{}">{}</text><text class="label" x="{}" y="{}">{}</text></g>"#,
+            r#"<text class="count" x="{}" y="{}">{}</text><text class="label" x="{}" y="{}">{}</text></g>
+"#,
             num(site.count_at.x),
             num(site.count_at.y),
             count_text(st),
@@ -291,7 +297,8 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
         };
         let _ = write!(
             out,
-            r#"<text class="seat seat-{p}{to_move}" data-player="{p}" x="{}" y="{}">{}<tspan class="turn"> · to move</tspan></text>"#,
+            r#"<text class="seat seat-{p}{to_move}" data-player="{p}" x="{}" y="{}">{}<tspan class="turn"> · to move</tspan></text>
+"#,
             num(seat.at.x),
             num(seat.at.y),
             escape(&seat.name),
