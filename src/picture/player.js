@@ -204,14 +204,14 @@
     if (timer !== null) { clearInterval(timer); timer = null; }
     $('play').setAttribute('aria-pressed', 'false');
     $('play').setAttribute('aria-label', 'Play');
-    $('play').textContent = '▶';
+    $('play').textContent = '▶ play';
   }
   function play() {
     if (timer !== null) { stop(); return; }
     if (current >= total) show(0);
     $('play').setAttribute('aria-pressed', 'true');
     $('play').setAttribute('aria-label', 'Pause');
-    $('play').textContent = '||';
+    $('play').textContent = '|| pause';
     timer = setInterval(function () {
       if (current >= total) { stop(); return; }
       show(current + 1);
