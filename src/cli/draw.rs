@@ -211,9 +211,9 @@ impl Picture for Drawing {
             && n > self.plies
         {
             return Err(Fail::Usage(format!(
-                "--ply {n} is past the end: the replay has {} ply{}",
+                "--ply {n} is past the end: the replay has {} {}",
                 self.plies,
-                if self.plies == 1 { "" } else { "s" }
+                if self.plies == 1 { "ply" } else { "plies" }
             )));
         }
         let layout = board_layout(rules, pos);

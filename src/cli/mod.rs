@@ -36,6 +36,8 @@ Examples:
   sow play RULESET --north greedy           play South against the greedy player
   sow replay game.sow --detail laps
   sow replay RULESET --moves \"s6 n6 s2\"
+  sow replay game.sow --format html -O game.html
+  sow draw RULESET -O board.svg             the board as SVG (also a position, or after a ply)
   sow simulate RULESET --games 1000 --seed 1 --option NAME=VALUE
   sow --format json replay game.sow         one JSON document on stdout
 
