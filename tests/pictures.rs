@@ -42,7 +42,10 @@ fn check_svg(text: &str, layout: &Layout, state: &BoardState) {
     let doc = roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg")
+    );
     assert!(root.children().any(|n| n.has_tag_name("title")));
     assert!(root.children().any(|n| n.has_tag_name("desc")));
     let sites: Vec<_> = root
@@ -52,13 +55,21 @@ fn check_svg(text: &str, layout: &Layout, state: &BoardState) {
     assert_eq!(sites.len(), layout.sites.len());
     for ((node, site), st) in sites.iter().zip(&layout.sites).zip(&state.sites) {
         assert_eq!(node.attribute("data-label"), Some(site.label.as_str()));
-        assert_eq!(node.attribute("data-seeds"), Some(st.seeds.to_string().as_str()));
+        assert_eq!(
+            node.attribute("data-seeds"),
+            Some(st.seeds.to_string().as_str())
+        );
         assert_eq!(node.attribute("data-owner"), Some(st.owner.key().as_str()));
         let count = node
             .descendants()
             .find(|n| n.attribute("class") == Some("count"))
             .and_then(|n| n.text());
-        assert_eq!(count, Some(layout::count_text(st).as_str()), "{}", site.label);
+        assert_eq!(
+            count,
+            Some(layout::count_text(st).as_str()),
+            "{}",
+            site.label
+        );
         let dots = node
             .descendants()
             .filter(|n| n.attribute("class") == Some("dot"))
@@ -152,8 +163,12 @@ fn snapshot_congkak_stores_on_the_left() {
     let r = rules("congkak", &[]);
     let layout = layout::of_rules(&r, false);
     // South's store is at South's left, North's facing it.
-    let south = layout.site_of(r.geometry.store_of(0).expect("store")).expect("drawn");
-    let north = layout.site_of(r.geometry.store_of(1).expect("store")).expect("drawn");
+    let south = layout
+        .site_of(r.geometry.store_of(0).expect("store"))
+        .expect("drawn");
+    let north = layout
+        .site_of(r.geometry.store_of(1).expect("store"))
+        .expect("drawn");
     assert!(layout.sites[south].at.x < layout.sites[north].at.x);
     let pos = position(&r, "S[0 25 3 0 1 7 7] N[7 7 0 8 7 7 7] S*=11 N*=1 north");
     let state = layout.state(&pos, Some(1));
@@ -209,11 +224,16 @@ fn three_rows_with_a_neutral_row() {
     let layout = layout::rows(&RowsSpec {
         rows: vec![
             RowSpec {
-                sites: (1..=5).rev().map(|k| hole(&format!("n{k}"), north)).collect(),
+                sites: (1..=5)
+                    .rev()
+                    .map(|k| hole(&format!("n{k}"), north))
+                    .collect(),
                 caption: Caption::Above,
             },
             RowSpec {
-                sites: (1..=4).map(|k| hole(&format!("m{k}"), Owner::Nobody)).collect(),
+                sites: (1..=4)
+                    .map(|k| hole(&format!("m{k}"), Owner::Nobody))
+                    .collect(),
                 caption: Caption::Below,
             },
             RowSpec {
@@ -224,15 +244,19 @@ fn three_rows_with_a_neutral_row() {
         left: vec![spec(SiteKind::Store, "N*", north)],
         right: vec![spec(SiteKind::Store, "S*", south)],
         trays: vec![(Edge::Bottom, spec(SiteKind::Sink, "removed S", south))],
-        seats: vec![(0, "South".into(), Edge::Bottom), (1, "North".into(), Edge::Top)],
+        seats: vec![
+            (0, "South".into(), Edge::Bottom),
+            (1, "North".into(), Edge::Top),
+        ],
         dividers: vec![0, 1],
     });
     // The shorter middle row is centred under the others.
-    let x = |l: &str| {
-        layout.sites.iter().find(|s| s.label == l).expect(l).at.x
-    };
+    let x = |l: &str| layout.sites.iter().find(|s| s.label == l).expect(l).at.x;
     assert!((x("m1") + x("m4") - x("s1") - x("s5")).abs() < 1e-9);
-    let mut state = state_of(&layout, &[3, 0, 1, 4, 2, 5, 5, 5, 5, 0, 1, 2, 3, 30, 7, 9, 2]);
+    let mut state = state_of(
+        &layout,
+        &[3, 0, 1, 4, 2, 5, 5, 5, 5, 0, 1, 2, 3, 30, 7, 9, 2],
+    );
     // Ownership that changed in play, and a mark.
     state.sites[6].owner = Owner::Player(0);
     state.sites[7].marks = vec![Mark::ClaimedBy(1)];
@@ -246,7 +270,13 @@ fn three_rows_with_a_neutral_row() {
 fn a_ring_of_three_players() {
     let colours = [Owner::Player(0), Owner::Player(1), Owner::Player(2)];
     let holes: Vec<SiteSpec> = (0..12)
-        .map(|i| spec(SiteKind::Hole, &format!("{}{}", ["a", "b", "c"][i / 4], i % 4 + 1), colours[i / 4]))
+        .map(|i| {
+            spec(
+                SiteKind::Hole,
+                &format!("{}{}", ["a", "b", "c"][i / 4], i % 4 + 1),
+                colours[i / 4],
+            )
+        })
         .collect();
     let layout = layout::ring(&RingSpec {
         holes,
@@ -264,12 +294,24 @@ fn a_ring_of_three_players() {
     let fourth = layout.sites[3].at;
     assert!(first.y > fourth.y && fourth.x > first.x);
     // Holes are evenly spaced, none overlapping.
-    for (a, b) in layout.sites.iter().zip(layout.sites.iter().skip(1)).take(11) {
+    for (a, b) in layout
+        .sites
+        .iter()
+        .zip(layout.sites.iter().skip(1))
+        .take(11)
+    {
         let d = ((a.at.x - b.at.x).powi(2) + (a.at.y - b.at.y).powi(2)).sqrt();
         assert!(d > 2.2, "{} {}", a.label, b.label);
     }
-    let state = state_of(&layout, &[4, 4, 4, 4, 0, 1, 2, 3, 20, 19, 18, 0, 6, 1, 2, 3]);
-    insta::assert_snapshot!(draw(&layout, &state, "A ring of twelve holes, three players"));
+    let state = state_of(
+        &layout,
+        &[4, 4, 4, 4, 0, 1, 2, 3, 20, 19, 18, 0, 6, 1, 2, 3],
+    );
+    insta::assert_snapshot!(draw(
+        &layout,
+        &state,
+        "A ring of twelve holes, three players"
+    ));
 }
 
 #[test]
@@ -278,7 +320,10 @@ fn dots_stay_apart_and_inside_the_hole() {
         let (r, at) = layout::dots(n);
         assert_eq!(at.len() as u32, n);
         for (i, a) in at.iter().enumerate() {
-            assert!((a.x * a.x + a.y * a.y).sqrt() + r <= 0.9, "{n} seeds: dot {i} too far out");
+            assert!(
+                (a.x * a.x + a.y * a.y).sqrt() + r <= 0.9,
+                "{n} seeds: dot {i} too far out"
+            );
             for b in at.iter().skip(i + 1) {
                 let d = ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt();
                 assert!(d >= 2.0 * r, "{n} seeds: dots overlap");
@@ -347,7 +392,11 @@ fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
                     replay.ply(&events, game.position(), game.to_move());
                     ends.push((replay.len(), layout.state(game.position(), game.to_move())));
                 }
-                assert_eq!(replay.mismatches(), &[] as &[u32], "{name} {options:?} seed {seed}");
+                assert_eq!(
+                    replay.mismatches(),
+                    &[] as &[u32],
+                    "{name} {options:?} seed {seed}"
+                );
                 let total = game.position().total();
                 let boards = walk(&replay.data(), total);
                 for (end, state) in ends {
@@ -365,7 +414,10 @@ fn a_replay_page_is_self_contained() {
     let mut game = Game::new(r.clone());
     let layout = layout::of_rules(&r, false);
     let mut texts = RuleTexts::new();
-    texts.insert("RP-7".into(), "A hole brought to four </script><b>is taken</b>".into());
+    texts.insert(
+        "RP-7".into(),
+        "A hole brought to four </script><b>is taken</b>".into(),
+    );
     let mut replay = Replay::new(r.clone(), layout, texts, game.position(), game.to_move());
     for m in ["s1", "n5", "s6"] {
         let h = sow::notation::parse_move(&r, game.to_move().expect("playing"), m).expect("move");
@@ -392,6 +444,9 @@ fn a_replay_page_is_self_contained() {
         .iter()
         .find(|c| c["cites"] == "RP-7")
         .expect("the capture's clause");
-    assert_eq!(rule["texts"][0][1], "A hole brought to four </script><b>is taken</b>");
+    assert_eq!(
+        rule["texts"][0][1],
+        "A hole brought to four </script><b>is taken</b>"
+    );
     assert_eq!(data["plies"].as_array().map(Vec::len), Some(3));
 }

@@ -96,7 +96,10 @@ fn start_driver(chromedriver: &Path) -> Driver {
     let driver = Driver { child, port };
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not listen on port {port}");
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on port {port}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     driver
@@ -186,9 +189,10 @@ fn same_board(page: &Value, board: &Value, to_move: &Value, at: &str) {
             "{at}: held by {side}"
         );
         let removed = board["removed"][side].as_u64().expect("removed");
-        let sink = page["sites"]
-            .as_array()
-            .and_then(|s| s.iter().find(|x| x["label"] == format!("removed {}", side_letter(side))));
+        let sink = page["sites"].as_array().and_then(|s| {
+            s.iter()
+                .find(|x| x["label"] == format!("removed {}", side_letter(side)))
+        });
         match sink {
             Some(s) => assert_eq!(s["seeds"].as_u64(), Some(removed), "{at}: removed"),
             None => assert_eq!(removed, 0, "{at}: the page has no room for removed seeds"),
@@ -198,7 +202,11 @@ fn same_board(page: &Value, board: &Value, to_move: &Value, at: &str) {
         .as_array()
         .expect("sites")
         .iter()
-        .filter(|s| s["marks"].as_str().is_some_and(|m| m.split(' ').any(|m| m == "closed")))
+        .filter(|s| {
+            s["marks"]
+                .as_str()
+                .is_some_and(|m| m.split(' ').any(|m| m == "closed"))
+        })
         .map(|s| s["label"].as_str().expect("a label"))
         .collect();
     let want: Vec<&str> = board["closed"]
@@ -223,7 +231,11 @@ fn sound(page: &Value, total: u64, at: &str) {
         let n = s["seeds"].as_u64().expect("seeds");
         sum += n;
         let closed = s["marks"].as_str().is_some_and(|m| m.contains("closed"));
-        let count = if closed { "x".to_string() } else { n.to_string() };
+        let count = if closed {
+            "x".to_string()
+        } else {
+            n.to_string()
+        };
         assert_eq!(s["count"], count.as_str(), "{at}: {}", s["label"]);
         if s["kind"] == "hole" && !closed {
             if n <= 19 {
@@ -244,7 +256,12 @@ fn same_event(page: &Value, e: &Value, at: &str) {
         Some("drop") => {
             let h = hole.expect("a hole");
             assert_eq!(Some(seeds(page, h)), e["seeds"].as_u64(), "{at}: {h}");
-            assert!(site(page, h)["cls"].as_str().is_some_and(|c| c.contains("hl-drop")), "{at}");
+            assert!(
+                site(page, h)["cls"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("hl-drop")),
+                "{at}"
+            );
         }
         Some("lift") => {
             let h = hole.expect("a hole");
@@ -254,11 +271,21 @@ fn same_event(page: &Value, e: &Value, at: &str) {
         Some("capture") => {
             let h = hole.expect("a hole");
             assert_eq!(seeds(page, h), 0, "{at}: {h}");
-            assert!(site(page, h)["cls"].as_str().is_some_and(|c| c.contains("hl-capture")), "{at}");
+            assert!(
+                site(page, h)["cls"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("hl-capture")),
+                "{at}"
+            );
         }
         Some("relay") => {
             let h = hole.expect("a hole");
-            assert!(site(page, h)["cls"].as_str().is_some_and(|c| c.contains("hl-relay")), "{at}");
+            assert!(
+                site(page, h)["cls"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("hl-relay")),
+                "{at}"
+            );
         }
         _ => {}
     }
@@ -267,7 +294,10 @@ fn same_event(page: &Value, e: &Value, at: &str) {
         let why = page["why"].as_str().unwrap_or_default();
         assert!(why.contains(cites), "{at}: `{why}` names {cites}");
         let name = e["clause"]["name"].as_str().unwrap_or_default();
-        assert!(page["current"].as_str().is_some_and(|t| t.contains(name)), "{at}");
+        assert!(
+            page["current"].as_str().is_some_and(|t| t.contains(name)),
+            "{at}"
+        );
     }
 }
 
@@ -320,11 +350,18 @@ async fn check_case(c: &Client, case: &Case) {
     let plies = trace["plies"].as_array().expect("plies");
     assert!(!plies.is_empty());
 
-    c.goto(&format!("file://{out}")).await.expect("the page loads");
+    c.goto(&format!("file://{out}"))
+        .await
+        .expect("the page loads");
     let start = read(c).await;
     let name = case.name;
     assert_eq!(start["step"], 0, "{name}");
-    same_board(&start, &trace["start"], &trace["start"]["to_move"], &format!("{name} start"));
+    same_board(
+        &start,
+        &trace["start"],
+        &trace["start"]["to_move"],
+        &format!("{name} start"),
+    );
     let total: u64 = start["sites"]
         .as_array()
         .expect("sites")
@@ -332,7 +369,12 @@ async fn check_case(c: &Client, case: &Case) {
         .map(|s| s["seeds"].as_u64().unwrap_or(0))
         .sum();
     sound(&start, total, name);
-    assert!(start["desc"].as_str().is_some_and(|d| d.contains("to move")), "{name}: text alternative");
+    assert!(
+        start["desc"]
+            .as_str()
+            .is_some_and(|d| d.contains("to move")),
+        "{name}: text alternative"
+    );
 
     // Forward a step at a time, by the button and by the key in turn.
     let next = c.find(Locator::Id("next")).await.expect("a next button");
@@ -365,7 +407,11 @@ async fn check_case(c: &Client, case: &Case) {
         }
     }
     let steps = seen.len() - 1;
-    assert_eq!(seen[steps]["steps"].as_u64(), Some(steps as u64), "{name}: every event is a step");
+    assert_eq!(
+        seen[steps]["steps"].as_u64(),
+        Some(steps as u64),
+        "{name}: every event is a step"
+    );
     if trace["status"]["over"] == true {
         let status = seen[steps]["status"].as_str().unwrap_or_default();
         assert!(status.contains("over"), "{name}: {status}");
@@ -373,10 +419,21 @@ async fn check_case(c: &Client, case: &Case) {
 
     // Back a ply at a time (Page Up, then the button), to the start.
     let boards = |v: &Value| -> Vec<Value> {
-        v["sites"].as_array().expect("sites").iter().map(|s| json!([s["seeds"], s["marks"]])).collect()
+        v["sites"]
+            .as_array()
+            .expect("sites")
+            .iter()
+            .map(|s| json!([s["seeds"], s["marks"]]))
+            .collect()
     };
     let prev_ply = c.find(Locator::Id("prev-ply")).await.expect("a button");
-    for (i, &end) in ends.iter().rev().skip(1).chain(std::iter::once(&0)).enumerate() {
+    for (i, &end) in ends
+        .iter()
+        .rev()
+        .skip(1)
+        .chain(std::iter::once(&0))
+        .enumerate()
+    {
         if i % 2 == 0 {
             c.active_element()
                 .await
@@ -388,8 +445,16 @@ async fn check_case(c: &Client, case: &Case) {
             prev_ply.click().await.expect("a click");
         }
         let page = read(c).await;
-        assert_eq!(page["step"].as_u64(), Some(end as u64), "{name}: back a ply");
-        assert_eq!(boards(&page), boards(&seen[end]), "{name}: back to step {end}");
+        assert_eq!(
+            page["step"].as_u64(),
+            Some(end as u64),
+            "{name}: back a ply"
+        );
+        assert_eq!(
+            boards(&page),
+            boards(&seen[end]),
+            "{name}: back to step {end}"
+        );
     }
     // On a ply at a time, by the button and Page Down.
     let next_ply = c.find(Locator::Id("next-ply")).await.expect("a button");
@@ -414,13 +479,22 @@ async fn check_case(c: &Client, case: &Case) {
         .send_keys(&String::from(char::from(Key::End)))
         .await
         .expect("a key");
-    assert_eq!(read(c).await["step"].as_u64(), Some(steps as u64), "{name}: End");
+    assert_eq!(
+        read(c).await["step"].as_u64(),
+        Some(steps as u64),
+        "{name}: End"
+    );
     // Back a step at a time from the end matches the way forward.
     let prev = c.find(Locator::Id("prev")).await.expect("a button");
     for back in 1..=steps.min(25) {
         prev.click().await.expect("a click");
         let page = read(c).await;
-        assert_eq!(boards(&page), boards(&seen[steps - back]), "{name}: back to step {}", steps - back);
+        assert_eq!(
+            boards(&page),
+            boards(&seen[steps - back]),
+            "{name}: back to step {}",
+            steps - back
+        );
         assert_eq!(page["hand"], seen[steps - back]["hand"], "{name}");
     }
     c.active_element()
@@ -438,7 +512,10 @@ async fn check_case(c: &Client, case: &Case) {
         next_lap.click().await.expect("a click");
         let page = read(c).await;
         let at = page["step"].as_u64().expect("a step") as usize;
-        assert!(page["kind"] == "lap_end" || ends.contains(&at), "{name}: a lap stop at {at}");
+        assert!(
+            page["kind"] == "lap_end" || ends.contains(&at),
+            "{name}: a lap stop at {at}"
+        );
         assert_eq!(boards(&page), boards(&seen[at]), "{name}: lap stop {at}");
         guard += 1;
         if at >= first_end || guard > 500 {
@@ -449,12 +526,19 @@ async fn check_case(c: &Client, case: &Case) {
     c.active_element()
         .await
         .expect("focus")
-        .send_keys(&format!("{}{}", char::from(Key::Shift), char::from(Key::Left)))
+        .send_keys(&format!(
+            "{}{}",
+            char::from(Key::Shift),
+            char::from(Key::Left)
+        ))
         .await
         .expect("keys");
     let back = read(c).await;
     let at = back["step"].as_u64().expect("a step") as usize;
-    assert!(at < first_end.max(1) && (at == 0 || back["kind"] == "lap_end" || ends.contains(&at)), "{name}: back a lap to {at}");
+    assert!(
+        at < first_end.max(1) && (at == 0 || back["kind"] == "lap_end" || ends.contains(&at)),
+        "{name}: back a lap to {at}"
+    );
     // The slider goes anywhere.
     for target in [steps / 3, steps / 2, steps] {
         c.execute(
@@ -465,11 +549,19 @@ async fn check_case(c: &Client, case: &Case) {
         .expect("the slider moves");
         let page = read(c).await;
         assert_eq!(page["step"].as_u64(), Some(target as u64), "{name}: slider");
-        assert_eq!(boards(&page), boards(&seen[target]), "{name}: slider at {target}");
+        assert_eq!(
+            boards(&page),
+            boards(&seen[target]),
+            "{name}: slider at {target}"
+        );
     }
 
     // Screenshots at a desktop's and a phone's width, mid-game; the page fits the phone.
-    let middle = ends.get(ends.len() / 2).copied().unwrap_or(0).saturating_sub(2);
+    let middle = ends
+        .get(ends.len() / 2)
+        .copied()
+        .unwrap_or(0)
+        .saturating_sub(2);
     c.execute(
         "const s = document.getElementById('slider'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
         vec![json!(middle)],
@@ -479,7 +571,10 @@ async fn check_case(c: &Client, case: &Case) {
     for (label, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
         c.set_window_size(w, h).await.expect("a window size");
         let page = read(c).await;
-        assert_eq!(page["overflow"], false, "{name}: wider than a {label}'s screen");
+        assert_eq!(
+            page["overflow"], false,
+            "{name}: wider than a {label}'s screen"
+        );
         let png = c.screenshot().await.expect("a screenshot");
         std::fs::write(screenshots().join(format!("{name}-{label}.png")), png).expect("written");
     }

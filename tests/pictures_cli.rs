@@ -42,7 +42,12 @@ fn sow(args: &[&str]) -> Run {
 fn svg_sites(text: &str) -> Vec<(String, String)> {
     let doc = roxmltree::Document::parse(text).expect("well-formed SVG");
     doc.descendants()
-        .filter_map(|n| Some((n.attribute("data-label")?.to_string(), n.attribute("data-seeds")?.to_string())))
+        .filter_map(|n| {
+            Some((
+                n.attribute("data-label")?.to_string(),
+                n.attribute("data-seeds")?.to_string(),
+            ))
+        })
         .collect()
 }
 
@@ -67,10 +72,16 @@ fn draw_writes_a_board_and_never_overwrites_without_force() {
 
     let again = sow(&["draw", "kalah", "--moves", "s1", "--output", &path]);
     assert_eq!(again.code, 2);
-    assert!(again.stderr.contains("already exists; give --force"), "{}", again.stderr);
+    assert!(
+        again.stderr.contains("already exists; give --force"),
+        "{}",
+        again.stderr
+    );
     assert_eq!(std::fs::read_to_string(&file).expect("kept"), first);
 
-    let forced = sow(&["draw", "kalah", "--moves", "s1", "--output", &path, "--force"]);
+    let forced = sow(&[
+        "draw", "kalah", "--moves", "s1", "--output", &path, "--force",
+    ]);
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     let second = std::fs::read_to_string(&file).expect("rewritten");
     assert_eq!(seeds_of(&svg_sites(&second), "s1"), "0");
@@ -89,7 +100,11 @@ fn draw_refuses_a_missing_folder_before_any_work() {
 #[test]
 fn draw_a_position_and_a_record_at_a_ply() {
     // A set-up position, as `--from` takes it.
-    let run = sow(&["draw", "raja_pasu", "S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] S*=3 north"]);
+    let run = sow(&[
+        "draw",
+        "raja_pasu",
+        "S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1] S*=3 north",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sites = svg_sites(&run.stdout);
     assert_eq!(seeds_of(&sites, "s6"), "2");
@@ -103,11 +118,17 @@ fn draw_a_position_and_a_record_at_a_ply() {
     assert_eq!(svg_sites(&record.stdout), svg_sites(&moves.stdout));
     // Ply 0 is the start.
     let start = sow(&["draw", "tests/records/raja_pasu_short.sow", "--ply", "0"]);
-    assert_eq!(svg_sites(&start.stdout), svg_sites(&sow(&["draw", "raja_pasu"]).stdout));
+    assert_eq!(
+        svg_sites(&start.stdout),
+        svg_sites(&sow(&["draw", "raja_pasu"]).stdout)
+    );
 
     let past = sow(&["draw", "tests/records/raja_pasu_short.sow", "--ply", "7"]);
     assert_eq!(past.code, 2);
-    assert_eq!(past.stderr, "error: --ply 7 is past the end: the replay has 6 plies\n");
+    assert_eq!(
+        past.stderr,
+        "error: --ply 7 is past the end: the replay has 6 plies\n"
+    );
 }
 
 #[test]
@@ -118,7 +139,11 @@ fn draw_reports_an_illegal_move_as_replay_does() {
     let run = sow(&["draw", "kalah", "--moves", "s1 s2", "--output", &path]);
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("ply 2: North cannot play `s2`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("ply 2: North cannot play `s2`"),
+        "{}",
+        run.stderr
+    );
     assert!(!file.exists(), "nothing is written");
 }
 
@@ -137,7 +162,10 @@ fn draw_in_json() {
 fn replay_as_a_page_from_a_play_record() {
     let dir = scratch("html");
     let record = dir.join("game.sow").display().to_string();
-    let play = sow(&["play", "congkak", "--south", "random", "--north", "random", "--seed", "2", "--record", &record]);
+    let play = sow(&[
+        "play", "congkak", "--south", "random", "--north", "random", "--seed", "2", "--record",
+        &record,
+    ]);
     assert_eq!(play.code, 0, "{}", play.stderr);
     let page = dir.join("game.html");
     let path = page.display().to_string();

@@ -120,7 +120,9 @@ impl Target {
     fn write(&self, command: &str, text: &str, format: Format) -> Result<(), Fail> {
         let Some(path) = &self.path else {
             if format == Format::Json {
-                emit_json(&json!({ "command": command, "ok": true, "written": null, "output": text }));
+                emit_json(
+                    &json!({ "command": command, "ok": true, "written": null, "output": text }),
+                );
             } else {
                 // A closed pipe (e.g. `| head`) is not worth a panic.
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
@@ -235,7 +237,14 @@ impl Picture for Drawing {
             }
         );
         let state = layout.state(pos, *to_move);
-        let mut text = svg::board(&layout, &state, &svg::Texts { title: &title, id: "board" });
+        let mut text = svg::board(
+            &layout,
+            &state,
+            &svg::Texts {
+                title: &title,
+                id: "board",
+            },
+        );
         text.push('\n');
         self.target.write("draw", &text, format)
     }
@@ -280,7 +289,8 @@ impl Picture for Web {
         let Some(replay) = &self.replay else {
             return Err(Fail::Usage("nothing to replay".into()));
         };
-        self.target.write("replay", &replay.html(&self.page), format)
+        self.target
+            .write("replay", &replay.html(&self.page), format)
     }
 }
 

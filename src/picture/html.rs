@@ -323,7 +323,8 @@ impl Replay {
                     self.label(*after)
                 );
                 item = Some(("lap", step.text.clone(), None));
-                step.highlights.extend(self.layout.site_of(*after).map(|i| (i, "lift")));
+                step.highlights
+                    .extend(self.layout.site_of(*after).map(|i| (i, "lift")));
             }
             Event::Drop { hole, seeds } => {
                 step.kind = "drop";
@@ -336,7 +337,8 @@ impl Replay {
             Event::Skip { hole } => {
                 step.kind = "skip";
                 step.text = format!("passes over {}", self.label(*hole));
-                step.highlights.extend(self.layout.site_of(*hole).map(|i| (i, "skip")));
+                step.highlights
+                    .extend(self.layout.site_of(*hole).map(|i| (i, "skip")));
             }
             Event::LapEnd { lap, last } => {
                 step.kind = "lap_end";
@@ -347,7 +349,8 @@ impl Replay {
                 {
                     it.text.push_str(&ends);
                 }
-                step.highlights.extend(self.layout.site_of(*last).map(|i| (i, "last")));
+                step.highlights
+                    .extend(self.layout.site_of(*last).map(|i| (i, "last")));
             }
             Event::Relay { clause, hole } => {
                 step.kind = "relay";
@@ -357,7 +360,8 @@ impl Replay {
                     self.label(*hole)
                 );
                 item = Some(("relay", step.text.clone(), Some(*clause)));
-                step.highlights.extend(self.layout.site_of(*hole).map(|i| (i, "relay")));
+                step.highlights
+                    .extend(self.layout.site_of(*hole).map(|i| (i, "relay")));
             }
             Event::Capture {
                 clause,
@@ -403,7 +407,11 @@ impl Replay {
                         && let Some(i) = at
                         && !self.has_claim(self.mover())
                     {
-                        let mut marks = self.model.sites.get(i).map_or(Vec::new(), |s| s.marks.clone());
+                        let mut marks = self
+                            .model
+                            .sites
+                            .get(i)
+                            .map_or(Vec::new(), |s| s.marks.clone());
                         marks.push(Mark::ClaimedBy(self.mover()));
                         marks.sort();
                         self.set_marks(&mut step, i, marks);
@@ -436,7 +444,8 @@ impl Replay {
                     if *laps == 1 { "" } else { "s" }
                 );
                 item = Some(("end", step.text.clone(), None));
-                step.highlights.extend(self.layout.site_of(*last).map(|i| (i, "last")));
+                step.highlights
+                    .extend(self.layout.site_of(*last).map(|i| (i, "last")));
             }
             Event::ExtraTurn { clause } => {
                 step.kind = "extra_turn";
@@ -490,7 +499,12 @@ impl Replay {
                 // stay where they are.
                 if shares.iter().sum::<u32>() + removed > 0 {
                     let holes: Vec<usize> = (0..self.layout.sites.len())
-                        .filter(|&i| self.layout.sites.get(i).is_some_and(|s| s.kind == SiteKind::Hole))
+                        .filter(|&i| {
+                            self.layout
+                                .sites
+                                .get(i)
+                                .is_some_and(|s| s.kind == SiteKind::Hole)
+                        })
                         .collect();
                     for i in holes {
                         if self.model.sites.get(i).is_some_and(|s| s.seeds > 0) {
@@ -540,7 +554,9 @@ impl Replay {
                 let refill = self.rules.rounds.map_or(0, |r| u32::from(r.refill));
                 let own: Vec<Pos> = self.rules.geometry.holes_of(*player).collect();
                 for h in own {
-                    let Some(i) = self.layout.site_of(h) else { continue };
+                    let Some(i) = self.layout.site_of(h) else {
+                        continue;
+                    };
                     let shut = *closed & crate::rules::bit(h) != 0;
                     self.set_seeds(&mut step, Some(i), if shut { 0 } else { refill });
                     let mut marks: Vec<Mark> = self
@@ -615,7 +631,8 @@ impl Replay {
     fn claims(&self, id: ClauseId) -> bool {
         let rules = &self.rules;
         let all = rules.drop_captures.iter().chain(&rules.lap_captures);
-        all.chain(&rules.move_captures).any(|c| c.id == id && c.claim)
+        all.chain(&rules.move_captures)
+            .any(|c| c.id == id && c.claim)
     }
 
     /// The page's data: the sites, the start, every step, the event list, the clauses cited
@@ -766,13 +783,12 @@ impl Replay {
         out.push_str(&format!("<title>{title}</title>\n<style>\n"));
         out.push_str(include_str!("player.css"));
         out.push_str("</style>\n</head>\n<body>\n");
-        out.push_str(&format!(
-            "<header>\n<h1>{title}</h1>\n{lines}\n</header>\n"
-        ));
-        out.push_str(&include_str!("player.html").replace("{{BOARD}}", &board).replace(
-            "{{STEPS}}",
-            &self.steps.len().to_string(),
-        ));
+        out.push_str(&format!("<header>\n<h1>{title}</h1>\n{lines}\n</header>\n"));
+        out.push_str(
+            &include_str!("player.html")
+                .replace("{{BOARD}}", &board)
+                .replace("{{STEPS}}", &self.steps.len().to_string()),
+        );
         out.push_str(&format!(
             "<footer><p id=\"result\">{result}</p><p class=\"meta\">Written by sow. Everything this page needs is inside it.</p></footer>\n"
         ));

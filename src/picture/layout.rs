@@ -78,9 +78,14 @@ pub enum Place {
 /// The outline of a site.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub enum Shape {
-    Circle { r: f64 },
+    Circle {
+        r: f64,
+    },
     /// A rounded rectangle `w` wide and `h` high, centred on the site.
-    Capsule { w: f64, h: f64 },
+    Capsule {
+        w: f64,
+        h: f64,
+    },
 }
 
 /// One place that holds seeds.
@@ -115,8 +120,14 @@ pub struct Seat {
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub enum Outline {
     /// A rounded rectangle with corners `from` and `to`.
-    Rect { from: Point, to: Point },
-    Circle { at: Point, r: f64 },
+    Rect {
+        from: Point,
+        to: Point,
+    },
+    Circle {
+        at: Point,
+        r: f64,
+    },
 }
 
 /// A board laid out for drawing.
@@ -332,11 +343,7 @@ pub fn rows(spec: &RowsSpec) -> Layout {
         }
     };
     place_ends(&mut sites, &spec.left, MARGIN + GAP + END_W / 2.0);
-    place_ends(
-        &mut sites,
-        &spec.right,
-        x0 + rows_w + GAP + END_W / 2.0,
-    );
+    place_ends(&mut sites, &spec.right, x0 + rows_w + GAP + END_W / 2.0);
     for edge in [Edge::Top, Edge::Bottom] {
         let trays: Vec<&SiteSpec> = tray_row(edge).map(|(_, s)| s).collect();
         let cy = match edge {
@@ -526,10 +533,10 @@ pub fn removes_seeds(rules: &Rules) -> bool {
     let endings = [rules.no_move, rules.endless_move, rules.cycle]
         .into_iter()
         .chain(rules.end_when.iter().map(|(_, e)| *e));
-    captures
-        .map(|c| c.to)
-        .any(|to| to == Destination::Removed)
-        || endings.map(|e| e.remaining).any(|r| r == Remaining::Removed)
+    captures.map(|c| c.to).any(|to| to == Destination::Removed)
+        || endings
+            .map(|e| e.remaining)
+            .any(|r| r == Remaining::Removed)
 }
 
 /// The board of these rules as they stand, as it stands between the players: North's rows on

@@ -155,27 +155,24 @@ pub struct Texts<'a> {
 pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
     let id = escape(texts.id);
     let mut out = String::new();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-labelledby="{id}-title {id}-desc" id="{id}">
-"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-labelledby="{id}-title {id}-desc" id="{id}">"#,
         w = num(layout.width),
         h = num(layout.height),
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
-        r#"<title id="{id}-title">{}</title><desc id="{id}-desc">{}</desc><style>{}</style>
-"#,
+        r#"<title id="{id}-title">{}</title><desc id="{id}-desc">{}</desc><style>{}</style>"#,
         escape(texts.title),
         escape(&describe(layout, state)),
         style()
     );
     match layout.outline {
         Outline::Rect { from, to } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                r#"<rect class="board" x="{}" y="{}" width="{}" height="{}" rx="{}"/>
-"#,
+                r#"<rect class="board" x="{}" y="{}" width="{}" height="{}" rx="{}"/>"#,
                 num(from.x),
                 num(from.y),
                 num(to.x - from.x),
@@ -184,10 +181,9 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
             );
         }
         Outline::Circle { at, r } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                r#"<circle class="board" cx="{}" cy="{}" r="{}"/>
-"#,
+                r#"<circle class="board" cx="{}" cy="{}" r="{}"/>"#,
                 num(at.x),
                 num(at.y),
                 num(r)
@@ -195,10 +191,9 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
         }
     }
     for (a, b) in &layout.dividers {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            r#"<line class="divider" x1="{}" y1="{}" x2="{}" y2="{}"/>
-"#,
+            r#"<line class="divider" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
             num(a.x),
             num(a.y),
             num(b.x),
@@ -221,7 +216,11 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
             kind_key(site.kind),
             st.seeds,
             st.owner.key(),
-            st.marks.iter().map(|m| m.key()).collect::<Vec<_>>().join(" "),
+            st.marks
+                .iter()
+                .map(|m| m.key())
+                .collect::<Vec<_>>()
+                .join(" "),
             escape(&site_words(&site.label, st, &layout.seats)),
         );
         match site.shape {
@@ -277,10 +276,9 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
                 );
             }
         }
-        let _ = write!(
+        let _ = writeln!(
             out,
-            r#"<text class="count" x="{}" y="{}">{}</text><text class="label" x="{}" y="{}">{}</text></g>
-"#,
+            r#"<text class="count" x="{}" y="{}">{}</text><text class="label" x="{}" y="{}">{}</text></g>"#,
             num(site.count_at.x),
             num(site.count_at.y),
             count_text(st),
@@ -295,10 +293,9 @@ pub fn board(layout: &Layout, state: &BoardState, texts: &Texts<'_>) -> String {
         } else {
             ""
         };
-        let _ = write!(
+        let _ = writeln!(
             out,
-            r#"<text class="seat seat-{p}{to_move}" data-player="{p}" x="{}" y="{}">{}<tspan class="turn"> · to move</tspan></text>
-"#,
+            r#"<text class="seat seat-{p}{to_move}" data-player="{p}" x="{}" y="{}">{}<tspan class="turn"> · to move</tspan></text>"#,
             num(seat.at.x),
             num(seat.at.y),
             escape(&seat.name),
@@ -347,7 +344,10 @@ pub fn group_name(place: Place) -> String {
     match place {
         Place::Row { row, .. } => format!("row {}, left to right", u32::from(row) + 1),
         Place::Ring { ring, .. } => {
-            format!("ring {}, counter-clockwise from the bottom", u32::from(ring) + 1)
+            format!(
+                "ring {}, counter-clockwise from the bottom",
+                u32::from(ring) + 1
+            )
         }
         Place::End => "stores".to_string(),
         Place::Aside => "beside the board".to_string(),
