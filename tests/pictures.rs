@@ -142,20 +142,22 @@ fn position(r: &Rules, text: &str) -> Position {
     sow::notation::parse_position(r, text).expect("a position")
 }
 
-#[test]
-fn snapshot_kalah_start() {
-    let r = rules("kalah", &[]);
+/// A shipped ruleset's board at the start.
+fn start_board(name: &str, title: &str) -> String {
+    let r = rules(name, &[]);
     let layout = layout::of_rules(&r, false);
     let state = layout.state(Game::new(r.clone()).position(), Some(0));
-    insta::assert_snapshot!(draw(&layout, &state, "Kalah, the start"));
+    draw(&layout, &state, title)
+}
+
+#[test]
+fn snapshot_kalah_start() {
+    insta::assert_snapshot!(start_board("kalah", "Kalah, the start"));
 }
 
 #[test]
 fn snapshot_hus_four_rows() {
-    let r = rules("hus", &[]);
-    let layout = layout::of_rules(&r, false);
-    let state = layout.state(Game::new(r.clone()).position(), Some(0));
-    insta::assert_snapshot!(draw(&layout, &state, "Hus, the start"));
+    insta::assert_snapshot!(start_board("hus", "Hus, the start"));
 }
 
 #[test]

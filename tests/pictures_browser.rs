@@ -148,6 +148,27 @@ return {
 };
 "#;
 
+/// Keys typed where the focus is (a modifier holds for the keys after it).
+async fn press(c: &Client, keys: &[Key]) {
+    let text: String = keys.iter().map(|&k| char::from(k)).collect();
+    c.active_element()
+        .await
+        .expect("focus")
+        .send_keys(&text)
+        .await
+        .expect("keys");
+}
+
+/// Moves the slider to a step, as dragging it does.
+async fn slide(c: &Client, step: usize) {
+    c.execute(
+        "const s = document.getElementById('slider'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
+        vec![json!(step)],
+    )
+    .await
+    .expect("the slider moves");
+}
+
 async fn read(c: &Client) -> Value {
     c.execute(READ, Vec::new()).await.expect("the page answers")
 }
@@ -386,12 +407,7 @@ async fn check_case(c: &Client, case: &Case) {
             if seen.len() % 2 == 1 {
                 next.click().await.expect("a click");
             } else {
-                c.active_element()
-                    .await
-                    .expect("focus")
-                    .send_keys(&String::from(char::from(Key::Right)))
-                    .await
-                    .expect("a key");
+                press(c, &[Key::Right]).await;
             }
             let page = read(c).await;
             let at = format!("{name} ply {} event {} ({})", p + 1, k + 1, e["event"]);
@@ -435,12 +451,7 @@ async fn check_case(c: &Client, case: &Case) {
         .enumerate()
     {
         if i % 2 == 0 {
-            c.active_element()
-                .await
-                .expect("focus")
-                .send_keys(&String::from(char::from(Key::PageUp)))
-                .await
-                .expect("a key");
+            press(c, &[Key::PageUp]).await;
         } else {
             prev_ply.click().await.expect("a click");
         }
@@ -462,23 +473,13 @@ async fn check_case(c: &Client, case: &Case) {
         if i % 2 == 0 {
             next_ply.click().await.expect("a click");
         } else {
-            c.active_element()
-                .await
-                .expect("focus")
-                .send_keys(&String::from(char::from(Key::PageDown)))
-                .await
-                .expect("a key");
+            press(c, &[Key::PageDown]).await;
         }
         let page = read(c).await;
         assert_eq!(page["step"].as_u64(), Some(end as u64), "{name}: on a ply");
     }
     // End and Home.
-    c.active_element()
-        .await
-        .expect("focus")
-        .send_keys(&String::from(char::from(Key::End)))
-        .await
-        .expect("a key");
+    press(c, &[Key::End]).await;
     assert_eq!(
         read(c).await["step"].as_u64(),
         Some(steps as u64),
@@ -497,12 +498,7 @@ async fn check_case(c: &Client, case: &Case) {
         );
         assert_eq!(page["hand"], seen[steps - back]["hand"], "{name}");
     }
-    c.active_element()
-        .await
-        .expect("focus")
-        .send_keys(&String::from(char::from(Key::Home)))
-        .await
-        .expect("a key");
+    press(c, &[Key::Home]).await;
     assert_eq!(read(c).await["step"], 0, "{name}: Home");
     // Laps: each stop is the end of a lap or of a ply.
     let next_lap = c.find(Locator::Id("next-lap")).await.expect("a button");
@@ -523,16 +519,7 @@ async fn check_case(c: &Client, case: &Case) {
         }
     }
     // Shift+Left goes back a lap.
-    c.active_element()
-        .await
-        .expect("focus")
-        .send_keys(&format!(
-            "{}{}",
-            char::from(Key::Shift),
-            char::from(Key::Left)
-        ))
-        .await
-        .expect("keys");
+    press(c, &[Key::Shift, Key::Left]).await;
     let back = read(c).await;
     let at = back["step"].as_u64().expect("a step") as usize;
     assert!(
@@ -541,12 +528,7 @@ async fn check_case(c: &Client, case: &Case) {
     );
     // The slider goes anywhere.
     for target in [steps / 3, steps / 2, steps] {
-        c.execute(
-            "const s = document.getElementById('slider'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
-            vec![json!(target)],
-        )
-        .await
-        .expect("the slider moves");
+        slide(c, target).await;
         let page = read(c).await;
         assert_eq!(page["step"].as_u64(), Some(target as u64), "{name}: slider");
         assert_eq!(
@@ -562,12 +544,7 @@ async fn check_case(c: &Client, case: &Case) {
         .copied()
         .unwrap_or(0)
         .saturating_sub(2);
-    c.execute(
-        "const s = document.getElementById('slider'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
-        vec![json!(middle)],
-    )
-    .await
-    .expect("the slider moves");
+    slide(c, middle).await;
     for (label, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
         c.set_window_size(w, h).await.expect("a window size");
         let page = read(c).await;

@@ -22,9 +22,10 @@ use super::layout::{BoardState, Layout, Mark, Owner, SiteKind};
 use super::svg;
 use crate::engine::Position;
 use crate::notation::player_name;
+use crate::render::{self, Detail};
 use crate::rules::{ClauseId, Player, Pos, Rules};
 use crate::ruleset::After;
-use crate::trace::{EndCause, Event};
+use crate::trace::Event;
 
 /// The documented rules' texts by clause id (`RP-7` → its text). Rulesets cite ids; a page
 /// shows the text of each id it finds here, and the id alone otherwise.
@@ -51,7 +52,8 @@ pub fn cited_ids(cites: &str) -> Vec<String> {
 /// One step of the page: one event and what it changed.
 #[derive(Debug, Clone)]
 struct Step {
-    kind: &'static str,
+    /// The event's name, as the JSON trace writes it.
+    kind: String,
     ply: u32,
     lap: u32,
     /// The entry of the event list it belongs to.
@@ -200,6 +202,12 @@ impl Replay {
         self.rules.geometry.label(h)
     }
 
+    /// An event as the text trace writes it (one line, without its indent).
+    fn trace_line(&self, e: &Event) -> String {
+        let text = render::trace_text(&self.rules, std::slice::from_ref(e), &[], Detail::Laps);
+        text.trim().to_string()
+    }
+
     /// `“take opposite” [RP-7]`.
     fn clause_words(&self, id: ClauseId) -> String {
         let c = self.rules.clause(id);
@@ -266,8 +274,13 @@ impl Replay {
     }
 
     fn event(&mut self, e: &Event) {
+        let kind = render::event_json(&self.rules, e)
+            .get("event")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         let mut step = Step {
-            kind: "",
+            kind,
             ply: self.ply,
             lap: self.lap,
             item: self.items.len().saturating_sub(1),
@@ -286,7 +299,6 @@ impl Replay {
                 self.lap = 0;
                 step.ply = *ply;
                 step.lap = 0;
-                step.kind = "move";
                 let origin = self.layout.site_of(*hole);
                 self.plies.push(PlyInfo {
                     mover: *player,
@@ -300,7 +312,6 @@ impl Replay {
             Event::Lift { lap, hole, seeds } => {
                 self.lap = *lap;
                 step.lap = *lap;
-                step.kind = "lift";
                 let at = self.layout.site_of(*hole);
                 self.set_seeds(&mut step, at, 0);
                 self.hand = u32::from(*seeds);
@@ -315,7 +326,6 @@ impl Replay {
             Event::Resow { lap, after, seeds } => {
                 self.lap = *lap;
                 step.lap = *lap;
-                step.kind = "resow";
                 self.hand = u32::from(*seeds);
                 step.text = format!(
                     "lap {lap}: sows the {} captured again, after {}",
@@ -327,7 +337,6 @@ impl Replay {
                     .extend(self.layout.site_of(*after).map(|i| (i, "lift")));
             }
             Event::Drop { hole, seeds } => {
-                step.kind = "drop";
                 let at = self.layout.site_of(*hole);
                 self.set_seeds(&mut step, at, u32::from(*seeds));
                 self.hand = self.hand.saturating_sub(1);
@@ -335,13 +344,11 @@ impl Replay {
                 step.highlights.extend(at.map(|i| (i, "drop")));
             }
             Event::Skip { hole } => {
-                step.kind = "skip";
                 step.text = format!("passes over {}", self.label(*hole));
                 step.highlights
                     .extend(self.layout.site_of(*hole).map(|i| (i, "skip")));
             }
             Event::LapEnd { lap, last } => {
-                step.kind = "lap_end";
                 step.text = format!("lap {lap} ends in {}", self.label(*last));
                 let ends = format!(", ends in {}", self.label(*last));
                 if let Some(it) = self.items.last_mut()
@@ -353,12 +360,7 @@ impl Replay {
                     .extend(self.layout.site_of(*last).map(|i| (i, "last")));
             }
             Event::Relay { clause, hole } => {
-                step.kind = "relay";
-                step.text = format!(
-                    "relay {}: the next lap lifts {}",
-                    self.clause_words(*clause),
-                    self.label(*hole)
-                );
+                step.text = self.trace_line(e);
                 item = Some(("relay", step.text.clone(), Some(*clause)));
                 step.highlights
                     .extend(self.layout.site_of(*hole).map(|i| (i, "relay")));
@@ -369,7 +371,6 @@ impl Replay {
                 seeds,
                 to,
             } => {
-                step.kind = "capture";
                 let at = self.layout.site_of(*hole);
                 let n = u32::from(*seeds);
                 let claimer = self.claimed_by(at);
@@ -427,17 +428,11 @@ impl Replay {
                 step.highlights.extend(at.map(|i| (i, "capture")));
                 step.highlights.extend(dest.map(|i| (i, "gain")));
             }
-            Event::CaptureCancelled { clause, seeds } => {
-                step.kind = "capture_cancelled";
-                step.text = format!(
-                    "capture {} cancelled: {} go back",
-                    self.clause_words(*clause),
-                    seeds_words(*seeds)
-                );
+            Event::CaptureCancelled { clause, .. } => {
+                step.text = self.trace_line(e);
                 item = Some(("capture", step.text.clone(), Some(*clause)));
             }
             Event::MoveEnd { laps, last } => {
-                step.kind = "move_end";
                 step.text = format!(
                     "the move ends in {} after {laps} lap{}",
                     self.label(*last),
@@ -448,53 +443,23 @@ impl Replay {
                     .extend(self.layout.site_of(*last).map(|i| (i, "last")));
             }
             Event::ExtraTurn { clause } => {
-                step.kind = "extra_turn";
-                step.text = format!(
-                    "extra turn {}: {} sows again",
-                    self.clause_words(*clause),
-                    self.name(self.mover())
-                );
+                step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
-            Event::EndlessMove { first, repeat } => {
-                step.kind = "endless_move";
-                step.text = format!(
-                    "endless move: the state after lap {repeat} repeats the state after lap {first}"
-                );
-                item = Some(("end", step.text.clone(), None));
-            }
-            Event::LapLimit { laps } => {
-                step.kind = "lap_limit";
-                step.text = format!(
-                    "lap limit: the move was stopped after {laps} laps without repeating; it is treated as endless"
-                );
-                item = Some(("end", step.text.clone(), None));
-            }
-            Event::PlyLimit { plies } => {
-                step.kind = "ply_limit";
-                step.text = format!(
-                    "ply limit: play was stopped after {plies} plies; it ends as a cycle would"
-                );
-                item = Some(("end", step.text.clone(), None));
-            }
-            Event::Cycle { first, ply } => {
-                step.kind = "cycle";
-                step.text = format!(
-                    "cycle: the position after ply {ply} repeats the one after ply {first}"
-                );
+            Event::EndlessMove { .. }
+            | Event::LapLimit { .. }
+            | Event::PlyLimit { .. }
+            | Event::Cycle { .. } => {
+                step.text = self.trace_line(e);
                 item = Some(("end", step.text.clone(), None));
             }
             Event::RoundEnd {
-                round,
                 clause,
-                cause,
                 mover,
                 shares,
                 removed,
-                winner,
-                scores,
+                ..
             } => {
-                step.kind = "round_end";
                 // The seeds left are shared out (or leave the game); with none to share, they
                 // stay where they are.
                 if shares.iter().sum::<u32>() + removed > 0 {
@@ -523,34 +488,15 @@ impl Replay {
                     let sink = self.layout.tray_of(SiteKind::Sink, *mover);
                     self.add_seeds(&mut step, sink, *removed);
                 }
-                let mut text = format!(
-                    "round {round} ends ({}, {} to move) by {}: South takes {}, North takes {}",
-                    cause_words(*cause),
-                    self.name(*mover),
-                    self.clause_words(*clause),
-                    shares[0],
-                    shares[1]
-                );
-                if *removed > 0 {
-                    text.push_str(&format!(", {} leave the game", seeds_words(*removed)));
-                }
-                text.push_str(&format!(
-                    "; holdings South {} North {}; {}",
-                    scores[0],
-                    scores[1],
-                    winner_words(*winner)
-                ));
-                step.text = text;
+                step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), Some(*clause)));
             }
             Event::Refill {
                 player,
-                holes,
-                seeds,
                 closed,
                 kept,
+                ..
             } => {
-                step.kind = "refill";
                 let refill = self.rules.rounds.map_or(0, |r| u32::from(r.refill));
                 let own: Vec<Pos> = self.rules.geometry.holes_of(*player).collect();
                 for h in own {
@@ -580,34 +526,15 @@ impl Replay {
                     let reserve = self.layout.tray_of(SiteKind::Reserve, *player);
                     self.set_seeds(&mut step, reserve, *kept);
                 }
-                let mut text = format!(
-                    "refill {}: {holes} holes with {}, {kept} kept",
-                    self.name(*player),
-                    seeds_words(*seeds)
-                );
-                let shut: Vec<String> = (0..64u8)
-                    .filter(|&b| *closed & crate::rules::bit(b) != 0)
-                    .map(|b| self.label(b))
-                    .collect();
-                if !shut.is_empty() {
-                    text.push_str(&format!(", closed {}", shut.join(" ")));
-                }
-                step.text = text;
+                step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
             }
-            Event::RoundStart { round, starter } => {
-                step.kind = "round_start";
-                step.text = format!("round {round} starts, {} to move", self.name(*starter));
+            Event::RoundStart { .. } => {
+                step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
             }
-            Event::GameEnd { winner, scores } => {
-                step.kind = "game_end";
-                step.text = format!(
-                    "game over: {} (South {}, North {})",
-                    winner_words(*winner),
-                    scores[0],
-                    scores[1]
-                );
+            Event::GameEnd { .. } => {
+                step.text = self.trace_line(e);
                 self.result = Some(step.text.clone());
                 item = Some(("result", step.text.clone(), None));
             }
@@ -810,23 +737,5 @@ fn seeds_words(n: u32) -> String {
         "1 seed".into()
     } else {
         format!("{n} seeds")
-    }
-}
-
-fn winner_words(w: Option<Player>) -> String {
-    match w {
-        Some(p) => format!("{} wins", player_name(p)),
-        None => "draw".into(),
-    }
-}
-
-fn cause_words(c: EndCause) -> &'static str {
-    match c {
-        EndCause::NoMove => "no legal move",
-        EndCause::EndlessMove => "endless move",
-        EndCause::Cycle => "position repeated",
-        EndCause::Condition => "end condition",
-        EndCause::LapLimit => "lap limit reached",
-        EndCause::PlyLimit => "ply limit reached",
     }
 }
