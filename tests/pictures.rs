@@ -368,6 +368,9 @@ fn walk(data: &Value, total: u32) -> Vec<Vec<u64>> {
 
 #[test]
 fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
+    // What the games took the page through, to be sure they went where it matters.
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut marked = 0;
     for name in shipped() {
         for options in option_values(&rules(name, &[])) {
             let r = rules(name, &options);
@@ -400,7 +403,12 @@ fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
                     "{name} {options:?} seed {seed}"
                 );
                 let total = game.position().total();
-                let boards = walk(&replay.data(), total);
+                let data = replay.data();
+                for step in data["steps"].as_array().expect("steps") {
+                    kinds.insert(step["k"].as_str().unwrap_or_default().to_string());
+                    marked += usize::from(step.get("m").is_some());
+                }
+                let boards = walk(&data, total);
                 for (end, state) in ends {
                     let want: Vec<u64> = state.sites.iter().map(|s| u64::from(s.seeds)).collect();
                     assert_eq!(boards[end - 1], want, "{name} seed {seed}: step {end}");
@@ -408,6 +416,19 @@ fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
             }
         }
     }
+    for kind in [
+        "capture",
+        "relay",
+        "round_end",
+        "refill",
+        "round_start",
+        "game_end",
+        "skip",
+        "resow",
+    ] {
+        assert!(kinds.contains(kind), "no game had a {kind}: {kinds:?}");
+    }
+    assert!(marked > 0, "no game closed or claimed a hole");
 }
 
 #[test]
