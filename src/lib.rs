@@ -20,6 +20,7 @@ pub mod engine;
 pub mod explain;
 pub mod expr;
 pub mod notation;
+pub mod picture;
 pub mod record;
 pub mod render;
 pub mod rules;

@@ -9,6 +9,7 @@
 //! (denied for the whole binary in `main.rs`).
 
 mod check;
+mod draw;
 mod explain;
 mod input;
 mod list;
@@ -40,6 +41,8 @@ Examples:
   sow play RULESET --north greedy           play South against the greedy player
   sow replay game.sow --detail laps
   sow replay RULESET --moves \"s6 n6 s2\"
+  sow replay game.sow --format html -O game.html
+  sow draw RULESET -O board.svg             the board as SVG (also a position, or after a ply)
   sow simulate RULESET --games 1000 --seed 1 --option NAME=VALUE
   sow --format json replay game.sow         one JSON document on stdout
 
@@ -56,9 +59,9 @@ record), 2 usage or I/O error.";
 #[command(name = "sow", version, after_help = EXAMPLES, max_term_width = 100)]
 pub struct Cli {
     /// How to write results: `text` for people, `json` for programs (one JSON document on
-    /// stdout, diagnostics included).
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// stdout, diagnostics included); `html` for `sow replay`: the replay as one web page.
+    #[arg(long, global = true, value_enum, default_value_t = FormatFlag::Text)]
+    pub format: FormatFlag,
 
     #[command(subcommand)]
     pub command: Command,
@@ -71,9 +74,18 @@ pub enum Format {
     Json,
 }
 
+/// `--format` as written: every command writes text or JSON; `sow replay` also a web page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatFlag {
+    Text,
+    Json,
+    Html,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Check(check::Args),
+    Draw(draw::Args),
     Explain(explain::Args),
     Play(play::Args),
     Replay(replay::Args),
@@ -86,6 +98,7 @@ impl Command {
     fn name(&self) -> &'static str {
         match self {
             Command::Check(_) => "check",
+            Command::Draw(_) => "draw",
             Command::Explain(_) => "explain",
             Command::Play(_) => "play",
             Command::Replay(_) => "replay",
@@ -98,6 +111,7 @@ impl Command {
     fn options(&self) -> Option<&OptionArgs> {
         match self {
             Command::Check(a) => Some(&a.options),
+            Command::Draw(a) => Some(&a.options),
             Command::Explain(a) => Some(&a.options),
             Command::Play(a) => Some(&a.options),
             Command::Replay(a) => Some(&a.options),
@@ -147,11 +161,20 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
-    let format = cli.format;
+    let format = match cli.format {
+        FormatFlag::Json => Format::Json,
+        FormatFlag::Text | FormatFlag::Html => Format::Text,
+    };
     let name = cli.command.name();
+    let html = cli.format == FormatFlag::Html;
     let repeated = cli.command.options().map_or(Ok(()), OptionArgs::once_each);
     let result = repeated.and_then(|()| match cli.command {
+        Command::Replay(a) if html => draw::replay_html(a),
+        _ if html => Err(Fail::Usage(format!(
+            "--format html is for `sow replay` (a replay as a web page), not `sow {name}`; `sow draw` draws a board as SVG"
+        ))),
         Command::Check(a) => check::run(a, format),
+        Command::Draw(a) => draw::run(a, format),
         Command::Explain(a) => explain::run(a, format),
         Command::Play(a) => play::run(a, format),
         Command::Replay(a) => replay::run(a, format),

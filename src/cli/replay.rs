@@ -1,6 +1,6 @@
 //! `sow replay`: a recorded game, ply by ply, with the trace at the chosen detail.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -10,6 +10,7 @@ use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item};
 use sow::render::{self, Detail, escape, play_traced};
 
+use super::draw::Picture;
 use super::{
     Exit, Fail, Format, Found, OptionArgs, Ruleset, diagnostics_json, input, position_notation,
     read_ruleset, render_all, say_err, side, start_ending,
@@ -58,6 +59,14 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Detail::Plies)]
     pub detail: Detail,
 
+    /// With `--format html`: write the page to this file (default: stdout).
+    #[arg(long, short = 'O', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// With `--output`: overwrite the file if it exists.
+    #[arg(long)]
+    pub force: bool,
+
     #[command(flatten)]
     pub options: OptionArgs,
 }
@@ -80,6 +89,16 @@ struct Script {
 }
 
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
+    run_with(args, format, None)
+}
+
+/// Replays, handing every ply to `picture` if there is one (`sow draw`, `--format html`),
+/// which then writes itself instead of the trace.
+pub fn run_with(
+    args: Args,
+    format: Format,
+    mut picture: Option<&mut dyn Picture>,
+) -> Result<Exit, Fail> {
     let script = if is_ruleset(&args) {
         from_command_line(&args)?
     } else {
@@ -117,8 +136,16 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         }
     };
     let at_start = start_ending(&rules, &start, &game);
+    if let Some(p) = picture.as_deref_mut() {
+        p.start(&script.ruleset, &start, game.to_move());
+    }
 
-    let mut out = super::stdout();
+    // A picture writes itself: the trace is not written, and a failed replay is reported on
+    // stderr as usual.
+    let mut out = match picture {
+        Some(_) => render::Output::new(std::io::sink()),
+        None => super::stdout(),
+    };
     match format {
         Format::Text => {
             out.text(&header(&script.ruleset, &start));
@@ -186,6 +213,16 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 break;
             }
         };
+        if let Some(p) = picture.as_deref_mut() {
+            let mut events = Vec::new();
+            game.play(h, &mut events).map_err(|e| {
+                Fail::Usage(format!("internal error: a legal move was refused: {e}"))
+            })?;
+            if !p.ply(&events, game.position(), game.to_move()) {
+                break;
+            }
+            continue;
+        }
         let played = match format {
             Format::Text => play_traced(&mut game, h, args.detail, Some(&mut out), None),
             Format::Json => {
@@ -208,6 +245,14 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         }
     }
 
+    if let Some(p) = picture {
+        if let Some(stop) = &failure {
+            say_err(&stop.render(&script, &rules));
+            return Ok(Exit::Wrong);
+        }
+        p.finish(format)?;
+        return Ok(Exit::Ok);
+    }
     let legal_now: Vec<String> = game
         .legal_moves()
         .iter()
