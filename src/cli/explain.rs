@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json};
+use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text};
 
 const AFTER_HELP: &str = "\
 Each clause is told in English, with the documented clause it cites and the line of the file it
@@ -39,7 +39,13 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     )
     .map_err(|e| Fail::Usage(format!("cannot read {} again: {e}", ruleset.file)))?;
     match format {
-        Format::Text => print!("{}", explained.text(&ruleset.file)),
+        Format::Text => {
+            // Names and texts come from the ruleset: control characters are escaped, line by
+            // line.
+            let text = explained.text(&ruleset.file);
+            let lines: Vec<_> = text.lines().map(sow::render::escape).collect();
+            emit_text(&format!("{}\n", lines.join("\n")));
+        }
         Format::Json => emit_json(&json!({
             "command": "explain",
             "ok": true,

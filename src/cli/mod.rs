@@ -565,62 +565,33 @@ pub fn shell_quote(s: &str) -> String {
 }
 
 /// What the engine did before any move, when the player to move in a set-up position cannot
-/// move: the game (or its first round) ends at once. Read from the game, to be shown after
-/// the position as given.
+/// move: the game (or its first round) ends at once. Shown after the position as given.
 pub struct StartEnding {
     /// Lines of text, each ending in a newline.
     pub text: String,
     pub json: Value,
 }
 
-/// The ending applied at the start, if the position `given` had one (see [`StartEnding`]).
-pub fn start_ending(
-    rules: &Rules,
-    given: &sow::engine::Position,
-    game: &sow::engine::Game,
-) -> Option<StartEnding> {
-    if !game.is_over() && game.round() == 1 {
-        return None;
+/// A set-up position as a game, with what happened before any move ([`StartEnding`]) when
+/// the player to move could not move.
+pub fn game_from(
+    rules: &Arc<Rules>,
+    given: sow::engine::Position,
+) -> (sow::engine::Game, Option<StartEnding>) {
+    let mut events = Vec::new();
+    let game = sow::engine::Game::from_position_traced(rules.clone(), given, &mut events);
+    if events.is_empty() {
+        return (game, None);
     }
-    let c = rules.clause(rules.no_move.id);
-    let clause = sow::render::clause(rules, rules.no_move.id);
     let stuck = sow::notation::player_name(given.to_move);
-    let after = game.position();
-    let mut text = String::new();
-    let how = match game.status() {
-        sow::engine::Status::Over { winner } => {
-            let scores = [after.held(rules, 0), after.held(rules, 1)];
-            let end = sow::trace::Event::GameEnd {
-                winner,
-                scores,
-                stopped: None,
-            };
-            text.push_str(&format!(
-                "  {stuck}, to move, has no legal move: the game ends before any move, by {clause}\n"
-            ));
-            text.push_str(&sow::render::trace_text(rules, &[end], &[], Detail::Plies));
-            json!({ "game_over": true, "winner": winner.map(side), "holdings": { "south": scores[0], "north": scores[1] } })
-        }
-        sow::engine::Status::Playing | sow::engine::Status::Stopped { .. } => {
-            text.push_str(&format!(
-                "  {stuck}, to move, has no legal move: round 1 ends before any move, by {clause}; round {} starts, {} to move\n",
-                game.round(),
-                sow::notation::player_name(after.to_move)
-            ));
-            json!({ "game_over": false, "round": game.round() })
-        }
-    };
-    text.push_str(&format!("  board {}\n", sow::render::board(rules, after)));
-    let mut json = json!({
-        "cause": "no legal move",
-        "mover": side(given.to_move),
-        "clause": { "name": c.name, "cites": c.cites },
-        "position": position_json_to_move(rules, after),
+    let mut text = format!("  {stuck}, to move, has no legal move before any move:\n");
+    text.push_str(&sow::render::trace_text(rules, &events, &[], Detail::Laps));
+    text.push_str(&format!("  board {}\n", sow::render::board(rules, game.position())));
+    let json = json!({
+        "events": events.iter().map(|e| sow::render::event_json(rules, e)).collect::<Vec<_>>(),
+        "position": position_json_to_move(rules, game.position()),
     });
-    if let (Some(map), Value::Object(more)) = (json.as_object_mut(), how) {
-        map.extend(more);
-    }
-    Some(StartEnding { text, json })
+    (game, Some(StartEnding { text, json }))
 }
 
 /// Ends a ply's object in a JSON document (`replay`, `play`) once its events are written:

@@ -18,7 +18,7 @@ use super::input::{self, Line};
 use super::players::{self, Seat};
 use super::{
     Exit, Fail, Format, OptionArgs, Ruleset, done, labels, position_notation, say_err, side,
-    signals, start_ending,
+    signals,
 };
 
 const AFTER_HELP: &str = "\
@@ -111,7 +111,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let seats = [args.south, args.north];
     let humans = seats.contains(&Seat::Human);
 
-    let (start, mut game) = match &args.from {
+    let (start, mut game, at_start) = match &args.from {
         Some(text) => {
             let pos = parse_position(&rules, text).map_err(|e| Fail::Invalid {
                 file: "--from".into(),
@@ -124,11 +124,12 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                     .at(e.span),
                 ],
             })?;
-            (pos, Game::from_position(rules.clone(), pos))
+            let (game, at_start) = super::game_from(&rules, pos);
+            (pos, game, at_start)
         }
         None => {
             let game = Game::new(rules.clone());
-            (*game.position(), game)
+            (*game.position(), game, None)
         }
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -197,7 +198,6 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             }
         ),
     );
-    let at_start = start_ending(&rules, &start, &game);
     if let Some(ending) = &at_start {
         say(
             &mut screen,

@@ -13,7 +13,7 @@ use sow::render::{self, Detail, escape, play_traced};
 use super::draw::Picture;
 use super::{
     Exit, Fail, Format, Found, OptionArgs, Ruleset, diagnostics_json, input, position_notation,
-    read_ruleset, render_all, say_err, side, start_ending,
+    read_ruleset, render_all, say_err, side,
 };
 
 const AFTER_HELP: &str = "\
@@ -114,10 +114,10 @@ pub fn run_with(
         ));
     }
     let rules = script.ruleset.rules.clone();
-    let (start, mut game) = match &script.position {
+    let (start, mut game, at_start) = match &script.position {
         None => {
             let game = Game::new(rules.clone());
-            (*game.position(), game)
+            (*game.position(), game, None)
         }
         Some((item, origin)) => {
             let pos = parse_position(&rules, &item.text).map_err(|e| {
@@ -132,10 +132,10 @@ pub fn run_with(
                     ],
                 }
             })?;
-            (pos, Game::from_position(rules.clone(), pos))
+            let (game, at_start) = super::game_from(&rules, pos);
+            (pos, game, at_start)
         }
     };
-    let at_start = start_ending(&rules, &start, &game);
     if let Some(p) = picture.as_deref_mut() {
         p.start(&script.ruleset, &start, game.to_move());
     }

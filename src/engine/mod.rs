@@ -610,7 +610,7 @@ impl Game {
     pub fn new(rules: Arc<Rules>) -> Game {
         let pos = Game::opening(&rules);
         let first = rules.first;
-        Game::start(rules, pos, first)
+        Game::start(rules, pos, first, &mut ())
     }
 
     /// The position a game of `rules` starts from.
@@ -631,13 +631,28 @@ impl Game {
     }
 
     /// A game from a set-up position. It counts as mid-game: both players have moved.
-    pub fn from_position(rules: Arc<Rules>, mut pos: Position) -> Game {
-        pos.moved = 0b11;
-        pos.turn_sowings = 0;
-        Game::start(rules, pos, pos.to_move)
+    pub fn from_position(rules: Arc<Rules>, pos: Position) -> Game {
+        Game::from_position_traced(rules, pos, &mut ())
     }
 
-    fn start(rules: Arc<Rules>, mut pos: Position, starter: Player) -> Game {
+    /// [`Game::from_position`], tracing what happens before any move: when the player to move
+    /// cannot move, the game (or its first round) ends at once, and `tracer` hears it.
+    pub fn from_position_traced<T: Tracer>(
+        rules: Arc<Rules>,
+        mut pos: Position,
+        tracer: &mut T,
+    ) -> Game {
+        pos.moved = 0b11;
+        pos.turn_sowings = 0;
+        Game::start(rules, pos, pos.to_move, tracer)
+    }
+
+    fn start<T: Tracer>(
+        rules: Arc<Rules>,
+        mut pos: Position,
+        starter: Player,
+        tracer: &mut T,
+    ) -> Game {
         pos.recount();
         let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
         let track_turn_sowings = rules.reads(crate::rules::Fact::TurnSowings);
@@ -712,7 +727,7 @@ impl Game {
         };
         game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
-        game.settle(&mut ());
+        game.settle(tracer);
         game
     }
 
