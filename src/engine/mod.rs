@@ -1029,7 +1029,7 @@ impl Game {
             // No earlier position can come back, the move's start included.
             self.history.clear();
             self.banked = banked;
-        } else {
+        } else if self.rules.cycle.is_some() {
             self.history.record_pending(&mut self.move_start);
         }
         let round = self.round;

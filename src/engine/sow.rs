@@ -86,6 +86,22 @@ pub struct Mover<'a> {
 pub struct Drops {
     guards: Vec<Guard>,
     counts: Counts,
+    /// With many drop clauses: those whose guard names a seed count, as (count, clause) in
+    /// that order, so that a drop finds the few that may fire by a binary search instead of
+    /// trying them all; and the clauses with no count to test. Empty with few clauses, which
+    /// are tried in turn.
+    by_count: Vec<(u16, u16)>,
+    unguarded: Vec<u16>,
+    /// Whether drops look their clauses up (see `by_count`).
+    looked_up: bool,
+}
+
+/// From how many drop clauses a drop looks the ones that may fire up by count.
+const LOOKED_UP_FROM: usize = 8;
+
+/// Whether a number of clauses is at least `n`.
+fn guards_len_at_least(n: usize) -> impl Fn(usize) -> bool {
+    move |len| len >= n
 }
 
 /// The seed counts at which some drop clause may fire: bit `n % 64` for a hole that now holds
@@ -113,6 +129,11 @@ impl Counts {
 impl Drops {
     /// The quick tests of the drop clauses kept, in order.
     pub fn of(guards: Vec<Guard>) -> Drops {
+        Drops::with_lookup(guards, guards_len_at_least(LOOKED_UP_FROM))
+    }
+
+    /// The drop clauses' tests, looked up by count when `looked_up` says of their number.
+    fn with_lookup(guards: Vec<Guard>, looked_up: impl Fn(usize) -> bool) -> Drops {
         let mut counts = 0u64;
         for guard in &guards {
             match *guard {
@@ -121,9 +142,24 @@ impl Drops {
                 Guard::Any => counts = u64::MAX,
             }
         }
+        let looked_up = looked_up(guards.len());
+        let (mut by_count, mut unguarded) = (Vec::new(), Vec::new());
+        if looked_up {
+            for (i, guard) in (0u16..).zip(&guards) {
+                match *guard {
+                    Guard::Never => {}
+                    Guard::Seeds(n) | Guard::Exactly(n) => by_count.push((n, i)),
+                    Guard::Any => unguarded.push(i),
+                }
+            }
+            by_count.sort_unstable();
+        }
         Drops {
             guards,
             counts: Counts(counts),
+            by_count,
+            unguarded,
+            looked_up,
         }
     }
 }
@@ -897,12 +933,11 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) {
-        for (rule, guard) in self
-            .program
-            .drop_captures
-            .iter()
-            .zip(&self.program.drops.guards)
-        {
+        let drops = &self.program.drops;
+        if drops.looked_up {
+            return self.looked_up_drop_clauses(pos, cx, at, last_seed, lap_origin, tracer);
+        }
+        for (rule, guard) in self.program.drop_captures.iter().zip(&drops.guards) {
             let fires = match *guard {
                 // Left out when the program is compiled; here for the match.
                 Guard::Never => false,
@@ -915,6 +950,65 @@ impl<'a> Mover<'a> {
             };
             if fires {
                 // A capture reads the hole dropped into as both `here` and `last`.
+                cx.at(at, at, lap_origin, false);
+                self.capture(rule, pos, cx, tracer);
+            }
+        }
+    }
+
+    /// [`Mover::drop_clauses`] for many clauses: only those whose guard may hold at this
+    /// count are tried (those guarded by another count cannot fire), in file order.
+    #[inline(never)]
+    fn looked_up_drop_clauses<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        at: Pos,
+        last_seed: bool,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
+        let drops = &self.program.drops;
+        let seeds = pos.seeds(at);
+        let from = drops.by_count.partition_point(|&(n, _)| n < seeds);
+        let counted = drops.by_count.get(from..).unwrap_or_default();
+        let mut counted = counted.iter().take_while(|&&(n, _)| n == seeds).map(|&(_, i)| i);
+        let mut unguarded = drops.unguarded.iter().copied();
+        let (mut a, mut b) = (counted.next(), unguarded.next());
+        // The two lists are each in file order: merged, the clauses are tried in file order.
+        while a.is_some() || b.is_some() {
+            let i = match (a, b) {
+                (Some(x), Some(y)) if x < y => {
+                    a = counted.next();
+                    x
+                }
+                (Some(x), None) => {
+                    a = counted.next();
+                    x
+                }
+                (_, Some(y)) => {
+                    b = unguarded.next();
+                    y
+                }
+                (None, None) => break,
+            };
+            let (Some(rule), Some(guard)) = (
+                self.program.drop_captures.get(usize::from(i)),
+                drops.guards.get(usize::from(i)),
+            ) else {
+                continue;
+            };
+            let fires = match *guard {
+                Guard::Never => false,
+                // Its count was looked up; the hole may have been emptied since by a capture.
+                Guard::Exactly(n) => pos.seeds(at) == n,
+                Guard::Seeds(n) if pos.seeds(at) != n => false,
+                Guard::Seeds(_) | Guard::Any => {
+                    cx.at(at, NO_HOLE, lap_origin, last_seed);
+                    (rule.when)(cx, pos)
+                }
+            };
+            if fires {
                 cx.at(at, at, lap_origin, false);
                 self.capture(rule, pos, cx, tracer);
             }
@@ -1328,5 +1422,69 @@ mod tests {
         // The seed that made the claim, and the one that reached the hole a lap later.
         assert_eq!(untraced.reserve[0], 2, "both went to South: {untraced:?}");
         assert_eq!(untraced.total(), 9, "seeds conserved");
+    }
+
+    /// With many drop clauses a drop tries only those whose guard may hold at its count,
+    /// looked up by count (`Drops::by_count`); trying every clause in turn must give the same
+    /// games, event for event: clauses guarded by counts, unguarded ones, two clauses that fire
+    /// at the same count (the first empties the hole, so the second must not fire: file order
+    /// matters), over whole seeded games.
+    #[test]
+    fn looked_up_drop_clauses_fire_as_trying_each_does() {
+        use crate::engine::compile::Program;
+        use crate::trace::Event;
+        let mut text = String::from(
+            "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 3\n\n\
+             [sowing]\ndirection = \"ccw\"\n\n[sowing.relay]\nfrom = \"landing\"\n\n",
+        );
+        let whens = [
+            "seeds(here) == 4",
+            "seeds(here) == 4 and own(here)",
+            "seeds(here) == 7",
+            "own(here) and seeds(here) > 5",
+            "seeds(here) == 2 and not own(here)",
+            "seeds(here) == 4",
+            "seeds(here) == 100",
+            "last_seed and seeds(here) == 3",
+            "seeds(here) == 3",
+        ];
+        for (k, when) in whens.iter().enumerate() {
+            let to = if k % 2 == 0 { "mover" } else { "owner" };
+            text.push_str(&format!(
+                "[[capture]]\nname = \"c{k}\"\nat = \"drop\"\nwhen = '{when}'\ntake = ['here']\nto = \"{to}\"\n\n"
+            ));
+        }
+        text.push_str(
+            "[end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n\
+             endless_move = { remaining = \"owners\", result = \"draw\" }\n\
+             cycle = { remaining = \"owners\", result = \"draw\" }\n",
+        );
+        let rules = Arc::new(
+            crate::check::load(&text, &[])
+                .expect("the test board loads")
+                .rules,
+        );
+        let looked_up = Game::new(rules.clone());
+        assert!(looked_up.program.drops.looked_up, "nine clauses are looked up");
+        let mut one_by_one = looked_up.clone();
+        let mut program = Program::new(&rules);
+        program.drops = super::Drops::with_lookup(program.drops.guards.clone(), |_| false);
+        one_by_one.program = Arc::new(program);
+        let mut fired = 0usize;
+        for seed in 0..40usize {
+            let (mut a, mut b) = (looked_up.clone(), one_by_one.clone());
+            for ply in 0..200usize {
+                let moves = a.legal_moves();
+                let Some(h) = moves.get((ply * 7 + seed) % moves.len().max(1)) else {
+                    break;
+                };
+                let (mut ea, mut eb) = (Vec::new(), Vec::new());
+                a.play(h, &mut ea).expect("a legal move");
+                b.play(h, &mut eb).expect("a legal move");
+                assert_eq!(ea, eb, "seed {seed}, ply {ply}");
+                fired += ea.iter().filter(|e| matches!(e, Event::Capture { .. })).count();
+            }
+        }
+        assert!(fired > 100, "the clauses fire ({fired} captures)");
     }
 }
