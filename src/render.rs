@@ -248,6 +248,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::ExtraTurn { .. }
         | Event::EndlessMove { .. }
         | Event::LapLimit { .. }
+        | Event::StepLimit { .. }
         | Event::PlyLimit { .. }
         | Event::Cycle { .. }
         | Event::RoundEnd { .. }
@@ -337,6 +338,7 @@ fn seeds(n: u32) -> String {
 fn limit_name(limit: Limit) -> &'static str {
     match limit {
         Limit::Laps => "lap limit",
+        Limit::Steps => "limit on the work of a move",
         Limit::Plies => "ply limit",
     }
 }
@@ -548,6 +550,13 @@ impl TextTrace {
                     "  lap limit: the move was stopped after {laps} laps without repeating, by the engine's safety limit (not a rule): play stops with no result\n"
                 ));
             }
+            Event::StepLimit { laps } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  step limit: the move was stopped after {laps} laps, past {} steps of work, by the engine's safety limit (not a rule): play stops with no result\n",
+                    crate::rules::MAX_STEPS_PER_MOVE
+                ));
+            }
             Event::LapCap { laps } => {
                 self.finish(out);
                 out.say(format_args!(
@@ -728,6 +737,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }
         Event::LapLimit { laps } => json!({"event": "lap_limit", "laps": laps}),
+        Event::StepLimit { laps } => json!({"event": "step_limit", "laps": laps}),
         Event::PlyLimit { plies } => json!({"event": "ply_limit", "plies": plies}),
         Event::Cycle { first, ply } => json!({"event": "cycle", "first_ply": first, "ply": ply}),
         Event::RoundEnd {

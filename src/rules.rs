@@ -20,6 +20,11 @@ pub const MAX_SEEDS: u32 = 60_000;
 /// stopped it. (Exact detection needs up to about twice the lap where the repeat closes; some
 /// rulesets have repeats billions of laps long.)
 pub const MAX_LAPS_PER_MOVE: u32 = 1_000_000;
+/// The most work one move may take, in steps: a seed sown is one step, a drop clause tried is
+/// as many steps as its condition has terms. A move this long is stopped with no result (the
+/// engine's safety limit, like [`MAX_LAPS_PER_MOVE`]), so that every ply ends in bounded
+/// work whatever the board's seeds and the ruleset's clauses (about a second of play).
+pub const MAX_STEPS_PER_MOVE: u64 = 1_000_000_000;
 /// The most plies one game (or match) may take; reaching it ends the game with the ruleset's
 /// `cycle` ending, and the trace says that the limit ended it.
 pub const MAX_PLIES: u32 = 100_000;
@@ -511,6 +516,22 @@ pub enum Fact {
 }
 
 impl BoolX {
+    /// The terms of this condition (every node of its tree): the work of evaluating it.
+    pub fn size(&self) -> u64 {
+        match self {
+            BoolX::Not(a) => 1 + a.size(),
+            BoolX::And(a, b) | BoolX::Or(a, b) => 1 + a.size() + b.size(),
+            BoolX::Int(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::In(a, _) => 1 + a.size(),
+            BoolX::Player(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Hole(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
+                1 + h.size()
+            }
+            BoolX::Const(_) | BoolX::LastSeed | BoolX::FirstMove | BoolX::ReachedOpponent => 1,
+        }
+    }
+
     /// Whether this condition reads `fact`.
     pub fn reads(&self, fact: Fact) -> bool {
         match self {
@@ -531,6 +552,20 @@ impl BoolX {
 }
 
 impl IntX {
+    fn size(&self) -> u64 {
+        match self {
+            IntX::Seeds(h) | IntX::Number(h) => 1 + h.size(),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => 1 + p.size(),
+            IntX::Neg(a) => 1 + a.size(),
+            IntX::Arith(_, a, b) => 1 + a.size() + b.size(),
+            IntX::Const(_)
+            | IntX::BoardSeeds
+            | IntX::HolesPerRow
+            | IntX::MoveCaptures
+            | IntX::TurnSowings => 1,
+        }
+    }
+
     fn reads(&self, fact: Fact) -> bool {
         match self {
             IntX::TurnSowings => fact == Fact::TurnSowings,
@@ -544,6 +579,17 @@ impl IntX {
 }
 
 impl HoleX {
+    fn size(&self) -> u64 {
+        match self {
+            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => {
+                1 + h.size()
+            }
+            HoleX::Of(p, n) => 1 + p.size() + n.size(),
+            HoleX::Claim(p) => 1 + p.size(),
+            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => 1,
+        }
+    }
+
     fn reads(&self, fact: Fact) -> bool {
         match self {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => {
@@ -557,6 +603,13 @@ impl HoleX {
 }
 
 impl PlayerX {
+    fn size(&self) -> u64 {
+        match self {
+            PlayerX::Owner(h) => 1 + h.size(),
+            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => 1,
+        }
+    }
+
     fn reads(&self, fact: Fact) -> bool {
         match self {
             PlayerX::Owner(h) => h.reads(fact),

@@ -28,6 +28,8 @@ pub enum Limit {
     /// A move reached [`crate::rules::MAX_LAPS_PER_MOVE`] laps without its lap-end state
     /// repeating.
     Laps,
+    /// A move took more than [`crate::rules::MAX_STEPS_PER_MOVE`] steps of work.
+    Steps,
     /// The game or match reached [`crate::rules::MAX_PLIES`] plies.
     Plies,
 }
@@ -77,6 +79,9 @@ pub enum Event {
     /// A move reached the engine's lap limit without its lap-end state repeating: play stops
     /// with no result.
     LapLimit { laps: u32 },
+    /// A move reached the engine's limit on the work of one move after `laps` laps: play
+    /// stops with no result.
+    StepLimit { laps: u32 },
     /// The move reached the ruleset's `max_laps`: it ends after this lap.
     LapCap { laps: u32 },
     /// A move stopped (endless, or at a limit) with `seeds` captured to be sown still in hand:

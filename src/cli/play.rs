@@ -630,6 +630,7 @@ fn result_line(game: &Game, end: Option<(Option<Player>, [u32; 2])>) -> String {
             "stopped by the engine's {} after ply {}, no result ({held})",
             match limit {
                 sow::trace::Limit::Laps => "lap limit",
+                sow::trace::Limit::Steps => "limit on the work of a move",
                 sow::trace::Limit::Plies => "ply limit",
             },
             game.ply()

@@ -34,6 +34,8 @@ pub struct CaptureProgram {
     pub claim: bool,
     pub when: Cond,
     pub takes: Takes,
+    /// The work of trying the clause, in steps: the terms of its condition.
+    pub cost: u64,
 }
 
 /// What a capture clause takes.
@@ -124,6 +126,9 @@ pub struct Program {
     pub drops: Drops,
     /// The most laps a move may take by the rules (`u32::MAX` when they set none).
     pub max_laps: u32,
+    /// The engine's limit on the work of one move, in steps
+    /// ([`crate::rules::MAX_STEPS_PER_MOVE`]; lower only in tests, which cannot wait for it).
+    pub max_steps: u64,
     /// The rounds' `match_ends` condition.
     pub match_ends: Option<Cond>,
     /// Whether lap-end states must remember that the move reached the opponent's row (only
@@ -148,6 +153,7 @@ impl Program {
             to: r.to,
             then: r.then,
             claim: r.claim,
+            cost: r.when.size(),
             when: c.cond(&r.when),
             takes: match r.take.as_slice() {
                 [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
@@ -177,6 +183,7 @@ impl Program {
         Program {
             quiet_laps,
             max_laps: rules.max_laps.unwrap_or(u32::MAX),
+            max_steps: crate::rules::MAX_STEPS_PER_MOVE,
             match_ends: (rules.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())
                 .map(|x| c.cond(x)),

@@ -20,6 +20,8 @@ pub struct Cx<'a> {
     pub last_seed: bool,
     pub move_captures: u32,
     pub reached_opponent: bool,
+    /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
+    pub steps: u64,
 }
 
 impl<'a> Cx<'a> {
@@ -38,6 +40,7 @@ impl<'a> Cx<'a> {
             last_seed: false,
             move_captures: 0,
             reached_opponent: false,
+            steps: 0,
         }
     }
 

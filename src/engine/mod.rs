@@ -512,8 +512,11 @@ pub struct PlyReport {
     pub extra_turn: bool,
     /// The move's laps would never end (a lap-end state repeated).
     pub endless: bool,
-    /// The move was stopped by the engine's safety limit on laps, with no repeat found.
+    /// The move was stopped by one of the engine's safety limits on a move (laps or steps),
+    /// with no repeat found.
     pub lap_limit: bool,
+    /// Which limit stopped play, if one did.
+    pub limit: Option<Limit>,
     pub cycle: bool,
     /// A round (or the game) ended with this ply.
     pub round_over: bool,
@@ -975,7 +978,7 @@ impl Game {
             laps: run.laps,
             ..PlyReport::default()
         };
-        if run.endless.is_some() || run.lap_limit {
+        if run.endless.is_some() || run.limit.is_some() {
             report.round_over = true;
             // Seeds captured to be sown, still in hand when the move stopped, go back on the
             // board where the next lap would have sown them, so every ending counts them.
@@ -986,10 +989,11 @@ impl Game {
                     tracer.event(Event::HandBack { hole: at, seeds: hand });
                 }
             }
-            if run.lap_limit {
+            if let Some(limit) = run.limit {
                 // The engine's safety limit, not a rule: play stops with no result.
                 report.lap_limit = true;
-                self.stop(Limit::Laps, tracer);
+                report.limit = Some(limit);
+                self.stop(limit, tracer);
             } else {
                 report.endless = true;
                 self.end_round(self.rules.endless_move, EndCause::EndlessMove, mover, 1 - mover, tracer);
@@ -1076,7 +1080,7 @@ impl Game {
     fn stop<T: Tracer>(&mut self, limit: Limit, tracer: &mut T) {
         if T::EVENTS {
             match limit {
-                Limit::Laps => {}
+                Limit::Laps | Limit::Steps => {}
                 Limit::Plies => tracer.event(Event::PlyLimit { plies: self.ply }),
             }
         }

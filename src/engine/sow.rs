@@ -5,7 +5,7 @@ use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
-use crate::trace::{Event, Tracer};
+use crate::trace::{Event, Limit, Tracer};
 
 /// What a move did.
 #[derive(Debug, Clone, Copy)]
@@ -18,8 +18,9 @@ pub struct MoveRun {
     /// For an endless move: the lap whose end state the move came back to, and the lap that
     /// repeated it.
     pub endless: Option<(u32, u32)>,
-    /// The move was stopped at [`MAX_LAPS_PER_MOVE`] before any repeat was found.
-    pub lap_limit: bool,
+    /// The move was stopped by one of the engine's safety limits (laps or steps) before any
+    /// repeat was found.
+    pub limit: Option<Limit>,
     /// For a move stopped before its end (endless, or at the lap limit): seeds captured to be
     /// sown that were still in hand, and the hole the next lap would have sown them after.
     pub hand: (Pos, u16),
@@ -56,7 +57,7 @@ impl MoveRun {
             last: NO_HOLE,
             laps: 0,
             endless: None,
-            lap_limit: false,
+            limit: None,
             hand: (NO_HOLE, 0),
         }
     }
@@ -341,7 +342,7 @@ impl<'a> Mover<'a> {
     ) -> MoveRun {
         let stop = match ahead.endless {
             Some((_, repeat)) => Some(repeat),
-            None if ahead.lap_limit => Some(ahead.laps),
+            None if ahead.limit.is_some() => Some(ahead.laps),
             None => None,
         };
         let route = self.route(pos);
@@ -357,10 +358,12 @@ impl<'a> Mover<'a> {
                 LapOutcome::Relay(next, _) => cursor = next,
             }
             if Some(run.laps) == stop {
-                if let Some((first, repeat)) = ahead.endless {
-                    tracer.event(Event::EndlessMove { first, repeat });
-                } else {
-                    tracer.event(Event::LapLimit { laps: run.laps });
+                match (ahead.endless, ahead.limit) {
+                    (Some((first, repeat)), _) => {
+                        tracer.event(Event::EndlessMove { first, repeat });
+                    }
+                    (None, Some(Limit::Steps)) => tracer.event(Event::StepLimit { laps: run.laps }),
+                    (None, _) => tracer.event(Event::LapLimit { laps: run.laps }),
                 }
                 // No move-end captures after an endless move or the lap limit.
                 cx.at(ahead.last, ahead.last, NO_HOLE, false);
@@ -561,12 +564,16 @@ impl<'a> Mover<'a> {
                 }
                 LapOutcome::Relay(next, _) => cursor = next,
             }
-            if run.laps >= MAX_LAPS_PER_MOVE {
-                run.lap_limit = true;
+            let limit = if run.laps >= MAX_LAPS_PER_MOVE {
+                Some(Limit::Laps)
+            } else if cx.steps > self.program.max_steps {
+                Some(Limit::Steps)
+            } else {
+                None
+            };
+            if limit.is_some() {
+                run.limit = limit;
                 run.hand = (cursor.from, cursor.hand);
-                if T::EVENTS {
-                    tracer.event(Event::LapLimit { laps: run.laps });
-                }
                 return Err(run);
             }
             if saved.cursor == cursor && saved.pos.same_as(pos, n) {
@@ -699,6 +706,7 @@ impl<'a> Mover<'a> {
                 });
             }
         }
+        cx.steps += u64::from(hand);
         // The lap walks the mover's track by index, from the position after the lap's start.
         // With nowhere to sow after it (every position closed, or NOBODY's missing track), the
         // seeds go back where they came from: a track of that one position.
@@ -933,6 +941,10 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) {
+        if cx.steps > self.program.max_steps {
+            // The move is past its work limit: it stops at the end of this lap.
+            return;
+        }
         let drops = &self.program.drops;
         if drops.looked_up {
             return self.looked_up_drop_clauses(pos, cx, at, last_seed, lap_origin, tracer);
@@ -944,6 +956,7 @@ impl<'a> Mover<'a> {
                 Guard::Exactly(n) => pos.seeds(at) == n,
                 Guard::Seeds(n) if pos.seeds(at) != n => false,
                 Guard::Seeds(_) | Guard::Any => {
+                    cx.steps += rule.cost;
                     cx.at(at, NO_HOLE, lap_origin, last_seed);
                     (rule.when)(cx, pos)
                 }
@@ -1004,6 +1017,7 @@ impl<'a> Mover<'a> {
                 Guard::Exactly(n) => pos.seeds(at) == n,
                 Guard::Seeds(n) if pos.seeds(at) != n => false,
                 Guard::Seeds(_) | Guard::Any => {
+                    cx.steps += rule.cost;
                     cx.at(at, NO_HOLE, lap_origin, last_seed);
                     (rule.when)(cx, pos)
                 }
@@ -1486,5 +1500,50 @@ mod tests {
             }
         }
         assert!(fired > 100, "the clauses fire ({fired} captures)");
+    }
+
+    /// Every move ends in bounded work: a long relay on a board of many seeds, trying a
+    /// costly drop clause at every seed, is stopped once past the limit on a move's work
+    /// (lowered here from `MAX_STEPS_PER_MOVE`, as a test cannot wait a second a move), traced
+    /// as that limit, and play stops with no result, seeds conserved.
+    #[test]
+    fn a_move_past_its_work_limit_stops_play() {
+        use crate::engine::Status;
+        use crate::engine::compile::Program;
+        use crate::trace::{Event, Limit};
+        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 2\nseeds = 500\n\n\
+                    [sowing]\ndirection = \"ccw\"\n\n[sowing.relay]\nfrom = \"landing\"\nwhen = 'true'\n\n\
+                    [[capture]]\nname = \"never\"\nat = \"drop\"\n\
+                    when = 'own(here) and seeds(here) > 100000 and seeds(next(here)) > 100000'\n\
+                    take = ['here']\nto = \"mover\"\n\n\
+                    [end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n\
+                    endless_move = { remaining = \"owners\", result = \"draw\" }\n";
+        let rules = Arc::new(
+            crate::check::load(text, &[])
+                .expect("the test board loads")
+                .rules,
+        );
+        let mut game = Game::new(rules.clone());
+        let mut program = Program::new(&rules);
+        program.max_steps = 2_000_000;
+        game.program = Arc::new(program);
+        let h = game.legal_moves().get(0).expect("a legal move");
+        let mut traced = game.clone();
+        let report = game.play(h, &mut ()).expect("a legal move");
+        assert_eq!(report.limit, Some(Limit::Steps), "{report:?}");
+        assert_eq!(game.status(), Status::Stopped { limit: Limit::Steps });
+        assert_eq!(game.position().total(), 2000, "seeds conserved");
+        let mut events = Vec::new();
+        traced.play(h, &mut events).expect("a legal move");
+        assert_eq!(traced.position(), game.position(), "traced as untraced");
+        let laps = events.iter().filter(|e| matches!(e, Event::LapEnd { .. })).count();
+        assert!(
+            matches!(events.iter().rev().nth(1), Some(Event::StepLimit { .. })),
+            "{:?}",
+            events.iter().rev().take(2).collect::<Vec<_>>()
+        );
+        // Each lap sows several hundred seeds and tries the clause (8 terms) at most of them:
+        // several thousand steps a lap, a few hundred laps in all.
+        assert!((100..2000).contains(&laps), "{laps} laps");
     }
 }

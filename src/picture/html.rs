@@ -473,6 +473,7 @@ impl Replay {
             }
             Event::EndlessMove { .. }
             | Event::LapLimit { .. }
+            | Event::StepLimit { .. }
             | Event::LapCap { .. }
             | Event::PlyLimit { .. }
             | Event::RepeatedStart
