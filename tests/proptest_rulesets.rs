@@ -20,7 +20,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sow::engine::{Game, Position};
 use sow::rules::{Pos, Rules};
-use sow::trace::{Event, Tracer};
+use sow::trace::Ledger;
 
 /// Plies played at most: enough for every cycle of a small board to show, few enough for a
 /// fast test.
@@ -310,125 +310,6 @@ fn load(s: &Spec) -> Arc<Rules> {
 /// after it (whole traces of long relay games would not fit in memory).
 type Ply = (usize, Position);
 
-/// Counts trace events without keeping them (an endless relay move can trace millions of
-/// drops up to its first repeat, more than memory holds), and keeps a ledger of the seeds
-/// from the events alone: each event moves seeds between the board, the hand, the players'
-/// holdings (stores or reserves) and the seeds removed from the game, and after every event
-/// the ledger must still hold every seed. Set to the position before each ply.
-struct Ledger {
-    rules: Arc<Rules>,
-    pos: Position,
-    hand: u32,
-    mover: u8,
-    total: u32,
-    events: usize,
-    /// The first event that broke the ledger, with why.
-    broken: Option<String>,
-}
-
-impl Ledger {
-    fn new(rules: &Arc<Rules>, before: &Position) -> Ledger {
-        Ledger {
-            rules: rules.clone(),
-            pos: *before,
-            hand: 0,
-            mover: before.to_move,
-            total: before.total(),
-            events: 0,
-            broken: None,
-        }
-    }
-
-    fn fail(&mut self, why: String) {
-        if self.broken.is_none() {
-            self.broken = Some(why);
-        }
-    }
-
-    /// Takes the whole of `hole`, which must hold `seeds`.
-    fn take(&mut self, hole: Pos, seeds: u16, e: &Event) {
-        if self.pos.seeds(hole) != seeds {
-            self.fail(format!("{e:?}: the hole holds {}", self.pos.seeds(hole)));
-        }
-        self.pos.set(hole, 0);
-    }
-}
-
-impl Tracer for Ledger {
-    fn event(&mut self, e: Event) {
-        self.events += 1;
-        match &e {
-            Event::Move { player, .. } => self.mover = *player,
-            Event::Lift { hole, seeds, .. } => {
-                self.take(*hole, *seeds, &e);
-                self.hand += u32::from(*seeds);
-            }
-            Event::Drop { hole, seeds } => {
-                self.hand = self.hand.wrapping_sub(1);
-                self.pos.set(*hole, self.pos.seeds(*hole) + 1);
-                if self.pos.seeds(*hole) != *seeds {
-                    self.fail(format!("{e:?}: the hole holds {}", self.pos.seeds(*hole)));
-                }
-            }
-            Event::Diverted { to, .. } => {
-                self.hand = self.hand.wrapping_sub(1);
-                self.pos.credit(&self.rules, *to, 1);
-            }
-            Event::Capture {
-                hole,
-                seeds,
-                to,
-                resown,
-                ..
-            } => {
-                self.take(*hole, *seeds, &e);
-                let n = u32::from(*seeds);
-                match (to, resown) {
-                    (_, true) => self.hand += n,
-                    (Some(p), false) => self.pos.credit(&self.rules, *p, n),
-                    (None, false) => self.pos.taken[usize::from(self.mover)] += n,
-                }
-            }
-            Event::HandBack { hole, seeds } => {
-                self.hand = self.hand.wrapping_sub(u32::from(*seeds));
-                self.pos.set(*hole, self.pos.seeds(*hole) + seeds);
-            }
-            Event::RoundEnd { board, .. } => {
-                // The position as the round ended: the ledger's board and holdings must add up
-                // to it, every seed in hand put down.
-                if self.hand != 0 {
-                    self.fail(format!("{e:?}: {} seeds still in hand", self.hand));
-                }
-                if board.total() != self.total {
-                    self.fail(format!("{e:?}: the board at the end holds {}", board.total()));
-                }
-                self.pos = **board;
-            }
-            Event::Resow { .. }
-            | Event::Skip { .. }
-            | Event::LapEnd { .. }
-            | Event::Relay { .. }
-            | Event::CaptureCancelled { .. }
-            | Event::MoveEnd { .. }
-            | Event::ExtraTurn { .. }
-            | Event::EndlessMove { .. }
-            | Event::LapLimit { .. }
-            | Event::StepLimit { .. }
-            | Event::LapCap { .. }
-            | Event::PlyLimit { .. }
-            | Event::RepeatedStart
-            | Event::Cycle { .. }
-            | Event::Refill { .. }
-            | Event::RoundStart { .. }
-            | Event::GameEnd { .. } => {}
-        }
-        if self.pos.total() + self.hand != self.total {
-            let (held, hand) = (self.pos.total(), self.hand);
-            self.fail(format!("{e:?}: {held} seeds placed and {hand} in hand"));
-        }
-    }
-}
-
 /// Seeds banked so far: while this is unchanged, an earlier position can come back.
 fn banked(rules: &Rules, pos: &Position) -> u32 {
     pos.held(rules, 0) + pos.held(rules, 1) + pos.taken[0] + pos.taken[1]
@@ -461,16 +342,14 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCase
             .map_err(|e| TestCaseError::fail(format!("a legal move was refused: {e}")))?;
         let pos = *game.position();
         prop_assert_eq!(pos.total(), total, "seeds conserved");
-        prop_assert_eq!(events.broken, None, "ply {}: seeds lost by an event", moves.len() + 1);
-        prop_assert_eq!(events.hand, 0, "ply {}: seeds left in hand", moves.len() + 1);
         prop_assert_eq!(
-            (events.pos.board, events.pos.reserve, events.pos.taken),
-            (pos.board, pos.reserve, pos.taken),
-            "ply {}: the events do not add up to the position",
+            events.check(&pos),
+            Ok(()),
+            "ply {}: the trace loses or makes seeds",
             moves.len() + 1
         );
         moves.push(h);
-        traces.push((events.events, pos));
+        traces.push((events.events(), pos));
         if banked(&rules, &pos) != bank {
             bank = banked(&rules, &pos);
             seen.clear();
@@ -502,7 +381,7 @@ fn replays(
             .play(*h, &mut events)
             .map_err(|e| TestCaseError::fail(format!("the replay refused a move: {e}")))?;
         prop_assert_eq!(
-            (events.events, *fresh.position()),
+            (events.events(), *fresh.position()),
             *trace,
             "the replay's trace differs"
         );
