@@ -700,6 +700,9 @@ impl Explainer<'_> {
                         format!("counter-clockwise (s1 to s{per}, then n1 to n{per})")
                     }
                     Direction::Cw => format!("clockwise (s{per} to s1, then n{per} to n1)"),
+                    Direction::Choose => format!(
+                        "in the direction the mover chooses for the move: counter-clockwise (s1 to s{per}, then n1 to n{per}) or clockwise, written s3:ccw or s3:cw"
+                    ),
                 })
             ));
         } else {
@@ -711,6 +714,9 @@ impl Explainer<'_> {
                     ),
                     Direction::Cw => format!(
                         "clockwise round the mover's own {per} holes ({per} to 1, then {per} again)"
+                    ),
+                    Direction::Choose => format!(
+                        "round the mover's own {per} holes in the direction the mover chooses for the move (written s3:ccw or s3:cw)"
                     ),
                 })
             ));

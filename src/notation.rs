@@ -2,7 +2,9 @@
 //!
 //! A move is the mover's hole number counted from their own left, with the side's letter:
 //! `s3` is South's third hole, `n7` North's seventh. On four-row boards holes are numbered
-//! 1..2N counter-clockwise from the left end of the player's outer row.
+//! 1..2N counter-clockwise from the left end of the player's outer row. Where the rules let
+//! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. A player who may
+//! only wait writes `pass`.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
@@ -15,12 +17,37 @@
 
 use std::ops::Range;
 
-use crate::engine::Position;
-use crate::rules::{MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
+use crate::engine::{Move, Position};
+use crate::rules::{Dir, MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
 
-/// Parses a move such as `s3` for `player`.
-pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
+/// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
+/// direction given where the rules fix it, or none where the mover chooses) is the game's to
+/// say.
+pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, String> {
     let text = text.trim();
+    if text.eq_ignore_ascii_case("pass") {
+        return Ok(Move::PASS);
+    }
+    let (hole, dir) = match text.split_once(':') {
+        None => (text, None),
+        Some((hole, dir)) => match dir.trim().to_ascii_lowercase().as_str() {
+            "cw" => (hole, Some(Dir::Cw)),
+            "ccw" => (hole, Some(Dir::Ccw)),
+            other => {
+                return Err(format!(
+                    "`{other}` is not a direction; write {}:cw (clockwise) or {}:ccw (counter-clockwise)",
+                    hole.trim(),
+                    hole.trim()
+                ));
+            }
+        },
+    };
+    let hole = parse_hole(rules, player, hole.trim())?;
+    Ok(Move { hole, dir })
+}
+
+/// Parses a hole of the mover's, such as `s3`.
+fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
     let g = &rules.geometry;
     let side = if player == 0 { 's' } else { 'n' };
     let mut chars = text.chars();

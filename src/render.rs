@@ -439,12 +439,21 @@ impl TextTrace {
         let laps = self.detail >= Detail::Laps;
         let drops = self.detail >= Detail::Drops;
         match e {
-            Event::Move { ply, player, hole } => {
+            Event::Move {
+                ply,
+                player,
+                hole,
+                dir,
+            } => {
                 self.finish(out);
+                let mv = crate::engine::Move {
+                    hole: *hole,
+                    dir: *dir,
+                };
                 out.say(format_args!(
                     "ply {ply}: {} plays {}\n",
                     player_name(*player),
-                    l(*hole)
+                    mv.label(rules)
                 ));
             }
             Event::Lift { lap, hole, seeds } if laps => {
@@ -699,8 +708,17 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         json!({ "name": info.name, "cites": info.cites })
     };
     match e {
-        Event::Move { ply, player, hole } => {
-            json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)})
+        Event::Move {
+            ply,
+            player,
+            hole,
+            dir,
+        } => {
+            let mut v = json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)});
+            if let (Some(d), Some(map)) = (dir, v.as_object_mut()) {
+                map.insert("direction".into(), json!(d.word()));
+            }
+            v
         }
         Event::Lift { lap, hole, seeds } => {
             json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds})

@@ -4,8 +4,8 @@
 //! the board's neighbour tables are precomputed. The engine never sees text.
 
 use crate::ruleset::{
-    After, ClosedHoles, Destination, Direction, FirstSeed, NextStarter, Remaining, RowEnd,
-    SkipOrigin, Verdict,
+    After, ClosedHoles, Destination, FirstSeed, NextStarter, Remaining, RowEnd, SkipOrigin,
+    Verdict,
 };
 
 /// The most positions (holes and stores) a board may have; masks of positions are `u64`.
@@ -34,6 +34,34 @@ pub type Pos = u8;
 /// "No such hole" (the opposite of a store, a hole number out of range). Holds no seeds and
 /// belongs to nobody.
 pub const NO_HOLE: Pos = u8::MAX;
+
+/// A direction of sowing, as the engine sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Counter-clockwise: s1 → sN → n1 → nN.
+    Ccw = 0,
+    /// Clockwise.
+    Cw = 1,
+}
+
+impl Dir {
+    /// Both directions, in the order moves are listed.
+    pub const BOTH: [Dir; 2] = [Dir::Ccw, Dir::Cw];
+
+    /// The index of the direction's tables.
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The word the notation writes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Dir::Ccw => "ccw",
+            Dir::Cw => "cw",
+        }
+    }
+}
 
 /// A player index: 0 = South, 1 = North.
 pub type Player = u8;
@@ -325,7 +353,11 @@ pub struct Rules {
     /// Seeds per position at the start.
     pub initial: [u16; MAX_POSITIONS],
     pub first: Player,
-    pub direction: Direction,
+    /// The direction of every move; when the mover chooses (`choose_direction`), the one
+    /// listed first.
+    pub direction: Dir,
+    /// Whether the mover chooses the direction of each move.
+    pub choose_direction: bool,
     pub first_seed: FirstSeed,
     pub skip_origin: SkipOrigin,
     pub closed_holes: ClosedHoles,

@@ -237,6 +237,9 @@ pub enum Direction {
     Ccw,
     /// Clockwise: sN → s1 → nN → n1.
     Cw,
+    /// The mover chooses for each move (written `s3:cw`, `s3:ccw`); legality clauses read the
+    /// choice as `direction`.
+    Choose,
 }
 
 /// Where the first seed of a lap goes.

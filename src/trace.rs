@@ -37,8 +37,13 @@ pub enum Limit {
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A ply begins: `player` sows from `hole`.
-    Move { ply: u32, player: Player, hole: Pos },
+    /// A ply begins: `player` sows from `hole` (in `dir`, when the mover chose it).
+    Move {
+        ply: u32,
+        player: Player,
+        hole: Pos,
+        dir: Option<crate::rules::Dir>,
+    },
     /// Seeds lifted to start a lap.
     Lift { lap: u32, hole: Pos, seeds: u16 },
     /// Captured seeds taken up to be sown as a lap, starting after `after`.

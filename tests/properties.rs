@@ -110,7 +110,7 @@ fn play_random<T: Tracer>(
             .get(rng.random_range(0..legal.len()))
             .expect("a legal move");
         game.play(hole, tracer).expect("a legal move");
-        moves.push(hole);
+        moves.push(hole.hole);
         after_ply(&game, tracer);
     }
     (moves, game)
@@ -199,6 +199,7 @@ impl<'a> Ledger<'a> {
             | Event::ExtraTurn { .. }
             | Event::EndlessMove { .. }
             | Event::LapLimit { .. }
+            | Event::StepLimit { .. }
             | Event::LapCap { .. }
             | Event::PlyLimit { .. }
             | Event::RepeatedStart

@@ -18,8 +18,8 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sow::engine::{Game, Position};
-use sow::rules::{Pos, Rules};
+use sow::engine::{Game, Move, Position};
+use sow::rules::Rules;
 use sow::trace::Ledger;
 
 /// Plies played at most: enough for every cycle of a small board to show, few enough for a
@@ -319,7 +319,7 @@ fn banked(rules: &Rules, pos: &Position) -> u32 {
 /// position that comes back (same player to move, nothing banked since) must end the game as
 /// a cycle; a game may also simply go on past the budget without repeating, as games without
 /// captures can.
-fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCaseError> {
+fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCaseError> {
     let rules = game.rules().clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let total = game.position().total();
@@ -370,7 +370,7 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCase
 /// Replays `moves` on `fresh` and compares with what was recorded.
 fn replays(
     mut fresh: Game,
-    moves: &[Pos],
+    moves: &[Move],
     traces: &[Ply],
     end: &Game,
 ) -> Result<(), TestCaseError> {
@@ -396,7 +396,7 @@ fn replays(
 /// can happen between drops), traced moves never do.
 fn replays_untraced(
     mut fresh: Game,
-    moves: &[Pos],
+    moves: &[Move],
     traces: &[Ply],
     end: &Game,
 ) -> Result<(), TestCaseError> {

@@ -89,7 +89,7 @@ pub fn nth_hole(mask: u32, k: usize) -> usize {
 
 pub fn engine_result(game: &Game) -> Option<Outcome> {
     match game.status() {
-        Status::Playing => None,
+        Status::Playing | Status::Stopped { .. } => None,
         Status::Over { winner: None } => Some(Outcome::Draw),
         Status::Over { winner: Some(0) } => Some(Outcome::Winner(reference::Side::South)),
         Status::Over { winner: Some(_) } => Some(Outcome::Winner(reference::Side::North)),

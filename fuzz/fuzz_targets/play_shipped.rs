@@ -50,8 +50,8 @@ fuzz_target!(|data: &[u8]| {
         }
         let legal = game.legal_moves();
         let h = if b >= 0xF0 {
-            // A raw position: 0..=15, or NO_HOLE-like values.
-            if b == 0xFF { u8::MAX } else { b & 0x3F }
+            // A raw position: 0..=15, or NO_HOLE-like values (a pass).
+            sow::engine::Move::sow(if b == 0xFF { u8::MAX } else { b & 0x3F })
         } else {
             match legal.get(b as usize % legal.len().max(1)) {
                 Some(h) => h,

@@ -358,7 +358,11 @@ impl Checker<'_> {
                 ruleset::Side::South => 0,
                 ruleset::Side::North => 1,
             },
-            direction: direction?,
+            direction: match direction? {
+                ruleset::Direction::Cw => Dir::Cw,
+                ruleset::Direction::Ccw | ruleset::Direction::Choose => Dir::Ccw,
+            },
+            choose_direction: direction? == ruleset::Direction::Choose,
             first_seed: first_seed?,
             skip_origin: skip_origin?,
             closed_holes: closed_holes?,

@@ -542,11 +542,11 @@ pub fn position_json_to_move(rules: &Rules, pos: &sow::engine::Position) -> Valu
     v
 }
 
-/// Labels of a list of holes, space-separated.
-pub fn labels(rules: &Rules, holes: &[sow::rules::Pos]) -> String {
-    holes
+/// Labels of a list of moves, space-separated.
+pub fn labels(rules: &Rules, moves: &[sow::engine::Move]) -> String {
+    moves
         .iter()
-        .map(|&h| rules.geometry.label(h))
+        .map(|m| m.label(rules))
         .collect::<Vec<_>>()
         .join(" ")
 }

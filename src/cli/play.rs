@@ -12,7 +12,7 @@ use sow::engine::{Game, Position, Status};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
 use sow::render::{self, Detail, Output, escape, play_traced};
-use sow::rules::{Player, Pos, Rules};
+use sow::rules::{Player, Rules};
 
 use super::input::{self, Line};
 use super::players::{self, Seat};
@@ -78,7 +78,7 @@ pub struct Args {
 
 /// What a person typed at the prompt.
 enum Entry {
-    Move(Pos),
+    Move(sow::engine::Move),
     Quit,
     /// The input ended.
     Eof,
@@ -266,7 +266,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             doc.value(Some("ply"), &json!(game.ply() + 1));
             doc.value(Some("mover"), &json!(side(mover)));
             doc.value(Some("player"), &json!(seat.name()));
-            doc.value(Some("move"), &json!(rules.geometry.label(h)));
+            doc.value(Some("move"), &json!(h.label(&rules)));
             doc.open_array(Some("events"));
         }
         let played = play_traced(&mut game, h, args.detail, screen.as_mut(), doc.as_mut())
@@ -284,7 +284,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             Ok(mut s) => {
                 s.ply = game.ply();
                 match s.record.as_mut() {
-                    Some(r) => r.add(&rules.geometry.label(h)),
+                    Some(r) => r.add(&h.label(&rules)),
                     None => Ok(()),
                 }
             }

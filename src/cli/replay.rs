@@ -189,7 +189,7 @@ pub fn run_with(
         let legal: Vec<String> = game
             .legal_moves()
             .iter()
-            .map(|h| rules.geometry.label(h))
+            .map(|m| m.label(&rules))
             .collect();
         let h = match parse_move(&rules, mover, &item.text).and_then(|h| {
             match game.why_illegal(mover, h) {
@@ -256,7 +256,7 @@ pub fn run_with(
     let legal_now: Vec<String> = game
         .legal_moves()
         .iter()
-        .map(|h| rules.geometry.label(h))
+        .map(|m| m.label(&rules))
         .collect();
     match format {
         Format::Text => {

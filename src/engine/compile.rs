@@ -888,7 +888,7 @@ mod tests {
     fn fused_row_tests_keep_their_meaning() {
         let rules = test_board(4);
         let g = &rules.geometry;
-        let tables = Tables::build(&rules, 0);
+        let tables = Tables::build(&rules, 0, rules.direction);
         let row = |p: u8, op: CmpOp, k: i64| {
             BoolX::Int(op, IntX::RowSeeds(PlayerX::Fixed(p)), IntX::Const(k))
         };
@@ -961,7 +961,7 @@ mod tests {
         let rules = test_board(5);
         let g = &rules.geometry;
         assert_ne!(g.store_mask, 0, "the test board has stores on the track");
-        let tables = Tables::build(&rules, 0);
+        let tables = Tables::build(&rules, 0, rules.direction);
         let mut pos = Position::empty();
         // Seeds in the odd positions, so that `seeds(last) == 0` varies too.
         for h in (1..g.positions).step_by(2) {

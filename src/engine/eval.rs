@@ -1,7 +1,7 @@
 //! What an expression reads at one moment of play, and the arithmetic it uses.
 
 use super::Tables;
-use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, NO_HOLE, Player, PlayerX, Pos, Rules};
+use crate::rules::{ArithOp, BoolX, CmpOp, Dir, HoleX, IntX, NO_HOLE, Player, PlayerX, Pos, Rules};
 
 /// Everything an expression can read at one moment, beside the position (which compiled
 /// expressions take as a second argument). A move keeps one context and moves it from moment
@@ -12,6 +12,8 @@ pub struct Cx<'a> {
     pub tables: &'a Tables,
     pub mover: Player,
     pub starter: Player,
+    /// The direction of the move (`direction` in legality clauses).
+    pub dir: Dir,
     pub here: Pos,
     pub last: Pos,
     pub origin: Pos,
@@ -32,6 +34,7 @@ impl<'a> Cx<'a> {
             tables,
             mover,
             starter,
+            dir: rules.direction,
             here: NO_HOLE,
             last: NO_HOLE,
             origin: NO_HOLE,
@@ -48,7 +51,9 @@ impl<'a> Cx<'a> {
     /// captured, nothing reached.
     #[inline(always)]
     pub fn between_moves(&mut self, mover: Player) {
+        let dir = self.dir;
         *self = Cx::new(self.rules, self.tables, mover, self.starter);
+        self.dir = dir;
     }
 
     /// Moves the context to a moment of the move: the hole it stands at, where the last seed

@@ -104,7 +104,9 @@ impl History {
             boards: Vec::with_capacity(records * blocks.0),
             blocks,
             pending: None,
-            index: Vec::new(),
+            // Room for the index of a full history, reserved now so that indexing a long
+            // history allocates nothing during play.
+            index: Vec::with_capacity((2 * records).next_power_of_two().max(2 * INDEXED_FROM)),
             indexed: false,
         }
     }

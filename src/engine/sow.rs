@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, InFull, Program, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
-use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Limit, Tracer};
 
@@ -75,7 +75,9 @@ struct LapState {
 pub struct Mover<'a> {
     pub rules: &'a Rules,
     pub program: &'a Program,
+    /// The tables of the move's direction.
     pub tables: &'a Tables,
+    pub dir: Dir,
     pub player: Player,
     pub starter: Player,
     pub origin: Pos,
@@ -530,6 +532,7 @@ impl<'a> Mover<'a> {
     #[inline(always)]
     pub fn context(&self) -> Cx<'a> {
         let mut cx = Cx::new(self.rules, self.tables, self.player, self.starter);
+        cx.dir = self.dir;
         cx.origin = self.origin;
         cx
     }

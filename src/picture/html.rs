@@ -294,7 +294,9 @@ impl Replay {
         };
         let mut item: Option<(&'static str, String, Option<ClauseId>)> = None;
         match e {
-            Event::Move { ply, player, hole } => {
+            Event::Move {
+                ply, player, hole, ..
+            } => {
                 self.ply = *ply;
                 self.lap = 0;
                 step.ply = *ply;
