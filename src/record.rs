@@ -454,7 +454,7 @@ mod tests {
         let text = "rulset = my_variant\nmoves = s1 x9\noption a b = c\n";
         let errors = parse(text).expect_err("three problems");
         assert_eq!(errors.len(), 4, "{errors:?}");
-        assert_eq!(errors[0].hint.as_deref(), Some("did you mean `ruleset`?"));
+        assert_eq!(errors[0].hint.as_deref(), Some("Did you mean `ruleset`?"));
         let spans: Vec<&str> = errors
             .iter()
             .filter_map(|d| d.span.clone())

@@ -63,6 +63,8 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         });
         diags.splice(0..0, read.diagnostics);
     }
+    // Top to bottom, as an author reads the file; problems with no place come last.
+    diags.sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
     match rules {
         Some(rules) if !diags.iter().any(Diagnostic::is_error) => Ok(Loaded {
             rules,
@@ -193,13 +195,17 @@ impl Checker<'_> {
         let mut drop_captures = Vec::new();
         let mut lap_captures = Vec::new();
         let mut move_captures = Vec::new();
-        let mut names = BTreeSet::new();
+        let mut names = BTreeMap::new();
         for c in &f.capture {
-            if !names.insert(c.name.clone()) {
+            if let Some(first) = names.insert(c.name.clone(), c.when.span().start) {
                 let d = Diagnostic::new(Code::DuplicateClauseName, format!("two capture clauses are named \"{}\"", c.name))
                     .hint("give each clause its own name: traces name the clause that fired");
                 let d = match key_near(self.source, c.when.span().start, "name") {
-                    Some(span) => d.at(span),
+                    Some(span) => d.at(span).label("named again here"),
+                    None => d,
+                };
+                let d = match key_near(self.source, first, "name") {
+                    Some(span) => d.also(span, "first named here"),
                     None => d,
                 };
                 self.error(d);

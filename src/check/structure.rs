@@ -50,10 +50,22 @@ fn schema() -> &'static Schema {
 pub fn read(source: &str) -> Read {
     let (mut tree, errors) = DeTable::parse_recoverable(source);
     if !errors.is_empty() {
-        let diagnostics = errors
-            .iter()
-            .map(|e| syntax_error(source, &tree, e))
-            .collect();
+        let mut diagnostics: Vec<Diagnostic> = Vec::new();
+        // A table defined twice makes every key of its second body a duplicate too: those
+        // are said once, by the table.
+        let mut twice_until = 0;
+        for e in &errors {
+            let start = e.span().map_or(0, |s| s.start);
+            let duplicate = e.message().starts_with("duplicate key");
+            if duplicate && start < twice_until {
+                continue;
+            }
+            let d = syntax_error(source, &tree, e);
+            if duplicate && line_of(source, start).trim_start().starts_with('[') {
+                twice_until = next_header(source, start);
+            }
+            diagnostics.push(d);
+        }
         return Read {
             file: None,
             diagnostics,
@@ -109,7 +121,12 @@ fn syntax_error(source: &str, tree: &Spanned<DeTable<'_>>, e: &toml::de::Error) 
         let mut d = Diagnostic::new(Code::DuplicateKey, format!("`{key}` is defined twice"))
             .at(span.clone())
             .label("defined again here");
-        if let Some(first) = first_key(tree.get_ref(), key, span.start) {
+        let first = if line_of(source, span.start).trim_start().starts_with('[') {
+            first_header(source, span.start)
+        } else {
+            first_key(tree.get_ref(), key, span.start)
+        };
+        if let Some(first) = first {
             d = d.also(first, "first defined here");
         }
         return d.hint(
@@ -124,6 +141,39 @@ fn syntax_error(source: &str, tree: &Spanned<DeTable<'_>>, e: &toml::de::Error) 
         d = d.at(span);
     }
     d
+}
+
+/// The line holding byte `at`.
+fn line_of(source: &str, at: usize) -> &str {
+    let start = source.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
+    let end = source.get(at..).and_then(|r| r.find('\n')).map_or(source.len(), |i| at + i);
+    source.get(start..end).unwrap_or("")
+}
+
+/// Where the table header after the line of `at` starts (or the end of the text).
+fn next_header(source: &str, at: usize) -> usize {
+    let mut offset = source.get(at..).and_then(|r| r.find('\n')).map_or(source.len(), |i| at + i + 1);
+    for line in source.get(offset..).unwrap_or("").split_inclusive('\n') {
+        if line.trim_start().starts_with('[') {
+            return offset;
+        }
+        offset += line.len();
+    }
+    source.len()
+}
+
+/// The place of an earlier header written as the header at `at` is.
+fn first_header(source: &str, at: usize) -> Option<Range<usize>> {
+    let header = line_of(source, at).trim();
+    let mut offset = 0;
+    for line in source.get(..at)?.split_inclusive('\n') {
+        if line.trim() == header && offset + line.len() <= at {
+            let lead = line.len() - line.trim_start().len();
+            return Some(offset + lead..offset + lead + header.len());
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The place of the last key named `key` before `before`, anywhere in the tree: where a
@@ -169,7 +219,10 @@ fn quote_hint(source: &str, at: usize) -> Option<String> {
             format!(
                 "a string in double quotes ends at its next double quote: write the expression in single quotes, `{} = '{}'`",
                 key.trim(),
-                value.trim_matches('"')
+                value
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .unwrap_or(value)
             )
         })
 }
@@ -193,24 +246,24 @@ enum Step {
 
 /// How the tree is mended after a problem.
 #[derive(Debug)]
-enum Fix {
+enum Fix<'i> {
     /// Take the value at the path out (an unknown key, a wrong optional value).
     Remove(Vec<Step>),
     /// Put a stand-in at the path (a wrong or missing required value, a wrong list item).
-    Insert(Vec<Step>, Spanned<DeValue<'static>>),
+    Insert(Vec<Step>, Spanned<DeValue<'i>>),
     Nothing,
 }
 
-struct Issue {
+struct Issue<'i> {
     /// None when another diagnostic says it already.
     diagnostic: Option<Diagnostic>,
-    fix: Fix,
+    fix: Fix<'i>,
     /// A stand-in for a missing value.
     missing: bool,
 }
 
-impl Issue {
-    fn new(diagnostic: Diagnostic, fix: Fix) -> Issue {
+impl<'i> Issue<'i> {
+    fn new(diagnostic: Diagnostic, fix: Fix<'i>) -> Issue<'i> {
         Issue {
             diagnostic: Some(diagnostic),
             fix,
@@ -219,7 +272,7 @@ impl Issue {
     }
 }
 
-fn apply(t: &mut DeTable<'_>, path: &[Step], value: Option<&Spanned<DeValue<'static>>>) {
+fn apply<'i>(t: &mut DeTable<'i>, path: &[Step], value: Option<&Spanned<DeValue<'i>>>) {
     match path {
         [Step::Key(k)] => set(t, k, value),
         [Step::Key(k), rest @ ..] => {
@@ -231,7 +284,7 @@ fn apply(t: &mut DeTable<'_>, path: &[Step], value: Option<&Spanned<DeValue<'sta
     }
 }
 
-fn apply_value(v: &mut DeValue<'_>, path: &[Step], value: Option<&Spanned<DeValue<'static>>>) {
+fn apply_value<'i>(v: &mut DeValue<'i>, path: &[Step], value: Option<&Spanned<DeValue<'i>>>) {
     match (v, path) {
         (DeValue::Table(t), _) => apply(t, path, value),
         (DeValue::Array(a), [Step::Index(i)]) => {
@@ -249,7 +302,7 @@ fn apply_value(v: &mut DeValue<'_>, path: &[Step], value: Option<&Spanned<DeValu
     }
 }
 
-fn set(t: &mut DeTable<'_>, k: &str, value: Option<&Spanned<DeValue<'static>>>) {
+fn set<'i>(t: &mut DeTable<'i>, k: &str, value: Option<&Spanned<DeValue<'i>>>) {
     match value {
         None => {
             t.remove(&Spanned::new(0..0, k.to_string().into()));
@@ -493,7 +546,13 @@ impl<'s> Walker<'s, '_> {
     }
 
     /// Checks `v` (at `path`) against `s`, adding every problem to `out`.
-    fn check(&self, v: &Spanned<DeValue<'_>>, s: &'s Schema, path: &mut Vec<Step>, out: &mut Vec<Issue>) {
+    fn check<'i>(
+        &self,
+        v: &Spanned<DeValue<'i>>,
+        s: &'s Schema,
+        path: &mut Vec<Step>,
+        out: &mut Vec<Issue<'i>>,
+    ) {
         let s = self.resolve(s);
         let value = v.get_ref();
         if let Some(all) = s.get("allOf").and_then(Schema::as_array) {
@@ -504,7 +563,7 @@ impl<'s> Walker<'s, '_> {
         }
         if let Some(words) = self.words(s) {
             if !words.iter().any(|w| same(value, w)) {
-                out.push(self.unknown_word(v, &words, path));
+                out.push(self.unknown_word(v, s, &words, path));
             }
             return;
         }
@@ -552,13 +611,13 @@ impl<'s> Walker<'s, '_> {
         }
     }
 
-    fn table(
+    fn table<'i>(
         &self,
-        v: &Spanned<DeValue<'_>>,
-        t: &DeTable<'_>,
+        v: &Spanned<DeValue<'i>>,
+        t: &DeTable<'i>,
         s: &'s Schema,
         path: &mut Vec<Step>,
-        out: &mut Vec<Issue>,
+        out: &mut Vec<Issue<'i>>,
     ) {
         let empty = serde_json::Map::new();
         let properties = s
@@ -703,7 +762,39 @@ impl<'s> Walker<'s, '_> {
         }
     }
 
-    fn unknown_word(&self, v: &Spanned<DeValue<'_>>, words: &[&Schema], path: &[Step]) -> Issue {
+    /// The word whose documentation starts with what was written: `"counterclockwise"` for
+    /// the variant documented "Counter-clockwise: ...".
+    fn described(&self, s: &'s Schema, written: &str) -> Option<String> {
+        let squash = |t: &str| -> String {
+            t.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let written = squash(written);
+        if written.len() < 3 {
+            return None;
+        }
+        let s = self.resolve(s);
+        if let Some(values) = s.get("enum").and_then(Schema::as_array)
+            && let (Some(doc), [Schema::String(word)]) =
+                (s.get("description").and_then(Schema::as_str), values.as_slice())
+        {
+            let head = doc.split([':', '.', ',']).next().unwrap_or("");
+            return (squash(head) == written).then(|| word.clone());
+        }
+        self.branches(s)?
+            .iter()
+            .find_map(|b| self.described(b, &written))
+    }
+
+    fn unknown_word<'i>(
+        &self,
+        v: &Spanned<DeValue<'i>>,
+        schema: &'s Schema,
+        words: &[&Schema],
+        path: &[Step],
+    ) -> Issue<'i> {
         let (key, table) = place(path, self.tree);
         let value = v.get_ref();
         let shown = match value {
@@ -717,18 +808,23 @@ impl<'s> Walker<'s, '_> {
         .at(v.span())
         .label("not one of the words this key takes");
         let texts: Vec<&str> = words.iter().filter_map(|w| w.as_str()).collect();
-        let d = match value
-            .as_str()
-            .and_then(|s| did_you_mean(s, texts.iter().copied()))
-        {
+        let near = value.as_str().and_then(|s| {
+            did_you_mean(s, texts.iter().copied()).or_else(|| self.described(schema, s))
+        });
+        // The stand-in is the word probably meant, so that what follows is checked as meant.
+        let (meant, at) = match &near {
+            Some(word) => (Some(Schema::String(word.clone())), v.span()),
+            None => (words.first().map(|w| (*w).clone()), self.stand_in.clone()),
+        };
+        let d = match near {
             Some(s) => d.hint(format!("did you mean \"{s}\"?")),
             None => d,
         };
-        let stand_in = words.first().and_then(|w| json_stand_in(w, &self.stand_in));
+        let stand_in = meant.and_then(|w| json_stand_in(&w, &at));
         Issue::new(d, self.fix_for(path, stand_in))
     }
 
-    fn wrong_type(&self, v: &Spanned<DeValue<'_>>, s: &'s Schema, path: &[Step]) -> Issue {
+    fn wrong_type<'i>(&self, v: &Spanned<DeValue<'i>>, s: &'s Schema, path: &[Step]) -> Issue<'i> {
         let (key, table) = place(path, self.tree);
         let value = v.get_ref();
         let expected = self.expected(s);
@@ -737,7 +833,7 @@ impl<'s> Walker<'s, '_> {
             format!("{key} in {table} must be {expected}, not {}", found(value)),
         )
         .at(v.span())
-        .label(format!("expected {expected}"));
+        .label("wrong type");
         let kinds = self.kinds(s);
         if let (true, Some(text)) = (kinds.contains(&Kind::Integer), value.as_str())
             && text.trim().parse::<i64>().is_ok()
@@ -746,12 +842,34 @@ impl<'s> Walker<'s, '_> {
         } else if let (true, Some(text)) = (kinds.contains(&Kind::String), number_text(value)) {
             d = d.hint(format!("write it in quotes: `\"{text}\"`"));
         }
-        Issue::new(d, self.fix_for(path, self.stand_in(s)))
+        // One value where a list of such values is wanted: the stand-in is that list.
+        let listed = self.list_items(s).and_then(|item| {
+            let mut probe = Vec::new();
+            self.check(v, item, &mut path.to_vec(), &mut probe);
+            probe.is_empty().then(|| {
+                let mut list = DeArray::new();
+                list.push(v.clone());
+                Spanned::new(v.span(), DeValue::Array(list))
+            })
+        });
+        if listed.is_some() {
+            d = d.hint(format!("write it as a list: `[{}]`", self.source.get(v.span()).unwrap_or("...")));
+        }
+        Issue::new(d, self.fix_for(path, listed.or_else(|| self.stand_in(s))))
+    }
+
+    /// The schema of a list's items, when `s` is a list.
+    fn list_items(&self, s: &'s Schema) -> Option<&'s Schema> {
+        let s = self.resolve(s);
+        match s.get("type") {
+            Some(Schema::String(t)) if t == "array" => s.get("items"),
+            _ => None,
+        }
     }
 
     /// A wrong value is replaced by a stand-in where there is one, so that a required key
     /// stays present; otherwise taken out.
-    fn fix_for(&self, path: &[Step], stand_in: Option<Spanned<DeValue<'static>>>) -> Fix {
+    fn fix_for<'i>(&self, path: &[Step], stand_in: Option<Spanned<DeValue<'i>>>) -> Fix<'i> {
         match (path.last(), stand_in) {
             (Some(_), Some(x)) => Fix::Insert(path.to_vec(), x),
             (Some(Step::Key(_)), None) => Fix::Remove(path.to_vec()),
@@ -759,14 +877,14 @@ impl<'s> Walker<'s, '_> {
         }
     }
 
-    fn range(
+    fn range<'i>(
         &self,
-        v: &Spanned<DeValue<'_>>,
+        v: &Spanned<DeValue<'i>>,
         text: &str,
         radix: u32,
         s: &'s Schema,
         path: &[Step],
-        out: &mut Vec<Issue>,
+        out: &mut Vec<Issue<'i>>,
     ) {
         let n = i128::from_str_radix(&text.replace('_', ""), radix).unwrap_or(i128::MAX);
         let low = s

@@ -73,7 +73,11 @@ fn from_pest(err: pest::error::Error<Rule>, text: &str) -> SyntaxError {
     };
     let message = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            let mut words: Vec<&str> = positives
+                .iter()
+                .filter_map(|r| describe(*r))
+                .flat_map(|w| w.split('|'))
+                .collect();
             // Closers and separators are literal tokens of the grammar, not rules: the parse
             // attempts name them.
             if let Some(attempts) = err.parse_attempts() {
@@ -161,9 +165,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::and_op => "`and`",
         Rule::not_op => "`not`",
         Rule::in_op => "`in`",
-        Rule::cmp_op => "a comparison (== != < <= > >=)",
-        Rule::add_op => "`+` or `-`",
-        Rule::mul_op => "`*`, `/` or `%`",
+        Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
+        // Several words, split on `|`.
+        Rule::add_op => "`+`|`-`",
+        Rule::mul_op => "`*`|`/`|`%`",
         Rule::neg_op => "`-`",
         Rule::expression | Rule::WHITESPACE | Rule::keyword | Rule::text | Rule::ident_char => {
             return None;
