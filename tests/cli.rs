@@ -877,3 +877,58 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
     assert!(replay.stdout.contains("lap limit"), "{}", replay.stdout);
     assert!(replay.stdout.lines().count() < 100, "{}", replay.stdout);
 }
+
+// ---- new, completions, man ----
+
+/// `sow new` writes a starter that checks clean, with the schema its first line names, and
+/// never overwrites a file.
+#[test]
+fn new_writes_a_starter_with_its_schema() {
+    let dir = scratch().join("new_starter");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("folder");
+    let target = dir.join("bao_la_kiswahili");
+    let target = target.to_str().expect("utf-8");
+    let run = sow(&["new", target], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let written = std::fs::read_to_string(dir.join("bao_la_kiswahili.toml")).expect("written");
+    assert!(written.starts_with("#:schema ./ruleset.schema.json\n"), "{written}");
+    assert!(written.contains("name = \"Bao la kiswahili\""), "{written}");
+    let schema = std::fs::read_to_string(dir.join("ruleset.schema.json")).expect("schema");
+    assert_eq!(schema, sow::schema::json());
+    let file = format!("{target}.toml");
+    assert_eq!(sow(&["check", &file], None).code, 0);
+    let again = sow(&["new", target], None);
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("sow never overwrites a file"), "{}", again.stderr);
+    let missing = sow(&["new", "no/such/folder/game"], None);
+    assert_eq!(missing.code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn completions_and_manual_pages() {
+    for shell in ["bash", "zsh", "fish"] {
+        let run = sow(&["completions", shell], None);
+        assert_eq!(run.code, 0, "{shell}");
+        assert!(run.stdout.contains("check") && run.stdout.contains("color"), "{shell}");
+    }
+    let man = sow(&["man"], None);
+    assert_eq!(man.code, 0);
+    assert!(man.stdout.contains(".TH sow"), "{}", &man.stdout[..man.stdout.len().min(200)]);
+    let dir = scratch().join("man_pages");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("folder");
+    let run = sow(&["man", "--output", dir.to_str().expect("utf-8")], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(dir.join("sow.1").is_file() && dir.join("sow-check.1").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_a_code() {
+    let run = snapshot("explain_code", &["explain", "--code", "E0305"], &[], None);
+    assert_eq!(run.code, 0);
+    let run = snapshot("explain_code_unknown", &["explain", "--code", "E0350"], &[], None);
+    assert_eq!(run.code, 2);
+}
