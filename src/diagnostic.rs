@@ -197,18 +197,15 @@ fn moved(offset: usize, shifts: &[(usize, usize)]) -> usize {
 
 /// Control characters in text taken from the user, escaped.
 fn plain(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escape = c.is_control() && c != '\n';
-            let mut s = String::new();
-            if escape {
-                s.extend(c.escape_unicode());
-            } else {
-                s.push(c);
-            }
-            s.chars().collect::<Vec<_>>()
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Draws a diagnostic as text: `error[E0301]: message`, `--> file:line:column`, the source
@@ -238,20 +235,30 @@ pub fn render(d: &Diagnostic, file: &str, source: &str, color: bool) -> String {
     let mut group = Group::with_title(title);
     match &d.span {
         Some(span) => {
-            let mut snippet = Snippet::source(text.as_ref()).path(file.as_str()).annotation(
-                AnnotationKind::Primary
-                    .span(at(span))
-                    .label(label.as_deref()),
-            );
+            let mut snippet = Snippet::source(text.as_ref())
+                .path(file.as_str())
+                .annotation(
+                    AnnotationKind::Primary
+                        .span(at(span))
+                        .label(label.as_deref()),
+                );
             for (span, text) in &related {
-                snippet = snippet.annotation(AnnotationKind::Context.span(span.clone()).label(text.as_str()));
+                snippet = snippet.annotation(
+                    AnnotationKind::Context
+                        .span(span.clone())
+                        .label(text.as_str()),
+                );
             }
             group = group.element(snippet);
         }
         None if !related.is_empty() => {
             let mut snippet = Snippet::source(text.as_ref()).path(file.as_str());
             for (span, text) in &related {
-                snippet = snippet.annotation(AnnotationKind::Context.span(span.clone()).label(text.as_str()));
+                snippet = snippet.annotation(
+                    AnnotationKind::Context
+                        .span(span.clone())
+                        .label(text.as_str()),
+                );
             }
             group = group.element(snippet);
         }
@@ -274,12 +281,14 @@ pub fn render(d: &Diagnostic, file: &str, source: &str, color: bool) -> String {
 /// A diagnostic as a JSON value, with its places resolved to lines and columns (and byte
 /// offsets), every label included.
 pub fn to_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Value {
-    let place = |s: &Range<usize>| {
+    let place = |s: &Range<usize>, primary: bool, text: Option<&str>| {
         let s = clamp(source, s);
         serde_json::json!({
             "start": line_col(source, s.start),
             "end": line_col(source, s.end),
             "bytes": [s.start, s.end],
+            "primary": primary,
+            "text": text,
         })
     };
     let (start, end) = match &d.span {
@@ -291,16 +300,10 @@ pub fn to_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Value {
     };
     let mut labels = Vec::new();
     if let Some(span) = &d.span {
-        let mut l = place(span);
-        l["primary"] = true.into();
-        l["text"] = d.label.clone().into();
-        labels.push(l);
+        labels.push(place(span, true, d.label.as_deref()));
     }
     for label in &d.related {
-        let mut l = place(&label.span);
-        l["primary"] = false.into();
-        l["text"] = label.text.clone().into();
-        labels.push(l);
+        labels.push(place(&label.span, false, Some(&label.text)));
     }
     serde_json::json!({
         "code": d.code.id(),

@@ -145,10 +145,16 @@ fn check_in_colour() {
         }
         out
     };
-    assert_eq!(strip(&run.stdout), plain.stdout, "colour changes nothing but colour");
+    assert_eq!(
+        strip(&run.stdout),
+        plain.stdout,
+        "colour changes nothing but colour"
+    );
     let forced = |no_color: bool| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_sow"));
-        c.args(["check", f]).current_dir(root()).env("CLICOLOR_FORCE", "1");
+        c.args(["check", f])
+            .current_dir(root())
+            .env("CLICOLOR_FORCE", "1");
         if no_color {
             c.env("NO_COLOR", "1");
         } else {
@@ -163,8 +169,8 @@ fn check_in_colour() {
 /// `sow check -` reads the ruleset from standard input.
 #[test]
 fn check_standard_input() {
-    let text = std::fs::read_to_string(root().join("tests/cli/check/six_mistakes.toml"))
-        .expect("fixture");
+    let text =
+        std::fs::read_to_string(root().join("tests/cli/check/six_mistakes.toml")).expect("fixture");
     let run = snapshot("check_stdin", &["check", "-"], &[], Some(&text));
     assert_eq!(run.code, 1);
     assert!(run.stdout.contains("--> <stdin>:"), "{}", run.stdout);
@@ -839,11 +845,7 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
         None,
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout.contains("endless moves  none"),
-        "{}",
-        run.stdout
-    );
+    assert!(run.stdout.contains("endless moves  none"), "{}", run.stdout);
     assert!(
         run.stdout
             .contains("1 move stopped at 1000000 laps without a repeat (not proven endless)"),
@@ -851,7 +853,8 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("stopped by a safety limit with no result 1"),
+        run.stdout
+            .contains("stopped by a safety limit with no result 1"),
         "{}",
         run.stdout
     );
@@ -892,7 +895,10 @@ fn new_writes_a_starter_with_its_schema() {
     let run = sow(&["new", target], None);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let written = std::fs::read_to_string(dir.join("bao_la_kiswahili.toml")).expect("written");
-    assert!(written.starts_with("#:schema ./ruleset.schema.json\n"), "{written}");
+    assert!(
+        written.starts_with("#:schema ./ruleset.schema.json\n"),
+        "{written}"
+    );
     assert!(written.contains("name = \"Bao la kiswahili\""), "{written}");
     let schema = std::fs::read_to_string(dir.join("ruleset.schema.json")).expect("schema");
     assert_eq!(schema, sow::schema::json());
@@ -900,7 +906,11 @@ fn new_writes_a_starter_with_its_schema() {
     assert_eq!(sow(&["check", &file], None).code, 0);
     let again = sow(&["new", target], None);
     assert_eq!(again.code, 2);
-    assert!(again.stderr.contains("sow never overwrites a file"), "{}", again.stderr);
+    assert!(
+        again.stderr.contains("sow never overwrites a file"),
+        "{}",
+        again.stderr
+    );
     let missing = sow(&["new", "no/such/folder/game"], None);
     assert_eq!(missing.code, 2);
     let _ = std::fs::remove_dir_all(&dir);
@@ -911,11 +921,18 @@ fn completions_and_manual_pages() {
     for shell in ["bash", "zsh", "fish"] {
         let run = sow(&["completions", shell], None);
         assert_eq!(run.code, 0, "{shell}");
-        assert!(run.stdout.contains("check") && run.stdout.contains("color"), "{shell}");
+        assert!(
+            run.stdout.contains("check") && run.stdout.contains("color"),
+            "{shell}"
+        );
     }
     let man = sow(&["man"], None);
     assert_eq!(man.code, 0);
-    assert!(man.stdout.contains(".TH sow"), "{}", &man.stdout[..man.stdout.len().min(200)]);
+    assert!(
+        man.stdout.contains(".TH sow"),
+        "{}",
+        &man.stdout[..man.stdout.len().min(200)]
+    );
     let dir = scratch().join("man_pages");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("folder");
@@ -929,6 +946,33 @@ fn completions_and_manual_pages() {
 fn explain_a_code() {
     let run = snapshot("explain_code", &["explain", "--code", "E0305"], &[], None);
     assert_eq!(run.code, 0);
-    let run = snapshot("explain_code_unknown", &["explain", "--code", "E0350"], &[], None);
+    let run = snapshot(
+        "explain_code_unknown",
+        &["explain", "--code", "E0350"],
+        &[],
+        None,
+    );
     assert_eq!(run.code, 2);
+}
+
+/// Numbers known when the game starts (`holes`, arithmetic on it) may stand in a list after
+/// `in`; values that change during play may not.
+#[test]
+fn constants_in_a_list_after_in() {
+    let base = std::fs::read_to_string(root().join("rulesets/kalah.toml")).expect("kalah");
+    let ruleset =
+        |when: &str| format!("{base}\n[[extra_turn]]\nname = \"listed\"\nwhen = '{when}'\n");
+    let run = sow(
+        &["check", "-"],
+        Some(&ruleset(
+            "seeds(last) in [1, holes, holes - 1] and own(last)",
+        )),
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let run = sow(
+        &["check", "-"],
+        Some(&ruleset("seeds(last) in [1, seeds(origin)]")),
+    );
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("error[E0315]"), "{}", run.stdout);
 }

@@ -52,10 +52,18 @@ fn every_fixture_diagnostic_has_a_code_and_is_a_sentence() {
                 .expect("sow runs");
             let doc: serde_json::Value =
                 serde_json::from_slice(&out.stdout).expect("one JSON document");
-            for d in doc["files"][0]["diagnostics"].as_array().into_iter().flatten() {
+            for d in doc["files"][0]["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
                 seen += 1;
                 let code = d["code"].as_str().unwrap_or("");
-                assert!(Code::parse(code).is_some(), "{}: code {code}", path.display());
+                assert!(
+                    Code::parse(code).is_some(),
+                    "{}: code {code}",
+                    path.display()
+                );
                 let message = d["message"].as_str().unwrap_or("");
                 let first = message.chars().next().unwrap_or(' ');
                 assert!(

@@ -185,7 +185,12 @@ fn hostile_rulesets() {
         );
         // Each diagnostic has a place, except problems of the file as a whole.
         assert_eq!(run.code, i32::from(errors), "{file}");
-        let json = sow(&["--format".into(), "json".into(), "check".into(), file.clone()]);
+        let json = sow(&[
+            "--format".into(),
+            "json".into(),
+            "check".into(),
+            file.clone(),
+        ]);
         let text = String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned();
         common::assert_expected(&file, &text, &json.stdout);
         insta::assert_snapshot!(t);

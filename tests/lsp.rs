@@ -96,7 +96,10 @@ impl Server {
         loop {
             let m = self.receive();
             if m["method"] == "textDocument/publishDiagnostics" {
-                return m["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+                return m["params"]["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
             }
         }
     }
@@ -153,7 +156,10 @@ fn the_language_server_checks_explains_and_completes() {
         "initialize",
         json!({ "processId": null, "rootUri": null, "capabilities": {} }),
     );
-    assert_eq!(init["result"]["capabilities"]["hoverProvider"], true, "{init}");
+    assert_eq!(
+        init["result"]["capabilities"]["hoverProvider"], true,
+        "{init}"
+    );
     server.notify("initialized", json!({}));
 
     // Opened: the diagnostics of `sow check`, structural and inside the expression.
@@ -164,9 +170,20 @@ fn the_language_server_checks_explains_and_completes() {
     let diags = server.diagnostics();
     let codes: Vec<&str> = diags.iter().filter_map(|d| d["code"].as_str()).collect();
     assert_eq!(codes, ["E0003", "E0306"], "{diags:?}");
-    assert_eq!(diags[0]["range"]["start"], json!({ "line": 5, "character": 0 }));
-    assert!(diags[0]["message"].as_str().unwrap_or("").contains("Did you mean `holes`?"));
-    assert_eq!(diags[1]["range"]["start"], json!({ "line": 14, "character": 28 }));
+    assert_eq!(
+        diags[0]["range"]["start"],
+        json!({ "line": 5, "character": 0 })
+    );
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Did you mean `holes`?")
+    );
+    assert_eq!(
+        diags[1]["range"]["start"],
+        json!({ "line": 14, "character": 28 })
+    );
     assert_eq!(diags[1]["severity"], 1);
 
     // Edited: the key fixed, the name fixed, a word misspelt.
@@ -193,12 +210,18 @@ fn the_language_server_checks_explains_and_completes() {
     // Hovers: a key (its doc comment), a function and an option inside an expression.
     let hover = |server: &mut Server, line, character| {
         let r = server.request("textDocument/hover", at(line, character));
-        r["result"]["contents"]["value"].as_str().unwrap_or("").to_string()
+        r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
     };
     let key = hover(&mut server, 5, 2);
     assert!(key.contains("Holes in each row"), "{key}");
     let function = hover(&mut server, 14, 22);
-    assert!(function.contains("seeds(hole)") && function.contains("seeds in a hole"), "{function}");
+    assert!(
+        function.contains("seeds(hole)") && function.contains("seeds in a hole"),
+        "{function}"
+    );
     let option = hover(&mut server, 14, 47);
     assert!(option.contains("Are big captures taken?"), "{option}");
     let word = hover(&mut server, 9, 14);

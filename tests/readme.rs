@@ -53,10 +53,7 @@ fn readme_main_command_runs() {
 #[test]
 fn readme_tutorial_runs() {
     let readme = std::fs::read_to_string("README.md").expect("README.md");
-    let tutorial = readme
-        .split("## Ten minutes")
-        .nth(1)
-        .expect("the tutorial");
+    let tutorial = readme.split("## Ten minutes").nth(1).expect("the tutorial");
     let block = tutorial
         .split("```toml\n")
         .nth(1)
@@ -74,21 +71,39 @@ fn readme_tutorial_runs() {
             .expect("run sow")
     };
     let out = sow(&["new", "my_game"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let written = std::fs::read_to_string(dir.join("my_game.toml")).expect("written");
-    assert_eq!(written, block, "`sow new my_game` writes the README's ruleset");
+    assert_eq!(
+        written, block,
+        "`sow new my_game` writes the README's ruleset"
+    );
     let schema = std::fs::read_to_string(dir.join("ruleset.schema.json")).expect("schema");
-    assert_eq!(schema, sow::schema::json(), "the schema the first line names");
+    assert_eq!(
+        schema,
+        sow::schema::json(),
+        "the schema the first line names"
+    );
 
     // Step 1: clean as written; the typos the README names are each reported, at once.
     let out = sow(&["check", "my_game.toml"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let typos = written
         .replace("seeds(last) == 1", "seed(last) == 1")
         .replace("holes = 5", "hole = 5")
         .replace("seeds = 3 ", "seeds = \"3\"")
         .replace("\"ccw\"", "\"counterclockwise\"")
-        .replace("[end]\nno_move = { remaining = \"stay\", result = \"mover_loses\" }\n", "");
+        .replace(
+            "[end]\nno_move = { remaining = \"stay\", result = \"mover_loses\" }\n",
+            "",
+        );
     std::fs::write(dir.join("typos.toml"), typos).expect("written");
     let out = sow(&["check", "typos.toml"]);
     assert_eq!(out.status.code(), Some(1));
@@ -110,9 +125,26 @@ fn readme_tutorial_runs() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("take opposite"));
     let out = sow(&["simulate", "my_game.toml", "--games", "50", "--seed", "1"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = sow(&["play", "my_game.toml", "--south", "random", "--north", "random", "--seed", "1"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = sow(&[
+        "play",
+        "my_game.toml",
+        "--south",
+        "random",
+        "--north",
+        "random",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // `sow new` never overwrites.
     assert_eq!(sow(&["new", "my_game"]).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);

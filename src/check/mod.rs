@@ -107,10 +107,13 @@ impl Checker<'_> {
     fn ruleset(&mut self, f: &RulesetFile, overrides: &[(String, String)]) -> Option<Rules> {
         if *f.format.get_ref() != 1 {
             self.error(
-                Diagnostic::new(Code::UnknownFormat, format!(
-                    "format {} is not known to this version of sow",
-                    f.format.get_ref()
-                ))
+                Diagnostic::new(
+                    Code::UnknownFormat,
+                    format!(
+                        "format {} is not known to this version of sow",
+                        f.format.get_ref()
+                    ),
+                )
                 .at(f.format.span())
                 .hint("write `format = 1`"),
             );
@@ -118,9 +121,10 @@ impl Checker<'_> {
         let clauses = f.legal.len() + f.capture.len() + f.extra_turn.len() + f.end.when.len();
         if clauses > MAX_CLAUSES {
             self.error(
-                Diagnostic::new(Code::TooManyClauses, format!(
-                    "this ruleset has {clauses} rule clauses; the limit is {MAX_CLAUSES}"
-                ))
+                Diagnostic::new(
+                    Code::TooManyClauses,
+                    format!("this ruleset has {clauses} rule clauses; the limit is {MAX_CLAUSES}"),
+                )
                 .hint("legality, capture, extra-turn and [[end.when]] clauses count together"),
             );
             return None;
@@ -198,8 +202,11 @@ impl Checker<'_> {
         let mut names = BTreeMap::new();
         for c in &f.capture {
             if let Some(first) = names.insert(c.name.clone(), c.when.span().start) {
-                let d = Diagnostic::new(Code::DuplicateClauseName, format!("two capture clauses are named \"{}\"", c.name))
-                    .hint("give each clause its own name: traces name the clause that fired");
+                let d = Diagnostic::new(
+                    Code::DuplicateClauseName,
+                    format!("two capture clauses are named \"{}\"", c.name),
+                )
+                .hint("give each clause its own name: traces name the clause that fired");
                 let d = match key_near(self.source, c.when.span().start, "name") {
                     Some(span) => d.at(span).label("named again here"),
                     None => d,
@@ -267,7 +274,8 @@ impl Checker<'_> {
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
-                Diagnostic::new(Code::RelayWithoutEndless,
+                Diagnostic::new(
+                    Code::RelayWithoutEndless,
                     "relay sowing can go on forever, but [end] names no `endless_move` outcome; \
                  the default (each player takes their own row, most seeds wins) applies",
                 )
@@ -281,17 +289,21 @@ impl Checker<'_> {
                 Seeds::FromOption(o) => self.count_option(&o.option, "rounds.refill")?,
                 Seeds::Layout(_) => {
                     self.error(
-                        Diagnostic::new(Code::RefillLayout, "`refill` is one number for every hole, not a layout")
-                            .at(r.refill.span()),
+                        Diagnostic::new(
+                            Code::RefillLayout,
+                            "`refill` is one number for every hole, not a layout",
+                        )
+                        .at(r.refill.span()),
                     );
                     return None;
                 }
             };
             if refill == 0 || refill > MAX_SEEDS {
                 self.error(
-                    Diagnostic::new(Code::RefillRange, format!(
-                        "`refill` must be from 1 to {MAX_SEEDS}, found {refill}"
-                    ))
+                    Diagnostic::new(
+                        Code::RefillRange,
+                        format!("`refill` must be from 1 to {MAX_SEEDS}, found {refill}"),
+                    )
                     .at(r.refill.span()),
                 );
             }
@@ -412,29 +424,38 @@ impl Checker<'_> {
             for v in &decl.values {
                 if !seen.insert(v.get_ref().as_str()) {
                     self.error(
-                        Diagnostic::new(Code::OptionDuplicateValue, format!(
-                            "option `{}` lists the value \"{}\" twice",
-                            name.get_ref(),
-                            v.get_ref()
-                        ))
+                        Diagnostic::new(
+                            Code::OptionDuplicateValue,
+                            format!(
+                                "option `{}` lists the value \"{}\" twice",
+                                name.get_ref(),
+                                v.get_ref()
+                            ),
+                        )
                         .at(v.span()),
                     );
                 }
             }
             if values.is_empty() {
                 self.error(
-                    Diagnostic::new(Code::OptionNoValues, format!("option `{}` has no values", name.get_ref()))
-                        .at(name.span()),
+                    Diagnostic::new(
+                        Code::OptionNoValues,
+                        format!("option `{}` has no values", name.get_ref()),
+                    )
+                    .at(name.span()),
                 );
             }
             if !values.contains(decl.default.get_ref()) {
                 self.error(
-                    Diagnostic::new(Code::OptionDefault, format!(
-                        "the default \"{}\" of option `{}` is not one of its values {}",
-                        decl.default.get_ref(),
-                        name.get_ref(),
-                        typing::quoted(&values)
-                    ))
+                    Diagnostic::new(
+                        Code::OptionDefault,
+                        format!(
+                            "the default \"{}\" of option `{}` is not one of its values {}",
+                            decl.default.get_ref(),
+                            name.get_ref(),
+                            typing::quoted(&values)
+                        ),
+                    )
                     .at(decl.default.span()),
                 );
             }
@@ -457,7 +478,10 @@ impl Checker<'_> {
         for (name, value) in overrides {
             let Some((current, values)) = self.options.get_mut(name) else {
                 let known: Vec<&str> = f.options.keys().map(|k| k.get_ref().as_str()).collect();
-                let d = Diagnostic::new(Code::UnknownOption, format!("this ruleset has no option `{name}`"));
+                let d = Diagnostic::new(
+                    Code::UnknownOption,
+                    format!("this ruleset has no option `{name}`"),
+                );
                 let d = match did_you_mean(name, known.iter().copied()) {
                     Some(s) => d.hint(format!("did you mean `{s}`?")),
                     None if known.is_empty() => d.hint("this ruleset declares no options"),
@@ -467,10 +491,13 @@ impl Checker<'_> {
                 continue;
             };
             if !values.contains(value) {
-                let d = Diagnostic::new(Code::OptionValue, format!(
-                    "option `{name}` cannot be \"{value}\"; its values are {}",
-                    typing::quoted(values)
-                ));
+                let d = Diagnostic::new(
+                    Code::OptionValue,
+                    format!(
+                        "option `{name}` cannot be \"{value}\"; its values are {}",
+                        typing::quoted(values)
+                    ),
+                );
                 let d = match did_you_mean(value, values.iter().map(String::as_str)) {
                     Some(s) => d.hint(format!("did you mean \"{s}\"?")),
                     None => d,
@@ -495,8 +522,11 @@ impl Checker<'_> {
         };
         let name = r.option.get_ref();
         let Some((value, values)) = self.options.get(name).cloned() else {
-            let d = Diagnostic::new(Code::SettingUnknownOption, format!("`{key}` names an unknown option `{name}`"))
-                .at(r.option.span());
+            let d = Diagnostic::new(
+                Code::SettingUnknownOption,
+                format!("`{key}` names an unknown option `{name}`"),
+            )
+            .at(r.option.span());
             let d = match did_you_mean(name, self.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `{s}`?")),
                 None => d.hint("declare it under [options]"),
@@ -560,10 +590,10 @@ impl Checker<'_> {
     /// The value in force of an option whose values are all whole numbers.
     fn count_option(&mut self, name: &toml::Spanned<String>, key: &str) -> Option<u32> {
         let Some((value, values)) = self.options.get(name.get_ref()).cloned() else {
-            let d = Diagnostic::new(Code::SettingUnknownOption, format!(
-                "`{key}` names an unknown option `{}`",
-                name.get_ref()
-            ))
+            let d = Diagnostic::new(
+                Code::SettingUnknownOption,
+                format!("`{key}` names an unknown option `{}`", name.get_ref()),
+            )
             .at(name.span());
             let d = match did_you_mean(name.get_ref(), self.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `{s}`?")),
@@ -592,7 +622,11 @@ impl Checker<'_> {
         let mut ok = true;
         if rows != 2 && rows != 4 {
             self.error(
-                Diagnostic::new(Code::BoardRows, format!("a board has 2 or 4 rows, not {rows}")).at(b.rows.span()),
+                Diagnostic::new(
+                    Code::BoardRows,
+                    format!("a board has 2 or 4 rows, not {rows}"),
+                )
+                .at(b.rows.span()),
             );
             ok = false;
         }
@@ -609,9 +643,12 @@ impl Checker<'_> {
         }
         if rows == 4 && b.stores == Stores::Track {
             self.error(
-                Diagnostic::new(Code::TrackStoreRows, "stores on the track need a two-row board")
-                    .at(b.rows.span())
-                    .hint("use `stores = \"reserve\"` on four rows"),
+                Diagnostic::new(
+                    Code::TrackStoreRows,
+                    "stores on the track need a two-row board",
+                )
+                .at(b.rows.span())
+                .hint("use `stores = \"reserve\"` on four rows"),
             );
             ok = false;
         }
@@ -645,9 +682,12 @@ impl Checker<'_> {
         let total: u64 = south.iter().chain(&north).map(|&s| u64::from(s)).sum();
         if total == 0 || total > u64::from(MAX_SEEDS) {
             self.error(
-                Diagnostic::new(Code::SeedTotal, format!(
-                    "the board starts with {total} seeds; it must hold from 1 to {MAX_SEEDS}"
-                ))
+                Diagnostic::new(
+                    Code::SeedTotal,
+                    format!(
+                        "the board starts with {total} seeds; it must hold from 1 to {MAX_SEEDS}"
+                    ),
+                )
                 .at(b.seeds.span()),
             );
             return None;
@@ -797,7 +837,9 @@ impl Checker<'_> {
         place: &str,
         offset: usize,
     ) -> Option<BoolX> {
-        self.compiled(facts, place, offset, |scope| typing::compile_bool(node, scope))
+        self.compiled(facts, place, offset, |scope| {
+            typing::compile_bool(node, scope)
+        })
     }
 
     fn hole(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<HoleX> {
@@ -810,7 +852,9 @@ impl Checker<'_> {
             }
         };
         self.board_lints(&node, offset);
-        self.compiled(facts, place, offset, |scope| typing::compile_hole(&node, scope))
+        self.compiled(facts, place, offset, |scope| {
+            typing::compile_hole(&node, scope)
+        })
     }
 
     fn capture(&mut self, c: &Capture) -> Option<CaptureRule> {
@@ -828,10 +872,13 @@ impl Checker<'_> {
             .map(|t| self.hole(t, facts, place, &c.name))
             .collect();
         if c.take.is_empty() {
-            let d = Diagnostic::new(Code::CaptureTakesNothing, format!(
-                "capture clause \"{}\" takes no hole: `take` is empty",
-                c.name
-            ))
+            let d = Diagnostic::new(
+                Code::CaptureTakesNothing,
+                format!(
+                    "capture clause \"{}\" takes no hole: `take` is empty",
+                    c.name
+                ),
+            )
             .hint("list the holes taken, e.g. `take = ['opposite(last)']`");
             let d = match key_near(self.source, c.when.span().start, "take") {
                 Some(span) => d.at(span),
@@ -850,10 +897,13 @@ impl Checker<'_> {
             .map(|e| self.condition(e, facts, place, &c.name));
         let to = self.setting(&c.to, "to");
         if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
-            let d = Diagnostic::new(Code::ThenNotAtLapEnd, format!(
-                "capture clause \"{}\": `then` applies only to `at = \"lap_end\"` clauses",
-                c.name
-            ));
+            let d = Diagnostic::new(
+                Code::ThenNotAtLapEnd,
+                format!(
+                    "capture clause \"{}\": `then` applies only to `at = \"lap_end\"` clauses",
+                    c.name
+                ),
+            );
             let d = match key_near(self.source, c.when.span().start, "then") {
                 Some(span) => d.at(span),
                 None => d,
@@ -899,7 +949,12 @@ impl Checker<'_> {
     fn end(
         &mut self,
         e: &End,
-    ) -> Option<(EndingRule, EndingRule, Option<EndingRule>, Vec<(BoolX, EndingRule)>)> {
+    ) -> Option<(
+        EndingRule,
+        EndingRule,
+        Option<EndingRule>,
+        Vec<(BoolX, EndingRule)>,
+    )> {
         let default = Ending {
             remaining: Setting::Fixed(ruleset::Remaining::Owners),
             result: Setting::Fixed(Verdict::MostSeeds),
@@ -918,7 +973,10 @@ impl Checker<'_> {
             },
             None => None,
         };
-        for (name, ending) in [("no_move", Some(&e.no_move)), ("endless_move", e.endless_move.as_ref())] {
+        for (name, ending) in [
+            ("no_move", Some(&e.no_move)),
+            ("endless_move", e.endless_move.as_ref()),
+        ] {
             if let Some(ending) = ending
                 && self.setting(&ending.enabled, "enabled") == Some(false)
             {

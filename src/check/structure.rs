@@ -39,7 +39,8 @@ pub fn is_stand_in(source: &str, span: &Range<usize>) -> bool {
     span.start > source.len()
 }
 
-fn schema() -> &'static Schema {
+/// The format's JSON Schema as a value, built once.
+pub fn schema() -> &'static Schema {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         serde_json::to_value(schemars::schema_for!(RulesetFile)).unwrap_or(Schema::Bool(true))
@@ -97,7 +98,10 @@ pub fn read(source: &str) -> Read {
         Err(e) => {
             let d = serde_error(&e);
             // The structural pass may have said it already, at the same place.
-            if !diagnostics.iter().any(|x| x.span.is_some() && x.span == d.span) {
+            if !diagnostics
+                .iter()
+                .any(|x| x.span.is_some() && x.span == d.span)
+            {
                 diagnostics.push(d);
             }
             None
@@ -110,6 +114,25 @@ pub fn read(source: &str) -> Read {
     }
 }
 
+/// Follows `$ref`s (into `root`'s definitions) and one-branch `allOf`s (schemars wraps a
+/// described reference so).
+pub fn resolve<'s>(root: &'s Schema, mut s: &'s Schema) -> &'s Schema {
+    for _ in 0..32 {
+        if let Some(r) = s.get("$ref").and_then(Schema::as_str) {
+            let name = r.trim_start_matches("#/definitions/");
+            match root.get("definitions").and_then(|d| d.get(name)) {
+                Some(next) => s = next,
+                None => return s,
+            }
+        } else if let Some([one]) = s.get("allOf").and_then(Schema::as_array).map(Vec::as_slice) {
+            s = one;
+        } else {
+            return s;
+        }
+    }
+    s
+}
+
 /// A TOML syntax error. A duplicate key names the key and both places.
 fn syntax_error(source: &str, tree: &Spanned<DeTable<'_>>, e: &toml::de::Error) -> Diagnostic {
     let span = e.span();
@@ -117,7 +140,10 @@ fn syntax_error(source: &str, tree: &Spanned<DeTable<'_>>, e: &toml::de::Error) 
     if message.starts_with("duplicate key")
         && let Some(span) = &span
     {
-        let key = source.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
+        let key = source
+            .get(span.clone())
+            .unwrap_or("")
+            .trim_matches(['"', '\'']);
         let mut d = Diagnostic::new(Code::DuplicateKey, format!("`{key}` is defined twice"))
             .at(span.clone())
             .label("defined again here");
@@ -145,14 +171,23 @@ fn syntax_error(source: &str, tree: &Spanned<DeTable<'_>>, e: &toml::de::Error) 
 
 /// The line holding byte `at`.
 fn line_of(source: &str, at: usize) -> &str {
-    let start = source.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
-    let end = source.get(at..).and_then(|r| r.find('\n')).map_or(source.len(), |i| at + i);
+    let start = source
+        .get(..at)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let end = source
+        .get(at..)
+        .and_then(|r| r.find('\n'))
+        .map_or(source.len(), |i| at + i);
     source.get(start..end).unwrap_or("")
 }
 
 /// Where the table header after the line of `at` starts (or the end of the text).
 fn next_header(source: &str, at: usize) -> usize {
-    let mut offset = source.get(at..).and_then(|r| r.find('\n')).map_or(source.len(), |i| at + i + 1);
+    let mut offset = source
+        .get(at..)
+        .and_then(|r| r.find('\n'))
+        .map_or(source.len(), |i| at + i + 1);
     for line in source.get(offset..).unwrap_or("").split_inclusive('\n') {
         if line.trim_start().starts_with('[') {
             return offset;
@@ -210,7 +245,10 @@ fn first_key(table: &DeTable<'_>, key: &str, before: usize) -> Option<Range<usiz
 /// expression such as `when = "option.x == "a""`.
 fn quote_hint(source: &str, at: usize) -> Option<String> {
     let start = source.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
-    let end = source.get(at..)?.find('\n').map_or(source.len(), |i| at + i);
+    let end = source
+        .get(at..)?
+        .find('\n')
+        .map_or(source.len(), |i| at + i);
     let line = source.get(start..end)?;
     let (key, value) = line.split_once('=')?;
     let value = value.trim();
@@ -416,22 +454,8 @@ struct Walker<'s, 't> {
 }
 
 impl<'s> Walker<'s, '_> {
-    /// Follows `$ref`s and one-branch `allOf`s (schemars wraps a described reference so).
-    fn resolve(&self, mut s: &'s Schema) -> &'s Schema {
-        for _ in 0..32 {
-            if let Some(r) = s.get("$ref").and_then(Schema::as_str) {
-                let name = r.trim_start_matches("#/definitions/");
-                match self.root.get("definitions").and_then(|d| d.get(name)) {
-                    Some(next) => s = next,
-                    None => return s,
-                }
-            } else if let Some([one]) = s.get("allOf").and_then(Schema::as_array).map(Vec::as_slice) {
-                s = one;
-            } else {
-                return s;
-            }
-        }
-        s
+    fn resolve(&self, s: &'s Schema) -> &'s Schema {
+        resolve(self.root, s)
     }
 
     fn branches(&self, s: &'s Schema) -> Option<&'s Vec<Schema>> {
@@ -656,7 +680,11 @@ impl<'s> Walker<'s, '_> {
                             }
                             None => d.hint(format!(
                                 "the keys of {} are {}",
-                                if path.len() == 1 { "the top level" } else { &table },
+                                if path.len() == 1 {
+                                    "the top level"
+                                } else {
+                                    &table
+                                },
                                 properties
                                     .keys()
                                     .map(|k| format!("`{k}`"))
@@ -687,7 +715,8 @@ impl<'s> Walker<'s, '_> {
             };
             path.pop();
             // "Did you mean `r`?" on an unknown key said it already.
-            let diagnostic = (!suggested.iter().any(|s| s == r)).then(|| self.missing(v, r, schema, path, &table));
+            let diagnostic = (!suggested.iter().any(|s| s == r))
+                .then(|| self.missing(v, r, schema, path, &table));
             out.push(Issue {
                 diagnostic,
                 fix,
@@ -777,8 +806,10 @@ impl<'s> Walker<'s, '_> {
         }
         let s = self.resolve(s);
         if let Some(values) = s.get("enum").and_then(Schema::as_array)
-            && let (Some(doc), [Schema::String(word)]) =
-                (s.get("description").and_then(Schema::as_str), values.as_slice())
+            && let (Some(doc), [Schema::String(word)]) = (
+                s.get("description").and_then(Schema::as_str),
+                values.as_slice(),
+            )
         {
             let head = doc.split([':', '.', ',']).next().unwrap_or("");
             return (squash(head) == written).then(|| word.clone());
@@ -838,7 +869,10 @@ impl<'s> Walker<'s, '_> {
         if let (true, Some(text)) = (kinds.contains(&Kind::Integer), value.as_str())
             && text.trim().parse::<i64>().is_ok()
         {
-            d = d.hint(format!("write the number without quotes: `{}`", text.trim()));
+            d = d.hint(format!(
+                "write the number without quotes: `{}`",
+                text.trim()
+            ));
         } else if let (true, Some(text)) = (kinds.contains(&Kind::String), number_text(value)) {
             d = d.hint(format!("write it in quotes: `\"{text}\"`"));
         }
@@ -853,7 +887,10 @@ impl<'s> Walker<'s, '_> {
             })
         });
         if listed.is_some() {
-            d = d.hint(format!("write it as a list: `[{}]`", self.source.get(v.span()).unwrap_or("...")));
+            d = d.hint(format!(
+                "write it as a list: `[{}]`",
+                self.source.get(v.span()).unwrap_or("...")
+            ));
         }
         Issue::new(d, self.fix_for(path, listed.or_else(|| self.stand_in(s))))
     }

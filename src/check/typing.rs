@@ -319,7 +319,11 @@ fn all<T>(items: impl IntoIterator<Item = Checked<T>>) -> Checked<Vec<T>> {
             Err(e) => errors.extend(e),
         }
     }
-    if errors.is_empty() { Ok(values) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        Err(errors)
+    }
 }
 
 /// A typed, compiled node.
@@ -349,10 +353,11 @@ impl Typed {
 pub fn compile_bool(node: &Node, scope: &Scope<'_>) -> Checked<BoolX> {
     match compile(node, scope)? {
         Typed::Bool(b) => Ok(b),
-        Typed::Number(_) => Err(vec![
-            mismatch(Type::Bool, Type::Number, &node.span)
-                .hint(format!("did you mean `{} > 0`?", crate::expr::show(node))),
-        ]),
+        Typed::Number(_) => {
+            Err(vec![mismatch(Type::Bool, Type::Number, &node.span).hint(
+                format!("did you mean `{} > 0`?", crate::expr::show(node)),
+            )])
+        }
         other => Err(vec![mismatch(Type::Bool, other.ty(), &node.span)]),
     }
 }
@@ -371,7 +376,7 @@ fn mismatch(want: Type, got: Type, span: &Span) -> Diagnostic {
         format!("expected {}, found {}", want.word(), got.word()),
     )
     .at(span.clone())
-    .label(format!("{}", got.word()))
+    .label(got.word())
 }
 
 fn compile(node: &Node, scope: &Scope<'_>) -> Checked<Typed> {
@@ -503,8 +508,11 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             scope.used.borrow_mut().insert(option.to_string());
             return Ok(Typed::Option(option.to_string()));
         }
-        let d = Diagnostic::new(Code::ExprUnknownOption, format!("unknown option `{option}`"))
-            .at(span.clone());
+        let d = Diagnostic::new(
+            Code::ExprUnknownOption,
+            format!("unknown option `{option}`"),
+        )
+        .at(span.clone());
         return Err(
             match did_you_mean(option, scope.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `option.{s}`?")),
@@ -606,8 +614,11 @@ fn call_node(
     // The arguments are compiled whatever the function, so that their errors are found too.
     let compiled = all(args.iter().map(|a| compile(a, scope)));
     let Some(doc) = FUNCTIONS.iter().find(|f| f.name == name) else {
-        let d = Diagnostic::new(Code::ExprUnknownFunction, format!("unknown function `{name}`"))
-            .at(name_span.clone());
+        let d = Diagnostic::new(
+            Code::ExprUnknownFunction,
+            format!("unknown function `{name}`"),
+        )
+        .at(name_span.clone());
         let d = match did_you_mean(name, FUNCTIONS.iter().map(|f| f.name)) {
             Some(s) => d.hint(format!("did you mean `{s}`?")),
             None => d.hint(format!(
@@ -619,7 +630,9 @@ fn call_node(
                     .join(", ")
             )),
         };
-        return Err(both(Err::<(), _>(vec![d]), compiled).err().unwrap_or_default());
+        return Err(both(Err::<(), _>(vec![d]), compiled)
+            .err()
+            .unwrap_or_default());
     };
     if args.len() != doc.args.len() {
         let d = Diagnostic::new(
@@ -632,7 +645,9 @@ fn call_node(
             ),
         )
         .at(span.clone());
-        return Err(both(Err::<(), _>(vec![d]), compiled).err().unwrap_or_default());
+        return Err(both(Err::<(), _>(vec![d]), compiled)
+            .err()
+            .unwrap_or_default());
     }
     let compiled = compiled?;
     let mut errors = Vec::new();
@@ -703,13 +718,7 @@ fn unreachable_function(name: &str, span: &Span) -> Checked<Typed> {
     ])
 }
 
-fn binary(
-    op: BinaryOp,
-    a: &Node,
-    b: &Node,
-    span: &Span,
-    scope: &Scope<'_>,
-) -> Checked<Typed> {
+fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> Checked<Typed> {
     match op {
         BinaryOp::And | BinaryOp::Or => {
             let (x, y) = both(compile_bool(a, scope), compile_bool(b, scope))?;
@@ -770,7 +779,11 @@ fn binary(
                                 format!(
                                     "`{}` can never hold: a count is never negative",
                                     crate::expr::show(&Node {
-                                        kind: NodeKind::Binary(op, Box::new(a.clone()), Box::new(b.clone())),
+                                        kind: NodeKind::Binary(
+                                            op,
+                                            Box::new(a.clone()),
+                                            Box::new(b.clone())
+                                        ),
                                         span: span.clone(),
                                     })
                                 ),

@@ -52,7 +52,10 @@ pub fn man(args: ManArgs) -> Result<Exit, Fail> {
             }
             clap_mangen::generate_to(command, &folder)
                 .map_err(|e| Fail::Usage(format!("cannot write into {}: {e}", folder.display())))?;
-            super::say_err(&format!("wrote the manual pages into {}\n", folder.display()));
+            super::say_err(&format!(
+                "wrote the manual pages into {}\n",
+                folder.display()
+            ));
         }
         None => {
             let mut out = Vec::new();

@@ -30,7 +30,8 @@ pub fn run(_args: Args) -> Result<Exit, Fail> {
     drop(connection);
     let joined = threads.join();
     result?;
-    joined.map_err(|e| Fail::Usage(format!("the language server's input or output failed: {e}")))?;
+    joined
+        .map_err(|e| Fail::Usage(format!("the language server's input or output failed: {e}")))?;
     Ok(Exit::Ok)
 }
 

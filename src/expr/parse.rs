@@ -107,7 +107,10 @@ fn from_pest(err: pest::error::Error<Rule>, text: &str) -> SyntaxError {
     let span = match span {
         // A place in the text is drawn as the character there.
         s if s.start == s.end => {
-            let width = text.get(s.start..).and_then(|t| t.chars().next()).map_or(0, char::len_utf8);
+            let width = text
+                .get(s.start..)
+                .and_then(|t| t.chars().next())
+                .map_or(0, char::len_utf8);
             s.start..s.start + width
         }
         s => s,

@@ -183,30 +183,7 @@ fn context(source: &str, offset: usize) -> Context {
     }
 }
 
-fn schema() -> Schema {
-    serde_json::to_value(schemars::schema_for!(crate::ruleset::RulesetFile))
-        .unwrap_or(Schema::Bool(true))
-}
-
-/// Follows `$ref`, one-branch `allOf`, and the table branch of a choice.
-fn resolve<'a>(root: &'a Schema, mut s: &'a Schema) -> &'a Schema {
-    for _ in 0..32 {
-        if let Some(r) = s.get("$ref").and_then(Schema::as_str) {
-            match root
-                .get("definitions")
-                .and_then(|d| d.get(r.trim_start_matches("#/definitions/")))
-            {
-                Some(next) => s = next,
-                None => return s,
-            }
-        } else if let Some([one]) = s.get("allOf").and_then(Schema::as_array).map(Vec::as_slice) {
-            s = one;
-        } else {
-            return s;
-        }
-    }
-    s
-}
+use crate::check::structure::resolve;
 
 /// The schema of the table at `path`.
 fn table_schema<'a>(root: &'a Schema, path: &[String]) -> Option<&'a Schema> {
@@ -307,7 +284,11 @@ fn word_at(source: &str, offset: usize) -> Option<(String, std::ops::Range<usize
 /// may be half written).
 fn options(source: &str) -> Vec<(String, String, Vec<String>)> {
     let (tree, _) = toml::de::DeTable::parse_recoverable(source);
-    let Some(table) = tree.get_ref().get("options").and_then(|o| o.get_ref().as_table()) else {
+    let Some(table) = tree
+        .get_ref()
+        .get("options")
+        .and_then(|o| o.get_ref().as_table())
+    else {
         return Vec::new();
     };
     table
@@ -351,7 +332,12 @@ fn expression_help(word: &str, source: &str) -> Option<String> {
         return Some(format!("**{}**: {}\n\n{}", n.name, n.ty.word(), n.doc));
     }
     let f = FUNCTIONS.iter().find(|f| f.name == word)?;
-    Some(format!("**{}**: {}\n\n{}", signature(f), f.ty.word(), f.doc))
+    Some(format!(
+        "**{}**: {}\n\n{}",
+        signature(f),
+        f.ty.word(),
+        f.doc
+    ))
 }
 
 fn signature(f: &crate::check::typing::FunctionDoc) -> String {
@@ -375,25 +361,25 @@ fn signature(f: &crate::check::typing::FunctionDoc) -> String {
 pub fn hover(source: &str, at: lsp::Position) -> Option<lsp::Hover> {
     let offset = offset(source, at);
     let (word, span) = word_at(source, offset)?;
-    let root = schema();
+    let root = crate::check::structure::schema();
     let text = match context(source, offset) {
         Context::Expression => expression_help(&word, source)?,
         Context::Header => {
             let path: Vec<String> = word.split('.').map(str::to_string).collect();
             let (last, parents) = path.split_last()?;
-            let table = table_schema(&root, parents)?;
+            let table = table_schema(root, parents)?;
             let p = table.get("properties")?.get(last.as_str())?;
             format!("**[{word}]**\n\n{}", description(p)?)
         }
         Context::Key(path) => {
-            let table = table_schema(&root, &path)?;
+            let table = table_schema(root, &path)?;
             let p = table.get("properties")?.get(word.as_str())?;
             format!("**{word}**\n\n{}", description(p)?)
         }
         Context::Value(path, key) => {
-            let table = table_schema(&root, &path)?;
+            let table = table_schema(root, &path)?;
             let p = table.get("properties")?.get(key.as_str())?;
-            let described = variant_help(&root, p, &word);
+            let described = variant_help(root, p, &word);
             match described {
                 Some(d) => format!("**{word}**: {d}"),
                 None => format!("**{key}**\n\n{}", description(p)?),
@@ -430,9 +416,9 @@ fn variant_help(root: &Schema, s: &Schema, word: &str) -> Option<String> {
 /// a value may be, and in expressions the names, functions and options.
 pub fn completion(source: &str, at: lsp::Position) -> Vec<lsp::CompletionItem> {
     let offset = offset(source, at);
-    let root = schema();
-    let item = |label: String, kind, detail: Option<String>, doc: Option<String>| {
-        lsp::CompletionItem {
+    let root = crate::check::structure::schema();
+    let item =
+        |label: String, kind, detail: Option<String>, doc: Option<String>| lsp::CompletionItem {
             label,
             kind: Some(kind),
             detail,
@@ -443,25 +429,29 @@ pub fn completion(source: &str, at: lsp::Position) -> Vec<lsp::CompletionItem> {
                 })
             }),
             ..Default::default()
-        }
-    };
+        };
     match context(source, offset) {
         Context::Header => {
-            let top = resolve(&root, &root);
+            let top = resolve(root, root);
             let mut out = Vec::new();
             if let Some(props) = top.get("properties").and_then(Schema::as_object) {
                 for (k, p) in props {
-                    let is_table = table_schema(&root, std::slice::from_ref(k))
+                    let is_table = table_schema(root, std::slice::from_ref(k))
                         .is_some_and(|t| t.get("properties").is_some());
                     if is_table {
-                        out.push(item(k.clone(), lsp::CompletionItemKind::MODULE, None, description(p)));
+                        out.push(item(
+                            k.clone(),
+                            lsp::CompletionItemKind::MODULE,
+                            None,
+                            description(p),
+                        ));
                     }
                 }
             }
             out
         }
         Context::Key(path) => {
-            let Some(table) = table_schema(&root, &path) else {
+            let Some(table) = table_schema(root, &path) else {
                 return Vec::new();
             };
             table
@@ -470,20 +460,27 @@ pub fn completion(source: &str, at: lsp::Position) -> Vec<lsp::CompletionItem> {
                 .map(|props| {
                     props
                         .iter()
-                        .map(|(k, p)| item(k.clone(), lsp::CompletionItemKind::FIELD, None, description(p)))
+                        .map(|(k, p)| {
+                            item(
+                                k.clone(),
+                                lsp::CompletionItemKind::FIELD,
+                                None,
+                                description(p),
+                            )
+                        })
                         .collect()
                 })
                 .unwrap_or_default()
         }
         Context::Value(path, key) => {
-            let Some(p) = table_schema(&root, &path)
+            let Some(p) = table_schema(root, &path)
                 .and_then(|t| t.get("properties"))
                 .and_then(|ps| ps.get(key.as_str()))
             else {
                 return Vec::new();
             };
             let mut seen = Vec::new();
-            words(&root, p)
+            words(root, p)
                 .into_iter()
                 .filter(|(w, _)| {
                     let fresh = !seen.contains(w);
@@ -515,7 +512,12 @@ pub fn completion(source: &str, at: lsp::Position) -> Vec<lsp::CompletionItem> {
                         .filter(|(n, _, _)| n == option)
                         .flat_map(|(_, q, vs)| {
                             vs.iter().map(move |v| {
-                                item(v.clone(), lsp::CompletionItemKind::VALUE, Some(q.clone()), None)
+                                item(
+                                    v.clone(),
+                                    lsp::CompletionItemKind::VALUE,
+                                    Some(q.clone()),
+                                    None,
+                                )
                             })
                         })
                         .collect();
@@ -550,7 +552,12 @@ pub fn completion(source: &str, at: lsp::Position) -> Vec<lsp::CompletionItem> {
                 )
             }));
             out.extend(opts.into_iter().map(|(n, q, _)| {
-                item(format!("option.{n}"), lsp::CompletionItemKind::VARIABLE, Some(q), None)
+                item(
+                    format!("option.{n}"),
+                    lsp::CompletionItemKind::VARIABLE,
+                    Some(q),
+                    None,
+                )
             }));
             out
         }
@@ -568,14 +575,20 @@ mod tests {
         let p = position(source, x);
         assert_eq!((p.line, p.character), (0, 8));
         assert_eq!(offset(source, p), x);
-        assert_eq!(offset(source, lsp::Position::new(1, 0)), source.find('b').unwrap_or(0));
+        assert_eq!(
+            offset(source, lsp::Position::new(1, 0)),
+            source.find('b').unwrap_or(0)
+        );
     }
 
     #[test]
     fn contexts() {
         let source = "[sowing]\ndirection = \"c\"\n[[capture]]\nwhen = 'seeds(\n";
         let at = |s: &str| source.find(s).unwrap_or(0) + s.len();
-        assert_eq!(context(source, at("direc")), Context::Key(vec!["sowing".into()]));
+        assert_eq!(
+            context(source, at("direc")),
+            Context::Key(vec!["sowing".into()])
+        );
         assert_eq!(
             context(source, at("direction = \"c")),
             Context::Value(vec!["sowing".into()], "direction".into())
