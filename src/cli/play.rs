@@ -117,7 +117,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 file: "--from".into(),
                 source: text.clone(),
                 diagnostics: vec![
-                    sow::diagnostic::Diagnostic::error(format!(
+                    sow::diagnostic::Diagnostic::new(sow::diagnostic::Code::BadPosition, format!(
                         "bad starting position: {}",
                         e.message
                     ))
