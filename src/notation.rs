@@ -321,6 +321,12 @@ impl Reader<'_> {
             } else {
                 1
             };
+        } else if let Some((name, value)) = word.split_once('=')
+            && let Some(var) = self.rules.vars.iter().find(|v| v.name == name)
+        {
+            self.var(var, value, span)?;
+        } else if word == "vars" {
+            // Only introduces the variables that follow.
         } else if word == "removed" {
             self.suffix = Some((Suffix::Removed, span, false));
         } else if word == "claimed" {
@@ -339,6 +345,57 @@ impl Reader<'_> {
                 format!("unexpected `{word}` in the position; {SHAPE}"),
                 span,
             );
+        }
+        Ok(())
+    }
+
+    /// A variable's value: `NAME=v`, or `NAME=south/north` for one each player has.
+    fn var(
+        &mut self,
+        var: &crate::rules::VarInfo,
+        value: &str,
+        span: Range<usize>,
+    ) -> Result<(), PositionError> {
+        let values: Vec<&str> = if var.per_player {
+            value.split('/').collect()
+        } else {
+            vec![value]
+        };
+        if values.len() != if var.per_player { 2 } else { 1 } {
+            return fail(
+                format!(
+                    "`{}` is a variable each player has: write {}=SOUTH/NORTH",
+                    var.name, var.name
+                ),
+                span,
+            );
+        }
+        for (k, v) in values.into_iter().enumerate() {
+            let parsed = match var.kind {
+                crate::ruleset::VarKind::Number => v.parse::<i32>().ok(),
+                crate::ruleset::VarKind::Flag => match v {
+                    "true" => Some(1),
+                    "false" => Some(0),
+                    _ => None,
+                },
+                crate::ruleset::VarKind::Direction => match v {
+                    "none" => Some(0),
+                    "ccw" => Some(1),
+                    "cw" => Some(2),
+                    _ => None,
+                },
+            };
+            let Some(parsed) = parsed else {
+                let what = match var.kind {
+                    crate::ruleset::VarKind::Number => "a whole number",
+                    crate::ruleset::VarKind::Flag => "true or false",
+                    crate::ruleset::VarKind::Direction => "ccw, cw or none",
+                };
+                return fail(format!("`{v}` is not a value of `{}`: {what}", var.name), span);
+            };
+            if let Some(slot) = self.pos.vars.get_mut(usize::from(var.slot) + k) {
+                *slot = parsed;
+            }
         }
         Ok(())
     }
@@ -496,9 +553,19 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     let g = &rules.geometry;
     let lead = text.len() - text.trim_start().len();
     let whole = lead..text.trim_end().len().max(lead);
+    let mut start = Position::empty();
+    // The variables start at their first values; `vars` gives the others.
+    for v in &rules.vars {
+        let slots = if v.per_player { 2 } else { 1 };
+        for k in 0..slots {
+            if let Some(slot) = start.vars.get_mut(usize::from(v.slot) + k) {
+                *slot = v.initial;
+            }
+        }
+    }
     let mut r = Reader {
         rules,
-        pos: Position::empty(),
+        pos: start,
         rows: [false; 2],
         held: [None, None],
         to_move: false,

@@ -69,6 +69,33 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
     if !claims.is_empty() {
         s.push_str(&format!(" claimed {}", claims.join(" ")));
     }
+    // The variables that differ from their first values (the others read back as those).
+    let value = |v: &crate::rules::VarInfo, x: i32| match v.kind {
+        crate::ruleset::VarKind::Number => x.to_string(),
+        crate::ruleset::VarKind::Flag => (x != 0).to_string(),
+        crate::ruleset::VarKind::Direction => match x {
+            1 => "ccw".into(),
+            2 => "cw".into(),
+            _ => "none".into(),
+        },
+    };
+    let vars: Vec<String> = rules
+        .vars
+        .iter()
+        .filter_map(|v| {
+            let slots = if v.per_player { 2 } else { 1 };
+            let got: Vec<i32> = (0..slots)
+                .map(|k| pos.vars.get(usize::from(v.slot) + k).copied().unwrap_or(0))
+                .collect();
+            (got.iter().any(|&x| x != v.initial)).then(|| {
+                let shown: Vec<String> = got.iter().map(|&x| value(v, x)).collect();
+                format!("{}={}", v.name, shown.join("/"))
+            })
+        })
+        .collect();
+    if !vars.is_empty() {
+        s.push_str(&format!(" vars {}", vars.join(" ")));
+    }
     s
 }
 
@@ -243,6 +270,8 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
             detail >= Detail::Drops
         }
         Event::Move { .. }
+        | Event::Pass { .. }
+        | Event::Effect { .. }
         | Event::Capture { .. }
         | Event::CaptureCancelled { .. }
         | Event::ExtraTurn { .. }
@@ -543,6 +572,18 @@ impl TextTrace {
                     if *laps == 1 { "" } else { "s" }
                 ));
             }
+            Event::Pass { ply, player } => {
+                self.finish(out);
+                out.say(format_args!("ply {ply}: {} passes\n", player_name(*player)));
+            }
+            Event::Effect { clause: c } => {
+                let mid_lap = self.line != Line::Closed;
+                self.finish(out);
+                out.say(format_args!("    effect {}\n", clause(rules, *c)));
+                if mid_lap {
+                    self.line = Line::Continued;
+                }
+            }
             Event::ExtraTurn { clause: c } => {
                 self.finish(out);
                 out.say(format_args!("  extra turn {}\n", clause(rules, *c)));
@@ -751,6 +792,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             json!({"event": "move_end", "laps": laps, "last": l(*last)})
         }
         Event::ExtraTurn { clause } => json!({"event": "extra_turn", "clause": c(*clause)}),
+        Event::Effect { clause } => json!({"event": "effect", "clause": c(*clause)}),
+        Event::Pass { ply, player } => json!({"event": "pass", "ply": ply, "player": p(*player)}),
         Event::EndlessMove { first, repeat } => {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }

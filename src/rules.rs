@@ -189,6 +189,63 @@ pub enum HoleX {
     Claim(Box<PlayerX>),
 }
 
+/// A compiled direction-valued expression. Directions are 0 (`none`: a direction variable
+/// not yet set), 1 (`ccw`) and 2 (`cw`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DirX {
+    /// `direction`: the move's.
+    Move,
+    Const(u8),
+    /// A direction variable.
+    Var(u8),
+    /// A player's direction variable (its first slot, and the player).
+    VarOf(u8, Box<PlayerX>),
+}
+
+/// The value of a direction in a variable.
+pub fn dir_value(d: Dir) -> i32 {
+    match d {
+        Dir::Ccw => 1,
+        Dir::Cw => 2,
+    }
+}
+
+/// The most slots of variables a ruleset may use (a variable each player has takes one a
+/// player).
+pub const MAX_VARS: usize = 16;
+
+/// A variable of the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarInfo {
+    pub name: String,
+    pub kind: crate::ruleset::VarKind,
+    pub scope: crate::ruleset::VarScope,
+    pub per_player: bool,
+    /// Its first slot in [`crate::engine::Position::vars`].
+    pub slot: u8,
+    pub initial: i32,
+    pub about: Option<String>,
+}
+
+/// A value an effect gives a variable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VarValue {
+    Number(IntX),
+    Flag(BoolX),
+    Dir(DirX),
+}
+
+/// A compiled effect clause: when it holds, the variables take their new values (all read
+/// before any is set).
+#[derive(Debug, Clone)]
+pub struct EffectRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+    /// Each variable set: its first slot, whether each player has one (the mover's is set),
+    /// and the value.
+    pub sets: Vec<(u8, bool, VarValue)>,
+}
+
 /// A compiled player-valued expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerX {
@@ -213,6 +270,10 @@ pub enum IntX {
     HolesPerRow,
     MoveCaptures,
     TurnSowings,
+    /// A number variable.
+    Var(u8),
+    /// A player's number variable (its first slot, and the player).
+    VarOf(u8, Box<PlayerX>),
     Neg(Box<IntX>),
     Arith(ArithOp, Box<IntX>, Box<IntX>),
 }
@@ -260,6 +321,12 @@ pub enum BoolX {
     LastSeed,
     FirstMove,
     ReachedOpponent,
+    /// A flag variable.
+    Var(u8),
+    /// A player's flag variable.
+    VarOf(u8, Box<PlayerX>),
+    /// Equality (`true`) or inequality of two directions.
+    Dir(bool, DirX, DirX),
 }
 
 /// A clause's identity, for traces: its name, kind and the documented clause it cites.
@@ -358,6 +425,8 @@ pub struct Rules {
     pub direction: Dir,
     /// Whether the mover chooses the direction of each move.
     pub choose_direction: bool,
+    /// Whether a player who cannot sow passes while another can move.
+    pub pass: bool,
     pub first_seed: FirstSeed,
     pub skip_origin: SkipOrigin,
     pub closed_holes: ClosedHoles,
@@ -376,6 +445,12 @@ pub struct Rules {
     pub max_laps: Option<u32>,
     pub end_when: Vec<(BoolX, EndingRule)>,
     pub rounds: Option<RoundsRule>,
+    /// The rules' variables, in slot order.
+    pub vars: Vec<VarInfo>,
+    /// Effect clauses by moment: drop, lap end, move end.
+    pub drop_effects: Vec<EffectRule>,
+    pub lap_effects: Vec<EffectRule>,
+    pub move_effects: Vec<EffectRule>,
     pub options: Vec<OptionValue>,
     /// The first capture clause that claims holes, named in traces when a seed falls into a
     /// claimed hole.
@@ -560,7 +635,13 @@ impl BoolX {
             BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
                 1 + h.size()
             }
-            BoolX::Const(_) | BoolX::LastSeed | BoolX::FirstMove | BoolX::ReachedOpponent => 1,
+            BoolX::VarOf(_, p) => 1 + p.size(),
+            BoolX::Dir(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Const(_)
+            | BoolX::LastSeed
+            | BoolX::FirstMove
+            | BoolX::ReachedOpponent
+            | BoolX::Var(_) => 1,
         }
     }
 
@@ -578,7 +659,9 @@ impl BoolX {
             BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
                 h.reads(fact)
             }
-            BoolX::Const(_) | BoolX::LastSeed => false,
+            BoolX::VarOf(_, p) => p.reads(fact),
+            BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::Const(_) | BoolX::LastSeed | BoolX::Var(_) => false,
         }
     }
 }
@@ -590,11 +673,13 @@ impl IntX {
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => 1 + p.size(),
             IntX::Neg(a) => 1 + a.size(),
             IntX::Arith(_, a, b) => 1 + a.size() + b.size(),
+            IntX::VarOf(_, p) => 1 + p.size(),
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow
             | IntX::MoveCaptures
-            | IntX::TurnSowings => 1,
+            | IntX::TurnSowings
+            | IntX::Var(_) => 1,
         }
     }
 
@@ -605,7 +690,12 @@ impl IntX {
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => p.reads(fact),
             IntX::Neg(a) => a.reads(fact),
             IntX::Arith(_, a, b) => a.reads(fact) || b.reads(fact),
-            IntX::Const(_) | IntX::BoardSeeds | IntX::HolesPerRow | IntX::MoveCaptures => false,
+            IntX::VarOf(_, p) => p.reads(fact),
+            IntX::Const(_)
+            | IntX::BoardSeeds
+            | IntX::HolesPerRow
+            | IntX::MoveCaptures
+            | IntX::Var(_) => false,
         }
     }
 }
@@ -630,6 +720,22 @@ impl HoleX {
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
             HoleX::Claim(p) => p.reads(fact),
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => false,
+        }
+    }
+}
+
+impl DirX {
+    fn size(&self) -> u64 {
+        match self {
+            DirX::VarOf(_, p) => 1 + p.size(),
+            DirX::Move | DirX::Const(_) | DirX::Var(_) => 1,
+        }
+    }
+
+    fn reads(&self, fact: Fact) -> bool {
+        match self {
+            DirX::VarOf(_, p) => p.reads(fact),
+            DirX::Move | DirX::Const(_) | DirX::Var(_) => false,
         }
     }
 }

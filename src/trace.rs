@@ -77,6 +77,10 @@ pub enum Event {
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
     MoveEnd { laps: u32, last: Pos },
+    /// An effect clause set the rules' variables.
+    Effect { clause: ClauseId },
+    /// A ply begins: `player`, who cannot sow, passes (where the rules let them).
+    Pass { ply: u32, player: Player },
     /// An extra-turn clause fired: the mover sows again.
     ExtraTurn { clause: ClauseId },
     /// The state after lap `repeat` equals the state after lap `first`: the move never ends.
@@ -346,7 +350,7 @@ impl Tracer for Ledger {
     fn event(&mut self, e: Event) {
         self.events += 1;
         match &e {
-            Event::Move { player, .. } => self.mover = *player,
+            Event::Move { player, .. } | Event::Pass { player, .. } => self.mover = *player,
             Event::Lift { hole, seeds, .. } => {
                 self.take(*hole, *seeds, &e);
                 self.hand += u32::from(*seeds);
@@ -403,6 +407,7 @@ impl Tracer for Ledger {
             }
             Event::RoundStart { .. } => {}
             Event::Resow { .. }
+            | Event::Effect { .. }
             | Event::Skip { .. }
             | Event::LapEnd { .. }
             | Event::Relay { .. }

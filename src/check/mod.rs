@@ -51,6 +51,7 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         clauses: Vec::new(),
         holes_per_player: None,
         track_stores: false,
+        vars: BTreeMap::new(),
     };
     let rules = checker.ruleset(&file, overrides);
     let Checker { mut diags, .. } = checker;
@@ -88,6 +89,8 @@ struct Checker<'a> {
     holes_per_player: Option<i64>,
     /// Whether the board has stores on the track.
     track_stores: bool,
+    /// The rules' variables, by name.
+    vars: BTreeMap<String, VarInfo>,
 }
 
 impl Checker<'_> {
@@ -130,6 +133,7 @@ impl Checker<'_> {
             return None;
         }
         let options = self.options(f, overrides);
+        self.vars(f);
         let geometry = self.geometry(&f.board);
         if let Some(g) = &geometry {
             self.holes_per_player = Some(i64::from(g.holes_per_player));
@@ -151,6 +155,7 @@ impl Checker<'_> {
         let start_id = self.clause("start", &f.start.cites);
         let _ = start_id;
         let direction = self.setting(&f.sowing.direction, "sowing.direction");
+        let pass = self.setting(&f.turns.pass, "turns.pass");
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
@@ -271,6 +276,16 @@ impl Checker<'_> {
                 Some(ExtraRule { id, when })
             })
             .collect();
+        let (mut drop_effects, mut lap_effects, mut move_effects) = (Vec::new(), Vec::new(), Vec::new());
+        for e in &f.effect {
+            if let Some(rule) = self.effect(e) {
+                match e.at {
+                    Moment::Drop => drop_effects.push(rule),
+                    Moment::LapEnd => lap_effects.push(rule),
+                    Moment::MoveEnd => move_effects.push(rule),
+                }
+            }
+        }
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
@@ -362,6 +377,7 @@ impl Checker<'_> {
                 ruleset::Direction::Ccw | ruleset::Direction::Choose => Dir::Ccw,
             },
             choose_direction: direction? == ruleset::Direction::Choose,
+            pass: pass?,
             first_seed: first_seed?,
             skip_origin: skip_origin?,
             closed_holes: closed_holes?,
@@ -377,6 +393,14 @@ impl Checker<'_> {
             max_laps,
             end_when,
             rounds,
+            vars: {
+                let mut vars: Vec<VarInfo> = self.vars.values().cloned().collect();
+                vars.sort_by_key(|v| v.slot);
+                vars
+            },
+            drop_effects,
+            lap_effects,
+            move_effects,
             options,
             claim_clause,
             clauses: std::mem::take(&mut self.clauses),
@@ -804,6 +828,7 @@ impl Checker<'_> {
             options: &scoped,
             used,
             warnings: &warnings,
+            vars: &self.vars,
         };
         let out = f(&scope);
         (out, warnings.into_inner())
@@ -859,6 +884,108 @@ impl Checker<'_> {
         self.compiled(facts, place, offset, |scope| {
             typing::compile_hole(&node, scope)
         })
+    }
+
+    /// The rules' variables: checked names, and a slot each (one a player for those each
+    /// player has).
+    fn vars(&mut self, f: &RulesetFile) {
+        let mut slot = 0usize;
+        for (name, decl) in &f.vars {
+            let n = name.get_ref();
+            let well_formed = n.starts_with(|c: char| c.is_ascii_lowercase())
+                && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if !well_formed || typing::is_builtin(n) || n == "true" || n == "false" {
+                self.error(
+                    Diagnostic::new(
+                        Code::VarName,
+                        format!("`{n}` cannot name a variable: it is not a lowercase word, or the language already has it"),
+                    )
+                    .at(name.span())
+                    .hint("choose another name: lowercase letters, digits and `_`"),
+                );
+                continue;
+            }
+            let slots = if decl.per_player { 2 } else { 1 };
+            if slot + slots > MAX_VARS {
+                self.error(
+                    Diagnostic::new(
+                        Code::TooManyVars,
+                        format!("the variables take more than the {MAX_VARS} slots a position holds"),
+                    )
+                    .at(name.span()),
+                );
+                return;
+            }
+            let initial = match decl.kind {
+                ruleset::VarKind::Direction => 0,
+                ruleset::VarKind::Flag => i32::from(decl.initial != 0),
+                ruleset::VarKind::Number => {
+                    i32::try_from(decl.initial).unwrap_or(if decl.initial < 0 { i32::MIN } else { i32::MAX })
+                }
+            };
+            self.vars.insert(
+                n.clone(),
+                VarInfo {
+                    name: n.clone(),
+                    kind: decl.kind,
+                    scope: decl.scope,
+                    per_player: decl.per_player,
+                    slot: u8::try_from(slot).unwrap_or(u8::MAX),
+                    initial,
+                    about: decl.about.clone(),
+                },
+            );
+            slot += slots;
+        }
+    }
+
+    /// An effect clause: its condition and the values it sets.
+    fn effect(&mut self, e: &ruleset::Effect) -> Option<EffectRule> {
+        let id = self.clause(&e.name, &e.cites);
+        let facts = match e.at {
+            Moment::Drop => DROP,
+            Moment::LapEnd => LAP_END,
+            Moment::MoveEnd => MOVE_END,
+        };
+        let when = match &e.when {
+            Some(w) => self.condition(w, facts, "in an effect", &e.name),
+            None => Some(BoolX::Const(true)),
+        };
+        let mut sets = Vec::new();
+        let mut ok = true;
+        for (name, value) in &e.set {
+            let Some(var) = self.vars.get(name.get_ref()).cloned() else {
+                let d = Diagnostic::new(
+                    Code::EffectSet,
+                    format!("effect \"{}\" sets `{}`, which is not a declared variable", e.name, name.get_ref()),
+                )
+                .at(name.span());
+                let d = match did_you_mean(name.get_ref(), self.vars.keys().map(String::as_str)) {
+                    Some(s) => d.hint(format!("did you mean `{s}`?")),
+                    None => d.hint(format!("declare it under [vars.{}]", name.get_ref())),
+                };
+                self.error(d);
+                ok = false;
+                continue;
+            };
+            let offset = content_offset(self.source, &value.span());
+            let node = match expr::parse(value.get_ref()) {
+                Ok(n) => n,
+                Err(err) => {
+                    self.error(err.diagnostic(&e.name).shifted(offset));
+                    ok = false;
+                    continue;
+                }
+            };
+            match self.compiled(facts, "in an effect", offset, |scope| {
+                typing::compile_value(&node, scope, var.kind)
+            }) {
+                Some(v) => sets.push((var.slot, var.per_player, v)),
+                None => ok = false,
+            }
+        }
+        let when = when?;
+        ok.then_some(EffectRule { id, when, sets })
     }
 
     fn capture(&mut self, c: &Capture) -> Option<CaptureRule> {

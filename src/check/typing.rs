@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::expr::{BinaryOp, Node, NodeKind, Span, UnaryOp};
-use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, PlayerX};
+use crate::rules::{ArithOp, BoolX, CmpOp, DirX, HoleX, IntX, PlayerX, VarInfo};
+use crate::ruleset::VarKind;
 
 /// The facts an expression can read depend on when it is evaluated.
 pub mod facts {
@@ -37,6 +38,7 @@ pub enum Type {
     Player,
     Text,
     Option,
+    Direction,
 }
 
 impl Type {
@@ -46,6 +48,7 @@ impl Type {
             Type::Number => "a number",
             Type::Hole => "a hole",
             Type::Player => "a player",
+            Type::Direction => "a direction",
             Type::Text => "a string",
             Type::Option => "an option's value",
         }
@@ -171,6 +174,30 @@ pub const NAMES: &[NameDoc] = &[
         needs: facts::MOVE,
         doc: "whether the move has dropped a seed into an opponent's hole",
     },
+    NameDoc {
+        name: "direction",
+        ty: Type::Direction,
+        needs: facts::ORIGIN,
+        doc: "the direction of the move (the one tried, in legality clauses)",
+    },
+    NameDoc {
+        name: "ccw",
+        ty: Type::Direction,
+        needs: 0,
+        doc: "counter-clockwise, a direction",
+    },
+    NameDoc {
+        name: "cw",
+        ty: Type::Direction,
+        needs: 0,
+        doc: "clockwise, a direction",
+    },
+    NameDoc {
+        name: "none",
+        ty: Type::Direction,
+        needs: 0,
+        doc: "no direction: what a direction variable holds until it is set",
+    },
 ];
 
 pub const FUNCTIONS: &[FunctionDoc] = &[
@@ -291,6 +318,8 @@ pub struct Scope<'a> {
     pub used: &'a std::cell::RefCell<std::collections::BTreeSet<String>>,
     /// Warnings found while compiling (a comparison that can never hold).
     pub warnings: &'a std::cell::RefCell<Vec<Diagnostic>>,
+    /// The rules' variables, by name.
+    pub vars: &'a BTreeMap<String, VarInfo>,
 }
 
 /// A compiled value, or every error found in the expression. The spans of errors count from
@@ -334,6 +363,7 @@ enum Typed {
     Player(PlayerX),
     Text(String),
     Option(String),
+    Dir(DirX),
 }
 
 impl Typed {
@@ -345,6 +375,7 @@ impl Typed {
             Typed::Player(_) => Type::Player,
             Typed::Text(_) => Type::Text,
             Typed::Option(_) => Type::Option,
+            Typed::Dir(_) => Type::Direction,
         }
     }
 }
@@ -360,6 +391,33 @@ pub fn compile_bool(node: &Node, scope: &Scope<'_>) -> Checked<BoolX> {
         }
         other => Err(vec![mismatch(Type::Bool, other.ty(), &node.span)]),
     }
+}
+
+/// Compiles the value a variable of `kind` is given.
+pub fn compile_value(
+    node: &Node,
+    scope: &Scope<'_>,
+    kind: VarKind,
+) -> Checked<crate::rules::VarValue> {
+    use crate::rules::VarValue;
+    match (kind, compile(node, scope)?) {
+        (VarKind::Number, Typed::Number(x)) => Ok(VarValue::Number(x)),
+        (VarKind::Flag, Typed::Bool(x)) => Ok(VarValue::Flag(x)),
+        (VarKind::Direction, Typed::Dir(x)) => Ok(VarValue::Dir(x)),
+        (kind, other) => {
+            let want = match kind {
+                VarKind::Number => Type::Number,
+                VarKind::Flag => Type::Bool,
+                VarKind::Direction => Type::Direction,
+            };
+            Err(vec![mismatch(want, other.ty(), &node.span)])
+        }
+    }
+}
+
+/// Whether a name is one of the language's own (a variable may not take it).
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.iter().any(|n| n.name == name) || FUNCTIONS.iter().any(|f| f.name == name)
 }
 
 /// Compiles a hole expression.
@@ -520,6 +578,21 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             },
         );
     }
+    if let Some(var) = scope.vars.get(name) {
+        if var.per_player {
+            return Err(Diagnostic::new(
+                Code::ExprFunctionWithoutArguments,
+                format!("`{name}` is a variable each player has: say whose"),
+            )
+            .at(span.clone())
+            .hint(format!("write `{name}(mover)`, `{name}(opponent)`, ...")));
+        }
+        return Ok(match var.kind {
+            VarKind::Number => Typed::Number(IntX::Var(var.slot)),
+            VarKind::Flag => Typed::Bool(BoolX::Var(var.slot)),
+            VarKind::Direction => Typed::Dir(DirX::Var(var.slot)),
+        });
+    }
     let Some(doc) = NAMES.iter().find(|n| n.name == name) else {
         if FUNCTIONS.iter().any(|f| f.name == name) {
             return Err(Diagnostic::new(
@@ -568,6 +641,10 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "turn_sowings" => Typed::Number(IntX::TurnSowings),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),
+        "direction" => Typed::Dir(DirX::Move),
+        "none" => Typed::Dir(DirX::Const(0)),
+        "ccw" => Typed::Dir(DirX::Const(1)),
+        "cw" => Typed::Dir(DirX::Const(2)),
         _ => Typed::Bool(BoolX::ReachedOpponent),
     })
 }
@@ -604,6 +681,41 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
     })
 }
 
+/// `NAME(player)`: a variable each player has, read for one player.
+fn var_of(
+    var: &VarInfo,
+    name: &str,
+    args: &[Node],
+    span: &Span,
+    compiled: Checked<Vec<Typed>>,
+) -> Checked<Typed> {
+    let args_typed = compiled?;
+    if !var.per_player {
+        return Err(vec![Diagnostic::new(
+            Code::ExprArity,
+            format!("`{name}` is one variable for the whole game: it takes no player"),
+        )
+        .at(span.clone())
+        .hint(format!("write `{name}`"))]);
+    }
+    match (args_typed.as_slice(), args) {
+        ([Typed::Player(p)], _) => {
+            let p = Box::new(p.clone());
+            Ok(match var.kind {
+                VarKind::Number => Typed::Number(IntX::VarOf(var.slot, p)),
+                VarKind::Flag => Typed::Bool(BoolX::VarOf(var.slot, p)),
+                VarKind::Direction => Typed::Dir(DirX::VarOf(var.slot, p)),
+            })
+        }
+        ([other], [node]) => Err(vec![mismatch(Type::Player, other.ty(), &node.span)]),
+        _ => Err(vec![Diagnostic::new(
+            Code::ExprArity,
+            format!("`{name}` takes one argument, the player whose it is, found {}", args.len()),
+        )
+        .at(span.clone())]),
+    }
+}
+
 fn call_node(
     name: &str,
     name_span: &Span,
@@ -613,6 +725,9 @@ fn call_node(
 ) -> Checked<Typed> {
     // The arguments are compiled whatever the function, so that their errors are found too.
     let compiled = all(args.iter().map(|a| compile(a, scope)));
+    if let Some(var) = scope.vars.get(name) {
+        return var_of(var, name, args, span, compiled);
+    }
     let Some(doc) = FUNCTIONS.iter().find(|f| f.name == name) else {
         let d = Diagnostic::new(
             Code::ExprUnknownFunction,
@@ -795,6 +910,10 @@ fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> C
                     BoolX::Int(cmp, x, y)
                 }
                 (Typed::Player(x), Typed::Player(y)) if equality => BoolX::Player(eq, x, y),
+                (Typed::Dir(DirX::Const(x)), Typed::Dir(DirX::Const(y))) if equality => {
+                    BoolX::Const((x == y) == eq)
+                }
+                (Typed::Dir(x), Typed::Dir(y)) if equality => BoolX::Dir(eq, x, y),
                 (Typed::Hole(x), Typed::Hole(y)) if equality => BoolX::Hole(eq, x, y),
                 (Typed::Bool(x), Typed::Bool(y)) if equality => {
                     // x == y  is  (x and y) or (not x and not y)

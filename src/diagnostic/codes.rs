@@ -145,6 +145,23 @@ who takes them (`mover`, `owner`, `opponent`), or remove `then = \"sow\"`."
 "`no_move` and `endless_move` say how play ends when they happen; they cannot be disabled.
 Give the outcome you want with `remaining` and `result` instead."
 
+    VarName "E0118" Error "A variable named like a name of the language"
+"A variable is read by its name in expressions, so it cannot take a name the language already
+has (`seeds`, `mover`, `direction`, ...): choose another. Variable names are lowercase words
+with underscores."
+
+    TooManyVars "E0119" Error "More variables than the position holds"
+"The rules' variables take 16 slots at most (a variable each player has takes one a player):
+no documented game needs more than a few."
+
+    EffectSet "E0120" Error "An effect sets something that is not a variable of the right kind"
+"`set = { NAME = 'expression' }` gives a declared variable (`[vars.NAME]`) a new value: a
+number for a number, a condition for a flag, a direction for a direction."
+
+    EffectMoment "E0121" Error "An effect at a moment it cannot be tried"
+"Effects are tried at `drop`, `lap_end` or `move_end`, after the capture clauses of that
+moment."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -47,15 +47,6 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Makes this the context between moves, when `mover` is to move: no hole facts, nothing
-    /// captured, nothing reached.
-    #[inline(always)]
-    pub fn between_moves(&mut self, mover: Player) {
-        let dir = self.dir;
-        *self = Cx::new(self.rules, self.tables, mover, self.starter);
-        self.dir = dir;
-    }
-
     /// Moves the context to a moment of the move: the hole it stands at, where the last seed
     /// fell, where the lap began, and whether the seed just dropped was the last in hand.
     #[inline(always)]
@@ -121,11 +112,23 @@ pub fn reads_hole(x: &BoolX) -> bool {
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => player(p),
             IntX::Neg(a) => int(a),
             IntX::Arith(_, a, b) => int(a) || int(b),
+            IntX::VarOf(_, p) => player(p),
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow
             | IntX::MoveCaptures
-            | IntX::TurnSowings => false,
+            | IntX::TurnSowings
+            | IntX::Var(_) => false,
+        }
+    }
+    // A listing of the legal moves is made for one direction at a time, so the move's
+    // direction is fixed across its holes, as the variables are.
+    fn dir(x: &crate::rules::DirX) -> bool {
+        match x {
+            crate::rules::DirX::VarOf(_, p) => player(p),
+            crate::rules::DirX::Move | crate::rules::DirX::Const(_) | crate::rules::DirX::Var(_) => {
+                false
+            }
         }
     }
     match x {
@@ -139,6 +142,9 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::Hole(_, a, b) => hole(a) || hole(b),
         BoolX::In(v, _) => int(v),
         BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => hole(h),
+        BoolX::Var(_) => false,
+        BoolX::VarOf(_, p) => player(p),
+        BoolX::Dir(_, a, b) => dir(a) || dir(b),
     }
 }
 

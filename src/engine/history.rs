@@ -2,7 +2,7 @@
 //! that a position coming back is found and ends the round.
 
 use super::{Block, Blocks, Position};
-use crate::rules::{Player, Pos};
+use crate::rules::{MAX_VARS, Player, Pos};
 
 /// Positions recorded since the history was last cleared, with the ply after which each
 /// stood, in compact form, as parallel lists: a hash of each (scanned first, so kept densely
@@ -61,6 +61,7 @@ struct Rest {
     moved: u8,
     turn_sowings: u8,
     claims: [Pos; 2],
+    vars: [i32; MAX_VARS],
 }
 
 impl Rest {
@@ -73,6 +74,7 @@ impl Rest {
             moved: pos.moved,
             turn_sowings: pos.turn_sowings,
             claims: pos.claims,
+            vars: pos.vars,
         }
     }
 }
@@ -90,9 +92,14 @@ fn key(pos: &Position, blocks: Blocks) -> u64 {
             h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
     }
+    let vars = pos
+        .vars
+        .iter()
+        .fold(0u64, |h, &v| h.rotate_left(7) ^ u64::from(v as u32));
     h ^ u64::from(pos.reserve[0])
         ^ (u64::from(pos.reserve[1]) << 20)
         ^ (u64::from(pos.turn_sowings) << 40)
+        ^ vars.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl History {

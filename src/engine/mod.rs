@@ -12,8 +12,10 @@ use std::sync::Arc;
 
 pub use eval::{arith, compare};
 
-use crate::rules::{ClauseId, Dir, EndingRule, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules, bit};
-use crate::ruleset::{ClosedHoles, NextStarter, Remaining, RowEnd, Verdict};
+use crate::rules::{
+    ClauseId, Dir, EndingRule, MAX_POSITIONS, MAX_VARS, NO_HOLE, Player, Pos, Rules, bit,
+};
+use crate::ruleset::{ClosedHoles, NextStarter, Remaining, RowEnd, VarScope, Verdict};
 use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
 use eval::Cx;
@@ -41,6 +43,8 @@ pub struct Position {
     pub turn_sowings: u8,
     /// Each player's claimed hole (see `claim` in capture clauses), or [`NO_HOLE`].
     pub claims: [Pos; 2],
+    /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
+    pub vars: [i32; MAX_VARS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
     /// [`Position`]'s methods, and recounted whenever a position enters a [`Game`] (so a
     /// `board` written directly counts from then on). Whether a row is empty, and which holes
@@ -62,6 +66,7 @@ impl Position {
             moved: 0b11,
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
+            vars: [0; MAX_VARS],
             sown: 0,
         }
     }
@@ -93,6 +98,7 @@ impl Position {
         self.moved = other.moved;
         self.turn_sowings = other.turn_sowings;
         self.claims = other.claims;
+        self.vars = other.vars;
         self.sown = other.sown;
     }
 
@@ -221,6 +227,7 @@ impl Position {
             && self.moved == other.moved
             && self.turn_sowings == other.turn_sowings
             && self.claims == other.claims
+            && self.vars == other.vars
     }
 
     /// Seeds banked so far; a change means no earlier position can come back.
@@ -692,6 +699,9 @@ pub struct Game {
     round_starts: Vec<Position>,
     track_first_move: bool,
     track_turn_sowings: bool,
+    /// Whether some variable lasts a move, or a turn (so each move or turn resets it).
+    vars_by_move: bool,
+    vars_by_turn: bool,
     /// Whether a move can have more than one lap (a relay, or captured seeds sown again).
     can_relay: bool,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -774,8 +784,10 @@ impl Game {
             moved: 0,
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
+            vars: [0; MAX_VARS],
             sown: 0,
         };
+        reset_vars(rules, &mut pos, |_| true);
         pos.recount();
         pos
     }
@@ -805,6 +817,8 @@ impl Game {
     ) -> Game {
         pos.recount();
         let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
+        let vars_by_move = rules.vars.iter().any(|v| v.scope == VarScope::Move);
+        let vars_by_turn = rules.vars.iter().any(|v| v.scope == VarScope::Turn);
         let track_turn_sowings = rules.reads(crate::rules::Fact::TurnSowings);
         if !track_first_move {
             pos.moved = 0;
@@ -868,6 +882,8 @@ impl Game {
             round_starts,
             track_first_move,
             track_turn_sowings,
+            vars_by_move,
+            vars_by_turn,
             can_relay,
             fixed_when,
             dead_legal,
@@ -1154,9 +1170,15 @@ impl Game {
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         }
+        if mv.is_pass() {
+            return self.pass(tracer);
+        }
         let h = mv.hole;
         let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
+        if self.vars_by_move {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Move);
+        }
         if T::EVENTS {
             tracer.event(Event::Move {
                 ply: self.ply,
@@ -1238,11 +1260,55 @@ impl Game {
                 1 - mover
             }
         };
+        if next != mover && self.vars_by_turn {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+        }
         self.pos.to_move = next;
+        self.between_plies(next, cx.dir, report, tracer)
+    }
+
+    /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
+    fn pass<T: Tracer>(&mut self, tracer: &mut T) -> Result<PlyReport, MoveError> {
+        let mover = self.pos.to_move;
+        self.ply += 1;
+        if T::EVENTS {
+            tracer.event(Event::Pass {
+                ply: self.ply,
+                player: mover,
+            });
+        }
+        if self.history.is_pending() {
+            self.move_start.copy_from(&self.pos, self.history.blocks());
+        }
+        self.pos.turn_sowings = 0;
+        if self.vars_by_turn {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+        }
+        let next = 1 - mover;
+        self.pos.to_move = next;
+        self.between_plies(next, self.rules.direction, PlyReport::default(), tracer)
+    }
+
+    /// What follows a ply once the next player is known: the ending conditions, the cycle
+    /// history, the next player's legal moves, the ply limit.
+    #[inline(always)]
+    fn between_plies<T: Tracer>(
+        &mut self,
+        next: Player,
+        dir: Dir,
+        mut report: PlyReport,
+        tracer: &mut T,
+    ) -> Result<PlyReport, MoveError> {
         // Endings are read between moves, with no hole facts.
-        cx.between_moves(next);
-        let ends = self.program.end_when.iter();
-        if let Some(&(ending, _)) = ends.into_iter().find(|(_, when)| when(&cx, &self.pos)) {
+        let ending = {
+            let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
+            cx.dir = dir;
+            let ends = self.program.end_when.iter();
+            ends.into_iter()
+                .find(|(_, when)| when(&cx, &self.pos))
+                .map(|&(ending, _)| ending)
+        };
+        if let Some(ending) = ending {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);
@@ -1277,8 +1343,16 @@ impl Game {
         let moves = self.legal_for(next);
         self.moves = moves;
         if moves.is_empty() {
-            self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
-            return false;
+            if self.rules.pass && !self.legal_for(1 - next).is_empty() {
+                // The player cannot sow but another can: they pass.
+                self.moves = MoveList {
+                    pass: true,
+                    ..MoveList::of(0, self.rules.direction)
+                };
+            } else {
+                self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
+                return false;
+            }
         }
         if let Some(cycle) = self.rules.cycle
             && let Some(first) = self.history.settle(&self.pos, self.ply)
@@ -1458,6 +1532,7 @@ impl Game {
         pos.to_move = starter;
         pos.moved = 0;
         pos.turn_sowings = 0;
+        reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
         self.round += 1;
         if rounds.end_on_repeated_start {
             if self.round_starts.contains(&pos) {
@@ -1519,6 +1594,21 @@ impl Game {
                 scores,
                 stopped: None,
             });
+        }
+    }
+}
+
+/// Sets the variables whose scope `resets` says to their first values.
+fn reset_vars(rules: &Rules, pos: &mut Position, resets: impl Fn(crate::ruleset::VarScope) -> bool) {
+    for v in &rules.vars {
+        if !resets(v.scope) {
+            continue;
+        }
+        let slots = if v.per_player { 2 } else { 1 };
+        for s in 0..slots {
+            if let Some(slot) = pos.vars.get_mut(usize::from(v.slot) + s) {
+                *slot = v.initial;
+            }
         }
     }
 }

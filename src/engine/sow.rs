@@ -130,6 +130,11 @@ impl Counts {
 }
 
 impl Drops {
+    /// Makes every drop try the drop clauses (effects at drops have no count to test).
+    pub fn try_every_drop(&mut self) {
+        self.counts = Counts(u64::MAX);
+    }
+
     /// The quick tests of the drop clauses kept, in order.
     pub fn of(guards: Vec<Guard>) -> Drops {
         Drops::with_lookup(guards, guards_len_at_least(LOOKED_UP_FROM))
@@ -399,6 +404,10 @@ impl<'a> Mover<'a> {
             if (rule.when)(cx, pos) {
                 self.capture(rule, pos, cx, tracer);
             }
+        }
+        if !self.program.move_effects.is_empty() {
+            cx.at(last, last, lap_origin, false);
+            self.effects(&self.program.move_effects, pos, cx, tracer);
         }
         // After the move, there is no lap.
         cx.lap_origin = NO_HOLE;
@@ -840,6 +849,25 @@ impl<'a> Mover<'a> {
             tracer.event(Event::LapEnd { lap, last });
         }
         cx.at(last, last, lap_origin, false);
+        let outcome = self.lap_captures_and_relay(pos, cx, last, lap, tracer);
+        if !self.program.lap_effects.is_empty() {
+            // After the lap's captures (and the relay decided), its effects.
+            cx.at(last, last, lap_origin, false);
+            self.effects(&self.program.lap_effects, pos, cx, tracer);
+        }
+        outcome
+    }
+
+    /// The lap-end captures, then the relay (see [`Mover::lap_end`]).
+    #[inline(always)]
+    fn lap_captures_and_relay<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        last: Pos,
+        lap: u32,
+        tracer: &mut T,
+    ) -> LapOutcome {
         for rule in &self.program.lap_captures {
             if !(rule.when)(cx, pos) {
                 continue;
@@ -948,6 +976,48 @@ impl<'a> Mover<'a> {
             // The move is past its work limit: it stops at the end of this lap.
             return;
         }
+        if !self.program.drop_effects.is_empty() {
+            // After the captures of the drop, its effects.
+            self.drop_captures(pos, cx, at, last_seed, lap_origin, tracer);
+            cx.at(at, NO_HOLE, lap_origin, last_seed);
+            self.effects(&self.program.drop_effects, pos, cx, tracer);
+            return;
+        }
+        self.drop_captures(pos, cx, at, last_seed, lap_origin, tracer);
+    }
+
+    /// Applies effect clauses at the moment `cx` stands at.
+    #[inline(never)]
+    pub(super) fn effects<T: Tracer>(
+        &self,
+        effects: &[super::compile::EffectProgram],
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        tracer: &mut T,
+    ) {
+        for effect in effects {
+            if effect.apply(cx, pos) {
+                if T::EVENTS {
+                    tracer.event(Event::Effect { clause: effect.id });
+                }
+                if T::FIRINGS {
+                    tracer.fired(effect.id);
+                }
+            }
+        }
+    }
+
+    /// The capture clauses of a drop.
+    #[inline(always)]
+    fn drop_captures<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        at: Pos,
+        last_seed: bool,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
         let drops = &self.program.drops;
         if drops.looked_up {
             return self.looked_up_drop_clauses(pos, cx, at, last_seed, lap_origin, tracer);

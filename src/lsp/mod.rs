@@ -351,6 +351,7 @@ fn signature(f: &crate::check::typing::FunctionDoc) -> String {
             crate::check::typing::Type::Bool => "condition",
             crate::check::typing::Type::Text => "string",
             crate::check::typing::Type::Option => "option",
+            crate::check::typing::Type::Direction => "direction",
         })
         .collect();
     format!("{}({})", f.name, args.join(", "))
