@@ -205,7 +205,9 @@ impl<'a> Ledger<'a> {
             | Event::RepeatedStart
             | Event::Cycle { .. }
             | Event::RoundStart { .. }
-            | Event::GameEnd { .. } => {}
+            | Event::GameEnd { .. }
+            | Event::Effect { .. }
+            | Event::Pass { .. } => {}
             Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
         }
         assert_eq!(
