@@ -42,9 +42,8 @@ fn play(name: &str, side: &str, games: u64) -> Result<u64, String> {
         let mut firings = sow::trace::Firings::new(rules.clauses.len());
         let mut game = Game::new(rules);
         for _ in 0..games {
-            plies += u64::from(
-                interpreted_counted(&mut game, &mut rng, Span::Game, &mut firings).0,
-            );
+            plies +=
+                u64::from(interpreted_counted(&mut game, &mut rng, Span::Game, &mut firings).0);
         }
         return Ok(plies);
     }

@@ -294,7 +294,10 @@ pub fn to_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Value {
     let (start, end) = match &d.span {
         Some(s) => {
             let s = clamp(source, s);
-            (Some(line_col(source, s.start)), Some(line_col(source, s.end)))
+            (
+                Some(line_col(source, s.start)),
+                Some(line_col(source, s.end)),
+            )
         }
         None => (None, None),
     };

@@ -434,19 +434,27 @@ impl Explainer<'_> {
                 &r.cites,
                 self.header_line("[sowing.relay]", 0),
             );
-            let from = match r.from {
-                RelayFrom::Landing => "the hole the last seed fell into",
-                RelayFrom::Next => "the hole after the one the last seed fell into",
+            let from = match (&r.hole, r.from.unwrap_or(RelayFrom::Landing)) {
+                (Some(_), _) => "the hole named below",
+                (None, RelayFrom::Landing) => "the hole the last seed fell into",
+                (None, RelayFrom::Next) => "the hole after the one the last seed fell into",
             };
             s.say(format!(
                 "When a lap ends, the seeds of {from} are lifted and sown as the next lap, as long as the condition below holds; otherwise the move ends."
             ));
-            match &r.when {
-                Some(e) => s.note(self.note("relay when", e, Ctx::Move)),
-                None => s.say(match r.from {
+            if let Some(h) = &r.hole {
+                s.note(self.note("the hole lifted", h, Ctx::Move));
+            }
+            match (&r.when, &r.hole) {
+                (Some(e), _) => s.note(self.note("relay when", e, Ctx::Move)),
+                (None, Some(_)) => s.say("The condition is the default: that hole is not empty."),
+                (None, None) => s.say(match r.from.unwrap_or(RelayFrom::Landing) {
                     RelayFrom::Landing => "The condition is the default: the landing hole held seeds before the last one fell (it now holds more than 1).",
                     RelayFrom::Next => "The condition is the default: the hole after the landing hole is not empty.",
                 }),
+            }
+            if self.rules.relay.as_ref().is_some_and(|r| r.reverse) {
+                s.say("Each relay turns the direction round: the next lap is sown the other way.");
             }
             if f.end.endless_move.is_none() {
                 s.say("A move whose laps never end is not given an outcome under [end]: the default applies (each player takes their own row, most seeds wins).");
@@ -542,8 +550,22 @@ impl Explainer<'_> {
             if c.claim {
                 s.say("The first hole it takes becomes the mover's claimed hole, unless the mover has claimed one already (one claim each): from then on every seed sown into it goes to the mover, so it stays empty and nobody can play it.");
             }
-            if c.at == Moment::LapEnd {
+            if resown && c.sow_after.is_some() {
+                s.say("Then the seeds taken are not banked: the mover sows them as the next lap, starting in the hole after the one named below, and that lap ends like any other.");
+            } else if c.at == Moment::LapEnd {
                 s.say(format!("Then {}.", after(c.then)));
+            }
+            if resown {
+                if let Some(e) = &c.sow_after {
+                    s.note(self.hole_note("they are sown from the hole after", e, Ctx::Move));
+                }
+                if let Some(e) = &c.lift_also {
+                    s.note(self.hole_note(
+                        "seeds also lifted from the hole the lap ended in and sown with them (at most what it holds)",
+                        e,
+                        Ctx::Move,
+                    ));
+                }
             }
             out.push(s);
         }
@@ -571,14 +593,22 @@ impl Explainer<'_> {
                     ),
                     ruleset::VarKind::Direction => "a direction, none at first".to_string(),
                 };
-                let whose = if v.per_player { ", one for each player" } else { "" };
+                let whose = if v.per_player {
+                    ", one for each player"
+                } else {
+                    ""
+                };
                 let reset = match v.scope {
                     ruleset::VarScope::Move => "set back at the start of every move",
                     ruleset::VarScope::Turn => "set back at the start of every turn",
                     ruleset::VarScope::Round => "set back at the start of every round",
                     ruleset::VarScope::Game => "kept for the whole game",
                 };
-                let about = v.about.as_deref().map(|a| format!(": {a}")).unwrap_or_default();
+                let about = v
+                    .about
+                    .as_deref()
+                    .map(|a| format!(": {a}"))
+                    .unwrap_or_default();
                 s.say(format!("`{}` is {what}{whose}, {reset}{about}.", v.name));
             }
             out.push(s);
@@ -592,7 +622,9 @@ impl Explainer<'_> {
             );
             s.say(match e.at {
                 Moment::Drop => "Tried after every seed dropped, after the captures of the drop.",
-                Moment::LapEnd => "Tried at the end of every lap, after its captures and the relay.",
+                Moment::LapEnd => {
+                    "Tried at the end of every lap, after its captures and the relay."
+                }
                 Moment::MoveEnd => "Tried when the move has ended, after its captures.",
             });
             if let Some(w) = &e.when {
@@ -601,13 +633,31 @@ impl Explainer<'_> {
             for (name, value) in &e.set {
                 let mut n = self.note("", value, Ctx::Move);
                 n.role = "the new value is";
-                s.say(format!("It sets `{}`{}:", name.get_ref(), if self.rules.vars.iter().any(|v| &v.name == name.get_ref() && v.per_player) { " (the mover's)" } else { "" }));
+                s.say(format!(
+                    "It sets `{}`{}:",
+                    name.get_ref(),
+                    if self
+                        .rules
+                        .vars
+                        .iter()
+                        .any(|v| &v.name == name.get_ref() && v.per_player)
+                    {
+                        " (the mover's)"
+                    } else {
+                        ""
+                    }
+                ));
                 s.note(n);
             }
             out.push(s);
         }
         if self.rules.pass {
-            let mut s = Section::new("turns", "Turns", &f.turns.cites, self.header_line("[turns]", 0));
+            let mut s = Section::new(
+                "turns",
+                "Turns",
+                &f.turns.cites,
+                self.header_line("[turns]", 0),
+            );
             s.say("A player who cannot sow passes while another player can move; the game (or round) ends by no move only when no player can move.");
             out.push(s);
         }
@@ -648,7 +698,12 @@ impl Explainer<'_> {
                 n.role = "the match also ends, the player holding more seeds winning, when at the end of a round";
                 s.note(n);
             }
-            if self.rules.rounds.as_ref().is_some_and(|r| r.end_on_repeated_start) {
+            if self
+                .rules
+                .rounds
+                .as_ref()
+                .is_some_and(|r| r.end_on_repeated_start)
+            {
                 s.say("A match that comes back to a round start it has already seen ends at once: the player holding more seeds wins.");
             }
             out.push(s);
@@ -744,9 +799,14 @@ impl Explainer<'_> {
             &sw.cites,
             self.header_line("[sowing]", 0),
         );
+        let lifted = if sw.lift.is_some() {
+            "some of the seeds (see below)"
+        } else {
+            "all the seeds"
+        };
         if g.rows == 2 {
             s.say(format!(
-                "A move lifts all the seeds of one hole and sows them {}, one seed into each hole.",
+                "A move lifts {lifted} of one hole and sows them {}, one seed into each hole.",
                 self.setting(&sw.direction, |d| match d {
                     Direction::Ccw => {
                         format!("counter-clockwise (s1 to s{per}, then n1 to n{per})")
@@ -759,7 +819,7 @@ impl Explainer<'_> {
             ));
         } else {
             s.say(format!(
-                "A move lifts all the seeds of one hole and sows them {}, one seed into each hole: no seed enters the opponent's rows.",
+                "A move lifts {lifted} of one hole and sows them {}, one seed into each hole: no seed enters the opponent's rows.",
                 self.setting(&sw.direction, |d| match d {
                     Direction::Ccw => format!(
                         "counter-clockwise round the mover's own {per} holes (1 to {per}, then 1 again)"
@@ -772,6 +832,10 @@ impl Explainer<'_> {
                     ),
                 })
             ));
+        }
+        if let Some(e) = &sw.lift {
+            s.say("How many seeds the move lifts is given below (at most what the hole holds); the rest stay in the hole. Relayed laps lift whole holes.");
+            s.note(self.hole_note("seeds lifted", e, Ctx::Move));
         }
         s.say(self.setting(&sw.first_seed, |v| match v {
             FirstSeed::Next => "The first seed of each lap goes into the hole after the one lifted".to_string(),
@@ -870,8 +934,9 @@ impl Explainer<'_> {
         }
         let mut s = Section::new("end", "The engine's safety limits", &None, None);
         s.say(format!(
-            "These are not rules of the game: a move still going after {} laps without a repeat, or a game{} still going after {} plies, is stopped with no result.",
+            "These are not rules of the game: a move still going after {} laps without a repeat or past {} steps of work, or a game{} still going after {} plies, is stopped with no result.",
             crate::rules::MAX_LAPS_PER_MOVE,
+            crate::rules::MAX_STEPS_PER_MOVE,
             if or_round.is_empty() { "" } else { " or match" },
             crate::rules::MAX_PLIES
         ));
@@ -1058,6 +1123,17 @@ impl Explainer<'_> {
             match op {
                 BinaryOp::Eq | BinaryOp::Le => return format!("{who} has not claimed a hole"),
                 BinaryOp::Ne | BinaryOp::Gt => return format!("{who} has claimed a hole"),
+                _ => {}
+            }
+        }
+        // A direction compared with `none`: whether it has been set.
+        if let NodeKind::Name(k) = &b.kind
+            && k == "none"
+        {
+            let x = self.value(a, ctx);
+            match op {
+                BinaryOp::Eq => return format!("{x} is not set yet"),
+                BinaryOp::Ne => return format!("{x} is set"),
                 _ => {}
             }
         }

@@ -391,7 +391,10 @@ impl Reader<'_> {
                     crate::ruleset::VarKind::Flag => "true or false",
                     crate::ruleset::VarKind::Direction => "ccw, cw or none",
                 };
-                return fail(format!("`{v}` is not a value of `{}`: {what}", var.name), span);
+                return fail(
+                    format!("`{v}` is not a value of `{}`: {what}", var.name),
+                    span,
+                );
             };
             if let Some(slot) = self.pos.vars.get_mut(usize::from(var.slot) + k) {
                 *slot = parsed;

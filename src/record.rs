@@ -134,8 +134,11 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
         match first {
             "ruleset" | "fingerprint" | "position" | "moves" if words.next().is_some() => {
                 errors.push(
-                    Diagnostic::new(Code::RecordKeyName, format!("`{first}` takes no name before the `=`"))
-                        .at(key.span.clone()),
+                    Diagnostic::new(
+                        Code::RecordKeyName,
+                        format!("`{first}` takes no name before the `=`"),
+                    )
+                    .at(key.span.clone()),
                 );
             }
             "ruleset" | "fingerprint" | "position" if value.text.is_empty() => {
@@ -147,10 +150,10 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
             "ruleset" => {
                 if let Some(earlier) = &ruleset {
                     errors.push(
-                        Diagnostic::new(Code::RecordRulesetTwice, format!(
-                            "the ruleset is given twice (first as `{}`)",
-                            earlier.text
-                        ))
+                        Diagnostic::new(
+                            Code::RecordRulesetTwice,
+                            format!("the ruleset is given twice (first as `{}`)", earlier.text),
+                        )
                         .at(value.span.clone()),
                     );
                 } else {
@@ -160,7 +163,11 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
             "fingerprint" => {
                 if fingerprint.is_some() {
                     errors.push(
-                        Diagnostic::new(Code::RecordFingerprintTwice, "the fingerprint is given twice").at(value.span.clone()),
+                        Diagnostic::new(
+                            Code::RecordFingerprintTwice,
+                            "the fingerprint is given twice",
+                        )
+                        .at(value.span.clone()),
                     );
                 } else if !is_fingerprint(&value.text) {
                     errors.push(
@@ -175,8 +182,11 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
             "position" => {
                 if position.is_some() {
                     errors.push(
-                        Diagnostic::new(Code::RecordPositionTwice, "the starting position is given twice")
-                            .at(value.span.clone()),
+                        Diagnostic::new(
+                            Code::RecordPositionTwice,
+                            "the starting position is given twice",
+                        )
+                        .at(value.span.clone()),
                     );
                 } else {
                     position = Some(value);
@@ -186,20 +196,22 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 for m in words_of(&value) {
                     if moves.len() >= MAX_MOVES {
                         errors.push(
-                            Diagnostic::new(Code::RecordTooManyMoves, format!(
-                                "the record holds more than {MAX_MOVES} moves, the limit"
-                            ))
+                            Diagnostic::new(
+                                Code::RecordTooManyMoves,
+                                format!("the record holds more than {MAX_MOVES} moves, the limit"),
+                            )
                             .at(m.span.clone()),
                         );
                         break;
                     }
                     if !is_move_form(&m.text) {
                         errors.push(
-                            Diagnostic::new(Code::RecordNotAMove, format!("`{}` is not a move", m.text))
-                                .at(m.span.clone())
-                                .hint(
-                                    "a move is the side's letter and a hole number, e.g. s3 or n5",
-                                ),
+                            Diagnostic::new(
+                                Code::RecordNotAMove,
+                                format!("`{}` is not a move", m.text),
+                            )
+                            .at(m.span.clone())
+                            .hint("a move is the side's letter and a hole number, e.g. s3 or n5"),
                         );
                     }
                     moves.push(m);
@@ -209,8 +221,11 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 let rest: Vec<&str> = words.collect();
                 let [name] = rest.as_slice() else {
                     errors.push(
-                        Diagnostic::new(Code::RecordOptionSyntax, "write one option per line: `option NAME = VALUE`")
-                            .at(key.span.clone()),
+                        Diagnostic::new(
+                            Code::RecordOptionSyntax,
+                            "write one option per line: `option NAME = VALUE`",
+                        )
+                        .at(key.span.clone()),
                     );
                     continue;
                 };
@@ -221,10 +236,10 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 };
                 if value.text.is_empty() || value.text.split_whitespace().count() != 1 {
                     errors.push(
-                        Diagnostic::new(Code::RecordOptionValue, format!(
-                            "option `{}` needs one value, a single word",
-                            name.text
-                        ))
+                        Diagnostic::new(
+                            Code::RecordOptionValue,
+                            format!("option `{}` needs one value, a single word", name.text),
+                        )
                         .at(if value.text.is_empty() {
                             start + eq..start + eq + 1
                         } else {
@@ -235,15 +250,19 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 }
                 if options.iter().any(|(n, _)| n.text == name.text) {
                     errors.push(
-                        Diagnostic::new(Code::RecordOptionTwice, format!("option `{}` is set twice", name.text))
-                            .at(name.span.clone()),
+                        Diagnostic::new(
+                            Code::RecordOptionTwice,
+                            format!("option `{}` is set twice", name.text),
+                        )
+                        .at(name.span.clone()),
                     );
                     continue;
                 }
                 options.push((name, value));
             }
             other => {
-                let d = Diagnostic::new(Code::RecordUnknownKey, format!("unknown key `{other}`")).at(key.span.clone());
+                let d = Diagnostic::new(Code::RecordUnknownKey, format!("unknown key `{other}`"))
+                    .at(key.span.clone());
                 let d = match did_you_mean(other, KEYS.iter().copied()) {
                     Some(s) => d.hint(format!("did you mean `{s}`?")),
                     None => d.hint(format!("the keys are: {}", KEYS.join(", "))),

@@ -266,9 +266,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::LapEnd { .. }
         | Event::Relay { .. }
         | Event::MoveEnd { .. } => detail >= Detail::Laps,
-        Event::Drop { .. } | Event::Skip { .. } | Event::Diverted { .. } => {
-            detail >= Detail::Drops
-        }
+        Event::Drop { .. } | Event::Skip { .. } | Event::Diverted { .. } => detail >= Detail::Drops,
         Event::Move { .. }
         | Event::Pass { .. }
         | Event::Effect { .. }
@@ -325,7 +323,10 @@ fn shared_out(
         let on_board = at_end.row_seeds(rules, 0) + at_end.row_seeds(rules, 1);
         return match on_board {
             0 => "no seeds are left on the board".into(),
-            n => format!("the {} left stay on the board, counted for nobody", seeds(n)),
+            n => format!(
+                "the {} left stay on the board, counted for nobody",
+                seeds(n)
+            ),
         };
     }
     if left == 0 {
@@ -519,7 +520,11 @@ impl TextTrace {
                     .map_or(String::new(), |c| format!(" [{}]", escape(c)));
                 out.say(format_args!("  relay{cites} from {}\n", l(*hole)));
             }
-            Event::Diverted { clause: c, hole, to } if drops => {
+            Event::Diverted {
+                clause: c,
+                hole,
+                to,
+            } if drops => {
                 self.push(
                     out,
                     format_args!(
@@ -675,7 +680,10 @@ impl TextTrace {
                 // In a match the board is refilled next; a single game's board is shown after
                 // the ply as it ended.
                 if rules.rounds.is_some() {
-                    out.say(format_args!("  board at the end {}\n", notation(rules, at_end)));
+                    out.say(format_args!(
+                        "  board at the end {}\n",
+                        notation(rules, at_end)
+                    ));
                 }
             }
             Event::Refill {
@@ -755,7 +763,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             hole,
             dir,
         } => {
-            let mut v = json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)});
+            let mut v =
+                json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)});
             if let (Some(d), Some(map)) = (dir, v.as_object_mut()) {
                 map.insert("direction".into(), json!(d.word()));
             }

@@ -4,8 +4,7 @@
 //! the board's neighbour tables are precomputed. The engine never sees text.
 
 use crate::ruleset::{
-    After, ClosedHoles, Destination, FirstSeed, NextStarter, Remaining, RowEnd, SkipOrigin,
-    Verdict,
+    After, ClosedHoles, Destination, FirstSeed, NextStarter, Remaining, RowEnd, SkipOrigin, Verdict,
 };
 
 /// The most positions (holes and stores) a board may have; masks of positions are `u64`.
@@ -52,6 +51,14 @@ impl Dir {
     #[inline(always)]
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The other direction.
+    pub fn reversed(self) -> Dir {
+        match self {
+            Dir::Ccw => Dir::Cw,
+            Dir::Cw => Dir::Ccw,
+        }
     }
 
     /// The word the notation writes.
@@ -350,6 +357,10 @@ pub struct CaptureRule {
     pub cancel_if: Option<BoolX>,
     pub then: After,
     pub claim: bool,
+    /// With `then = sow`: the hole after which the seeds are sown (default the lap's last).
+    pub sow_after: Option<HoleX>,
+    /// With `then = sow`: seeds also lifted from the lap's last hole.
+    pub lift_also: Option<IntX>,
 }
 
 /// A compiled legality clause.
@@ -381,6 +392,10 @@ pub struct EndingRule {
 pub struct RelayRule {
     pub id: ClauseId,
     pub from: crate::ruleset::RelayFrom,
+    /// The hole lifted, when an expression says it (instead of `from`).
+    pub hole: Option<HoleX>,
+    /// Whether each relay turns the direction round.
+    pub reverse: bool,
     pub when: BoolX,
 }
 
@@ -443,6 +458,8 @@ pub struct Rules {
     pub cycle: Option<EndingRule>,
     /// The most laps a move may take by the rules of the game (the move then ends).
     pub max_laps: Option<u32>,
+    /// How many seeds a move lifts from the hole played, when not all.
+    pub lift: Option<IntX>,
     pub end_when: Vec<(BoolX, EndingRule)>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
@@ -474,11 +491,15 @@ impl Rules {
 
     /// The ending with this clause id, if it is one.
     pub fn ending(&self, id: ClauseId) -> Option<&EndingRule> {
-        [Some(&self.no_move), Some(&self.endless_move), self.cycle.as_ref()]
-            .into_iter()
-            .flatten()
-            .chain(self.end_when.iter().map(|(_, e)| e))
-            .find(|e| e.id == id)
+        [
+            Some(&self.no_move),
+            Some(&self.endless_move),
+            self.cycle.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(self.end_when.iter().map(|(_, e)| e))
+        .find(|e| e.id == id)
     }
 
     /// Total seeds at the start.
@@ -703,9 +724,7 @@ impl IntX {
 impl HoleX {
     fn size(&self) -> u64 {
         match self {
-            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => {
-                1 + h.size()
-            }
+            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => 1 + h.size(),
             HoleX::Of(p, n) => 1 + p.size() + n.size(),
             HoleX::Claim(p) => 1 + p.size(),
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => 1,

@@ -229,6 +229,12 @@ pub struct Sowing {
     /// How closed holes take part in looking at holes (they are never sown into).
     #[serde(default)]
     pub closed_holes: Setting<ClosedHoles>,
+    /// How many seeds a move lifts from the hole played (default: all of them): an
+    /// expression over `origin`, e.g. `seeds(origin) - 1` to leave one seed behind. Relayed
+    /// laps lift whole holes.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub lift: Option<Expr>,
     /// A rule of the game that caps the laps of one move: the move ends after this many laps
     /// (no further relay), and its move-end clauses apply. A number, or `{ option = "NAME" }`
     /// for an option whose values are numbers. (Distinct from the engine's safety limit on
@@ -293,8 +299,17 @@ pub enum ClosedHoles {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Relay {
-    /// Which hole is lifted for the next lap.
-    pub from: RelayFrom,
+    /// Which hole is lifted for the next lap: `landing` or `next`; or give `hole`.
+    #[serde(default)]
+    pub from: Option<RelayFrom>,
+    /// The hole lifted for the next lap, as an expression over `last` (instead of `from`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub hole: Option<Expr>,
+    /// Whether each relay turns the direction round: the next lap is sown the other way.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub reverse: Setting<bool>,
     /// The lap relays only when this holds; otherwise the move ends. Defaults to "the hole to
     /// lift held seeds before the last drop" (`seeds(last) > 1` for `landing`,
     /// `seeds(next(last)) > 0` for `next`).
@@ -457,6 +472,17 @@ pub struct Capture {
     /// For `lap_end` captures: what the move does next.
     #[serde(default)]
     pub then: After,
+    /// With `then = "sow"`: the hole after which the captured seeds are sown (default `last`,
+    /// the hole the lap ended in), e.g. `lap_origin` to sow them from the hole after the one
+    /// this lap was lifted from.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub sow_after: Option<Expr>,
+    /// With `then = "sow"`: seeds also lifted from the hole the lap ended in and sown with the
+    /// captured ones (at most what it holds), e.g. `1` for the capturing seed itself.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub lift_also: Option<Expr>,
     /// The first hole taken becomes the mover's claimed hole: from then on every seed sown
     /// into it goes to the mover's store or reserve, so it stays empty and nobody can play it.
     /// A player holds at most one claim; `claim(p)` and `claimed(h)` read claims.

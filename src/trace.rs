@@ -289,7 +289,10 @@ pub struct Ledger {
 
 impl Ledger {
     /// A ledger of `before`, the position a ply starts from.
-    pub fn new(rules: &std::sync::Arc<crate::rules::Rules>, before: &crate::engine::Position) -> Ledger {
+    pub fn new(
+        rules: &std::sync::Arc<crate::rules::Rules>,
+        before: &crate::engine::Position,
+    ) -> Ledger {
         Ledger {
             rules: rules.clone(),
             pos: *before,
@@ -314,7 +317,10 @@ impl Ledger {
             return Err(why.clone());
         }
         if self.hand != 0 {
-            return Err(format!("{} seeds are still in hand after the ply", self.hand));
+            return Err(format!(
+                "{} seeds are still in hand after the ply",
+                self.hand
+            ));
         }
         let mine = (self.pos.board, self.pos.reserve, self.pos.taken);
         if self.refilled {
@@ -352,7 +358,12 @@ impl Tracer for Ledger {
         match &e {
             Event::Move { player, .. } | Event::Pass { player, .. } => self.mover = *player,
             Event::Lift { hole, seeds, .. } => {
-                self.take(*hole, *seeds, &e);
+                // A lift may leave seeds behind (`lift`, `lift_also`).
+                let there = self.pos.seeds(*hole);
+                if there < *seeds {
+                    self.fail(format!("{e:?}: the hole holds {there}"));
+                }
+                self.pos.set(*hole, there.saturating_sub(*seeds));
                 self.hand += u32::from(*seeds);
             }
             Event::Drop { hole, seeds } => {
@@ -387,7 +398,8 @@ impl Tracer for Ledger {
             }
             Event::HandBack { hole, seeds } => {
                 self.hand = self.hand.wrapping_sub(u32::from(*seeds));
-                self.pos.set(*hole, self.pos.seeds(*hole).saturating_add(*seeds));
+                self.pos
+                    .set(*hole, self.pos.seeds(*hole).saturating_add(*seeds));
             }
             Event::RoundEnd { board, .. } => {
                 // The position as the round ended: every seed in hand put down, and from here
@@ -396,7 +408,10 @@ impl Tracer for Ledger {
                     self.fail(format!("{e:?}: {} seeds still in hand", self.hand));
                 }
                 if board.total() != self.total {
-                    self.fail(format!("{e:?}: the board at the end holds {}", board.total()));
+                    self.fail(format!(
+                        "{e:?}: the board at the end holds {}",
+                        board.total()
+                    ));
                 }
                 self.pos = **board;
             }

@@ -563,6 +563,24 @@ fn explain_fixtures() {
     });
 }
 
+/// The language's moves with choices, variables and sowing hooks, told back: the lifted part of
+/// a hole, a relay from a named hole that turns the direction, captured seeds sown again from a
+/// named hole with the capturing seed, and variables with their effects.
+#[test]
+fn explain_choices_and_hooks() {
+    for name in [
+        "choices",
+        "hooks_lift",
+        "hooks_relay",
+        "hooks_relay_hole",
+        "hooks_resow",
+    ] {
+        let file = format!("tests/scenarios/rulesets/{name}.toml");
+        let run = snapshot(&format!("explain_{name}"), &["explain", &file], &[], None);
+        assert_eq!(run.code, 0, "{file}");
+    }
+}
+
 #[test]
 fn explain_sadeqa_ii_with_options() {
     snapshot(

@@ -59,11 +59,7 @@ fn check(option: &str) {
         );
         let pos = parse_position(&rules, &text).expect("position");
         let game = Game::from_position(rules.clone(), pos);
-        let legal: Vec<String> = game
-            .legal_moves()
-            .iter()
-            .map(|m| m.label(&rules))
-            .collect();
+        let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
         let expected: Vec<String> = (0..HOLES)
             .filter(|&i| board[i] > 0)
             .filter(|&i| {

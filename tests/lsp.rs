@@ -235,7 +235,7 @@ fn the_language_server_checks_explains_and_completes() {
         assert!(keys.contains(&k.to_string()), "{keys:?}");
     }
     let r = server.request("textDocument/completion", at(9, 13));
-    assert_eq!(labels(&r["result"]), ["ccw", "cw"]);
+    assert_eq!(labels(&r["result"]), ["ccw", "cw", "choose"]);
     let r = server.request("textDocument/completion", at(14, 8));
     let names = labels(&r["result"]);
     for n in ["last", "mover", "seeds", "opposite", "option.big"] {

@@ -48,6 +48,11 @@ struct Spec {
     endless_remaining: &'static str,
     /// The ruleset's cap on a move's laps.
     max_laps: Option<u32>,
+    /// Sowing hooks: a move leaves one seed in its hole; relays turn the direction round; the
+    /// mover chooses each move's direction.
+    leave_one: bool,
+    reverse: bool,
+    choose: bool,
 }
 
 /// Who takes the seeds left at an ending.
@@ -64,7 +69,14 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "continue",
     ),
-    ("drop", "seeds(here) == 4", "'here'", "owner", false, "continue"),
+    (
+        "drop",
+        "seeds(here) == 4",
+        "'here'",
+        "owner",
+        false,
+        "continue",
+    ),
     (
         "lap_end",
         "not own(last) and seeds(last) in [2, 3]",
@@ -149,6 +161,15 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "end",
     ),
+    // Sown again from the hole after the lap's origin, with the capturing seed.
+    (
+        "lap_end",
+        "own(last) and seeds(last) == 3 and seeds(opposite(last)) > 0",
+        "'opposite(last)'",
+        "mover",
+        false,
+        "sow from the lap's origin",
+    ),
     (
         "lap_end",
         "own(last) and seeds(last) == 5",
@@ -170,7 +191,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         any::<bool>(),
         prop::sample::select(vec!["never", "move", "lap"]),
         any::<bool>(),
-        prop::option::of(prop::sample::select(vec!["landing", "next"])),
+        prop::option::of(prop::sample::select(vec!["landing", "next", "opposite"])),
         prop::collection::vec(0..CAPTURES.len(), 0..4),
         (
             any::<bool>(),
@@ -179,6 +200,7 @@ fn spec() -> impl Strategy<Value = Spec> {
             prop::sample::select(REMAINING.to_vec()),
             prop::sample::select(REMAINING.to_vec()),
             prop::option::of(1u32..=6),
+            (any::<bool>(), any::<bool>(), any::<bool>()),
         ),
     )
         .prop_map(
@@ -201,6 +223,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     no_move_remaining,
                     endless_remaining,
                     max_laps,
+                    (leave_one, reverse, choose),
                 ),
             )| {
                 captures.sort_unstable();
@@ -224,6 +247,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                     no_move_remaining,
                     endless_remaining,
                     max_laps,
+                    leave_one,
+                    reverse,
+                    choose,
                 }
             },
         )
@@ -245,7 +271,17 @@ fn ruleset_text(s: &Spec) -> String {
         );
     }
     t += &format!("seeds = {}\n\n[sowing]\n", s.seeds);
-    t += &format!("direction = \"{}\"\n", if s.cw { "cw" } else { "ccw" });
+    t += &format!(
+        "direction = \"{}\"\n",
+        match (s.choose, s.cw) {
+            (true, _) => "choose",
+            (false, true) => "cw",
+            (false, false) => "ccw",
+        }
+    );
+    if s.leave_one {
+        t += "lift = 'seeds(origin) - 1'\n";
+    }
     t += &format!(
         "first_seed = \"{}\"\nskip_origin = \"{}\"\nclosed_holes = \"{}\"\n",
         if s.first_seed_origin {
@@ -259,8 +295,15 @@ fn ruleset_text(s: &Spec) -> String {
     if let Some(laps) = s.max_laps {
         t += &format!("max_laps = {laps}\n");
     }
-    if let Some(from) = s.relay {
-        t += &format!("\n[sowing.relay]\nfrom = \"{from}\"\n");
+    match s.relay {
+        Some("opposite") => {
+            t += "\n[sowing.relay]\nhole = 'opposite(last)'\nwhen = 'seeds(last) == 1'\n";
+        }
+        Some(from) => t += &format!("\n[sowing.relay]\nfrom = \"{from}\"\n"),
+        None => {}
+    }
+    if s.relay.is_some() && s.reverse {
+        t += "reverse = true\n";
     }
     t += &format!(
         "\n[start]\nfirst = \"{}\"\n",
@@ -268,6 +311,12 @@ fn ruleset_text(s: &Spec) -> String {
     );
     for &i in &s.captures {
         let (at, when, take, to, claim, then) = CAPTURES[i];
+        let then = match then {
+            "sow from the lap's origin" => {
+                "sow\"\nsow_after = 'lap_origin'\nlift_also = '1'\ncites = \"resown"
+            }
+            then => then,
+        };
         t += &format!(
             "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\nto = \"{to}\"\nthen = \"{then}\"\n"
         );

@@ -61,11 +61,7 @@ fn scenarios() {
         let mut out = format!("start {}\n", sow::render::board(&rules, game.position()));
         let start_total = game.position().total();
         for m in &s.moves {
-            let legal: Vec<String> = game
-                .legal_moves()
-                .iter()
-                .map(|m| m.label(&rules))
-                .collect();
+            let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
             let Some(mover) = game.to_move() else {
                 out.push_str(&format!("{m}: refused, the game is over\n"));
                 break;

@@ -162,22 +162,14 @@ fn raja_pasu_endless_move() {
 fn sadeqa_openings() {
     let r = rules("sadeqa_ii", &[]);
     let mut game = Game::new(r.clone());
-    let legal: Vec<String> = game
-        .legal_moves()
-        .iter()
-        .map(|m| m.label(&r))
-        .collect();
+    let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&r)).collect();
     assert_eq!(legal, ["s6"]);
     play(&mut game, &["s6"]);
     assert_eq!(
         board(&r, game.position()),
         "S[0 4 4 0 0 1] N[5 5 1 4 4 4] S*=0 N*=0 removed S=4 N=0"
     );
-    let legal: Vec<String> = game
-        .legal_moves()
-        .iter()
-        .map(|m| m.label(&r))
-        .collect();
+    let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&r)).collect();
     assert_eq!(legal, ["n6"]);
     play(&mut game, &["n6"]);
     assert_eq!(

@@ -159,6 +159,10 @@ impl Checker<'_> {
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
+        let lift = match &f.sowing.lift {
+            Some(e) => Some(self.number_expr(e, LEGAL, "in `lift`", "sowing")?),
+            None => None,
+        };
         let max_laps = match &f.sowing.max_laps {
             None => None,
             Some(n) => {
@@ -188,17 +192,33 @@ impl Checker<'_> {
 
         let relay = f.sowing.relay.as_ref().map(|r| {
             let id = self.clause("relay", &r.cites);
-            let default = match r.from {
-                RelayFrom::Landing => "seeds(last) > 1",
-                RelayFrom::Next => "seeds(next(last)) > 0",
+            let from = r.from.unwrap_or(RelayFrom::Landing);
+            if r.from.is_none() && r.hole.is_none() {
+                self.error(
+                    Diagnostic::new(
+                        Code::RelayFrom,
+                        "the relay says neither `from` nor `hole`: which hole does the next lap lift?",
+                    )
+                    .hint("add `from = \"landing\"` or `from = \"next\"`, or `hole = '...'`"),
+                );
+            }
+            let hole = r
+                .hole
+                .as_ref()
+                .map(|h| self.hole(h, LAP_END, "in the relay's hole", "relay"));
+            let default = match (&r.hole, from) {
+                (Some(h), _) => format!("seeds({}) > 0", h.get_ref()),
+                (None, RelayFrom::Landing) => "seeds(last) > 1".to_string(),
+                (None, RelayFrom::Next) => "seeds(next(last)) > 0".to_string(),
             };
             let when = match &r.when {
                 Some(e) => self.condition(e, LAP_END, "in a relay condition", "relay"),
-                None => expr::parse(default)
+                None => expr::parse(&default)
                     .ok()
                     .and_then(|n| self.compile_node_bool(&n, LAP_END, "in a relay condition", 0)),
             };
-            (id, r.from, when)
+            let reverse = self.setting(&r.reverse, "sowing.relay.reverse");
+            (id, from, hole, reverse, when)
         });
 
         let mut drop_captures = Vec::new();
@@ -276,7 +296,8 @@ impl Checker<'_> {
                 Some(ExtraRule { id, when })
             })
             .collect();
-        let (mut drop_effects, mut lap_effects, mut move_effects) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut drop_effects, mut lap_effects, mut move_effects) =
+            (Vec::new(), Vec::new(), Vec::new());
         for e in &f.effect {
             if let Some(rule) = self.effect(e) {
                 match e.at {
@@ -349,8 +370,18 @@ impl Checker<'_> {
         }
 
         let relay = match relay {
-            Some((id, from, Some(when))) => Some(RelayRule { id, from, when }),
-            Some((_, _, None)) => return None,
+            Some((id, from, hole, Some(reverse), Some(when))) => Some(RelayRule {
+                id,
+                from,
+                hole: match hole {
+                    Some(Some(h)) => Some(h),
+                    Some(None) => return None,
+                    None => None,
+                },
+                reverse,
+                when,
+            }),
+            Some(_) => return None,
             None => None,
         };
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
@@ -391,6 +422,7 @@ impl Checker<'_> {
             endless_move,
             cycle,
             max_laps,
+            lift,
             end_when,
             rounds,
             vars: {
@@ -886,6 +918,21 @@ impl Checker<'_> {
         })
     }
 
+    fn number_expr(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<IntX> {
+        let offset = content_offset(self.source, &e.span());
+        let node = match expr::parse(e.get_ref()) {
+            Ok(n) => n,
+            Err(err) => {
+                self.error(err.diagnostic(clause).shifted(offset));
+                return None;
+            }
+        };
+        self.board_lints(&node, offset);
+        self.compiled(facts, place, offset, |scope| {
+            typing::compile_number(&node, scope)
+        })
+    }
+
     /// The rules' variables: checked names, and a slot each (one a player for those each
     /// player has).
     fn vars(&mut self, f: &RulesetFile) {
@@ -893,7 +940,8 @@ impl Checker<'_> {
         for (name, decl) in &f.vars {
             let n = name.get_ref();
             let well_formed = n.starts_with(|c: char| c.is_ascii_lowercase())
-                && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             if !well_formed || typing::is_builtin(n) || n == "true" || n == "false" {
                 self.error(
                     Diagnostic::new(
@@ -910,7 +958,9 @@ impl Checker<'_> {
                 self.error(
                     Diagnostic::new(
                         Code::TooManyVars,
-                        format!("the variables take more than the {MAX_VARS} slots a position holds"),
+                        format!(
+                            "the variables take more than the {MAX_VARS} slots a position holds"
+                        ),
                     )
                     .at(name.span()),
                 );
@@ -919,9 +969,8 @@ impl Checker<'_> {
             let initial = match decl.kind {
                 ruleset::VarKind::Direction => 0,
                 ruleset::VarKind::Flag => i32::from(decl.initial != 0),
-                ruleset::VarKind::Number => {
-                    i32::try_from(decl.initial).unwrap_or(if decl.initial < 0 { i32::MIN } else { i32::MAX })
-                }
+                ruleset::VarKind::Number => i32::try_from(decl.initial)
+                    .unwrap_or(if decl.initial < 0 { i32::MIN } else { i32::MAX }),
             };
             self.vars.insert(
                 n.clone(),
@@ -957,7 +1006,11 @@ impl Checker<'_> {
             let Some(var) = self.vars.get(name.get_ref()).cloned() else {
                 let d = Diagnostic::new(
                     Code::EffectSet,
-                    format!("effect \"{}\" sets `{}`, which is not a declared variable", e.name, name.get_ref()),
+                    format!(
+                        "effect \"{}\" sets `{}`, which is not a declared variable",
+                        e.name,
+                        name.get_ref()
+                    ),
                 )
                 .at(name.span());
                 let d = match did_you_mean(name.get_ref(), self.vars.keys().map(String::as_str)) {
@@ -1053,6 +1106,28 @@ impl Checker<'_> {
             };
             self.error(d);
         }
+        if c.then != ruleset::After::Sow && (c.sow_after.is_some() || c.lift_also.is_some()) {
+            let d = Diagnostic::new(
+                Code::ResowWithoutSow,
+                format!(
+                    "capture clause \"{}\": `sow_after` and `lift_also` need `then = \"sow\"`",
+                    c.name
+                ),
+            );
+            let d = match key_near(self.source, c.when.span().start, "then") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+        }
+        let sow_after = match &c.sow_after {
+            Some(e) => Some(self.hole(e, facts, place, &c.name)?),
+            None => None,
+        };
+        let lift_also = match &c.lift_also {
+            Some(e) => Some(self.number_expr(e, facts, place, &c.name)?),
+            None => None,
+        };
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
         let chain = match chain {
             Some((Some(w), Some(s))) => Some((w, s)),
@@ -1073,6 +1148,8 @@ impl Checker<'_> {
             cancel_if,
             then: c.then,
             claim: c.claim,
+            sow_after,
+            lift_also,
         })
     }
 

@@ -415,6 +415,11 @@ pub fn compile_value(
     }
 }
 
+/// Compiles a number expression.
+pub fn compile_number(node: &Node, scope: &Scope<'_>) -> Checked<IntX> {
+    number(node, scope)
+}
+
 /// Whether a name is one of the language's own (a variable may not take it).
 pub fn is_builtin(name: &str) -> bool {
     NAMES.iter().any(|n| n.name == name) || FUNCTIONS.iter().any(|f| f.name == name)
@@ -691,12 +696,14 @@ fn var_of(
 ) -> Checked<Typed> {
     let args_typed = compiled?;
     if !var.per_player {
-        return Err(vec![Diagnostic::new(
-            Code::ExprArity,
-            format!("`{name}` is one variable for the whole game: it takes no player"),
-        )
-        .at(span.clone())
-        .hint(format!("write `{name}`"))]);
+        return Err(vec![
+            Diagnostic::new(
+                Code::ExprArity,
+                format!("`{name}` is one variable for the whole game: it takes no player"),
+            )
+            .at(span.clone())
+            .hint(format!("write `{name}`")),
+        ]);
     }
     match (args_typed.as_slice(), args) {
         ([Typed::Player(p)], _) => {
@@ -708,11 +715,16 @@ fn var_of(
             })
         }
         ([other], [node]) => Err(vec![mismatch(Type::Player, other.ty(), &node.span)]),
-        _ => Err(vec![Diagnostic::new(
-            Code::ExprArity,
-            format!("`{name}` takes one argument, the player whose it is, found {}", args.len()),
-        )
-        .at(span.clone())]),
+        _ => Err(vec![
+            Diagnostic::new(
+                Code::ExprArity,
+                format!(
+                    "`{name}` takes one argument, the player whose it is, found {}",
+                    args.len()
+                ),
+            )
+            .at(span.clone()),
+        ]),
     }
 }
 

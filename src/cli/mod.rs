@@ -483,7 +483,8 @@ impl Ruleset {
     /// A note about how the ruleset was found, shown with its warnings.
     pub fn notes(&mut self, note: Option<String>) {
         if let Some(note) = note {
-            self.warnings.insert(0, Diagnostic::new(Code::NameNote, note));
+            self.warnings
+                .insert(0, Diagnostic::new(Code::NameNote, note));
         }
     }
 
@@ -512,7 +513,12 @@ impl Ruleset {
     /// In text mode, the warnings go to stderr so they never mix with the command's output.
     pub fn print_warnings(&self, format: Format) {
         if format == Format::Text && !self.warnings.is_empty() {
-            say_err(&render_all(&self.warnings, &self.file, &self.source, Stream::Err));
+            say_err(&render_all(
+                &self.warnings,
+                &self.file,
+                &self.source,
+                Stream::Err,
+            ));
         }
     }
 
@@ -647,7 +653,10 @@ pub fn game_from(
     let stuck = sow::notation::player_name(given.to_move);
     let mut text = format!("  {stuck}, to move, has no legal move before any move:\n");
     text.push_str(&sow::render::trace_text(rules, &events, &[], Detail::Laps));
-    text.push_str(&format!("  board {}\n", sow::render::board(rules, game.position())));
+    text.push_str(&format!(
+        "  board {}\n",
+        sow::render::board(rules, game.position())
+    ));
     let json = json!({
         "events": events.iter().map(|e| sow::render::event_json(rules, e)).collect::<Vec<_>>(),
         "position": position_json_to_move(rules, game.position()),

@@ -117,10 +117,10 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 file: "--from".into(),
                 source: text.clone(),
                 diagnostics: vec![
-                    sow::diagnostic::Diagnostic::new(sow::diagnostic::Code::BadPosition, format!(
-                        "bad starting position: {}",
-                        e.message
-                    ))
+                    sow::diagnostic::Diagnostic::new(
+                        sow::diagnostic::Code::BadPosition,
+                        format!("bad starting position: {}", e.message),
+                    )
                     .at(e.span),
                 ],
             })?;

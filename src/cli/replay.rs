@@ -128,8 +128,11 @@ pub fn run_with(
                     file: origin.file.clone(),
                     source: origin.source.clone(),
                     diagnostics: vec![
-                        Diagnostic::new(Code::BadPosition, format!("bad starting position: {}", e.message))
-                            .at(start + e.span.start..start + e.span.end),
+                        Diagnostic::new(
+                            Code::BadPosition,
+                            format!("bad starting position: {}", e.message),
+                        )
+                        .at(start + e.span.start..start + e.span.end),
                     ],
                 }
             })?;
@@ -187,11 +190,7 @@ pub fn run_with(
             });
             break;
         };
-        let legal: Vec<String> = game
-            .legal_moves()
-            .iter()
-            .map(|m| m.label(&rules))
-            .collect();
+        let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
         let h = match parse_move(&rules, mover, &item.text).and_then(|h| {
             match game.why_illegal(mover, h) {
                 None => Ok(h),
@@ -238,7 +237,8 @@ pub fn run_with(
             }
         };
         // The move was checked legal just above.
-        played.map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
+        played
+            .map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
         let after = game.position();
         match format {
             Format::Text => out.say(format_args!("  board {}\n", render::board(&rules, after))),
@@ -254,11 +254,7 @@ pub fn run_with(
         p.finish(format)?;
         return Ok(Exit::Ok);
     }
-    let legal_now: Vec<String> = game
-        .legal_moves()
-        .iter()
-        .map(|m| m.label(&rules))
-        .collect();
+    let legal_now: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
     match format {
         Format::Text => {
             if failure.is_none()
@@ -402,8 +398,11 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
         note,
     } = found.map_err(|message| {
         invalid(vec![
-            Diagnostic::new(Code::RecordRuleset, format!("cannot load the ruleset: {message}"))
-                .at(rec.ruleset.span.clone()),
+            Diagnostic::new(
+                Code::RecordRuleset,
+                format!("cannot load the ruleset: {message}"),
+            )
+            .at(rec.ruleset.span.clone()),
         ])
     })?;
     let mut record_warnings = Vec::new();
@@ -429,10 +428,10 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
     let mut problems = Vec::new();
     for (name, value) in &rec.options {
         let Some(decl) = plain.rules.options.iter().find(|o| o.name == name.text) else {
-            let d = Diagnostic::new(Code::UnknownOption, format!(
-                "{} has no option `{}`",
-                plain.rules.name, name.text
-            ))
+            let d = Diagnostic::new(
+                Code::UnknownOption,
+                format!("{} has no option `{}`", plain.rules.name, name.text),
+            )
             .at(name.span.clone());
             let names = plain.rules.options.iter().map(|o| o.name.as_str());
             problems.push(match did_you_mean(&name.text, names) {
@@ -451,12 +450,15 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
             continue;
         };
         if !decl.values.contains(&value.text) {
-            let d = Diagnostic::new(Code::OptionValue, format!(
-                "option `{}` cannot be `{}`; its values are {}",
-                name.text,
-                value.text,
-                decl.values.join(", ")
-            ))
+            let d = Diagnostic::new(
+                Code::OptionValue,
+                format!(
+                    "option `{}` cannot be `{}`; its values are {}",
+                    name.text,
+                    value.text,
+                    decl.values.join(", ")
+                ),
+            )
             .at(value.span.clone());
             problems.push(
                 match did_you_mean(&value.text, decl.values.iter().map(String::as_str)) {

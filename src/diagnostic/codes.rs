@@ -162,6 +162,15 @@ number for a number, a condition for a flag, a direction for a direction."
 "Effects are tried at `drop`, `lap_end` or `move_end`, after the capture clauses of that
 moment."
 
+    RelayFrom "E0122" Error "A relay that names no hole to lift"
+"`[sowing.relay]` lifts a hole for the next lap: say which with `from = \"landing\"` (the
+hole the last seed fell into), `from = \"next\"` (the one after it), or `hole = '...'` (an
+expression over `last`)."
+
+    ResowWithoutSow "E0123" Error "`sow_after` or `lift_also` on a capture that does not sow"
+"`sow_after` and `lift_also` say how captured seeds are sown again: they belong to capture
+clauses with `then = \"sow\"`."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

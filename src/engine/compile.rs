@@ -64,7 +64,12 @@ impl EffectProgram {
             }
         }
         for ((slot, per_player, _), v) in self.sets.iter().zip(values) {
-            let at = slot + if *per_player { usize::from(cx.mover) } else { 0 };
+            let at = slot
+                + if *per_player {
+                    usize::from(cx.mover)
+                } else {
+                    0
+                };
             if let Some(s) = pos.vars.get_mut(at) {
                 *s = v;
             }
@@ -85,6 +90,10 @@ pub struct CaptureProgram {
     pub takes: Takes,
     /// The work of trying the clause, in steps: the terms of its condition.
     pub cost: u64,
+    /// With `then = sow`: the hole after which the seeds are sown (default the lap's last).
+    pub sow_after: Option<Hole>,
+    /// With `then = sow`: seeds also lifted from the lap's last hole and sown with them.
+    pub lift_also: Option<Num>,
 }
 
 /// What a capture clause takes.
@@ -138,6 +147,10 @@ pub struct RelayProgram {
     pub id: ClauseId,
     /// Where the next lap starts.
     pub from: RelayFrom,
+    /// The hole the next lap lifts, when an expression names it (instead of `from`).
+    pub hole: Option<Hole>,
+    /// Whether each relay turns the direction round.
+    pub reverse: bool,
     pub when: RelayWhen,
 }
 
@@ -175,6 +188,8 @@ pub struct Program {
     pub drops: Drops,
     /// The most laps a move may take by the rules (`u32::MAX` when they set none).
     pub max_laps: u32,
+    /// How many seeds a move lifts from the hole played, when not all.
+    pub lift: Option<Num>,
     /// The engine's limit on the work of one move, in steps
     /// ([`crate::rules::MAX_STEPS_PER_MOVE`]; lower only in tests, which cannot wait for it).
     pub max_steps: u64,
@@ -199,6 +214,12 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether a lap can be sown against the move's direction (a relay turns it round).
+    #[inline(always)]
+    pub fn reverses(&self) -> bool {
+        self.relay.as_ref().is_some_and(|r| r.reverse)
+    }
+
     pub fn new(rules: &Rules) -> Program {
         let c = Compiler { rules };
         let capture = |r: &CaptureRule| CaptureProgram {
@@ -207,6 +228,8 @@ impl Program {
             then: r.then,
             claim: r.claim,
             cost: r.when.size(),
+            sow_after: r.sow_after.as_ref().map(|h| c.hole(h)),
+            lift_also: r.lift_also.as_ref().map(|n| c.num(n)),
             when: c.cond(&r.when),
             takes: match r.take.as_slice() {
                 [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
@@ -232,6 +255,11 @@ impl Program {
             && drop_captures.is_empty()
             && rules.drop_effects.is_empty()
             && rules.lap_effects.is_empty()
+            && rules.lift.is_none()
+            && rules
+                .relay
+                .as_ref()
+                .is_none_or(|r| r.hole.is_none() && !r.reverse)
             && rules.claim_clause.is_none()
             && rules.first_seed != FirstSeed::Origin
             && !rules.reads(Fact::ReachedOpponent);
@@ -248,8 +276,11 @@ impl Program {
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {
                 id: r.id,
                 from: r.from,
+                hole: r.hole.as_ref().map(|h| c.hole(h)),
+                reverse: r.reverse,
                 when: c.relay_when(r),
             }),
+            lift: rules.lift.as_ref().map(|n| c.num(n)),
             drop_captures,
             lap_captures: captures(&rules.lap_captures),
             move_captures: captures(&rules.move_captures),
@@ -488,9 +519,10 @@ impl Compiler<'_> {
     /// it says no more than that (`seeds(h) > k`, `seeds(h) >= k` or the flipped forms, where
     /// `h` is that hole).
     fn relay_when(&self, r: &RelayRule) -> RelayWhen {
-        let start = match r.from {
-            RelayFrom::Landing => HoleX::Last,
-            RelayFrom::Next => HoleX::Next(Box::new(HoleX::Last)),
+        let start = match (&r.hole, r.from) {
+            (Some(h), _) => h.clone(),
+            (None, RelayFrom::Landing) => HoleX::Last,
+            (None, RelayFrom::Next) => HoleX::Next(Box::new(HoleX::Last)),
         };
         let compared = match &r.when {
             BoolX::Int(op, IntX::Seeds(h), k) => self.constant(k).map(|k| (*op, h, k)),

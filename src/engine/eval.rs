@@ -126,9 +126,9 @@ pub fn reads_hole(x: &BoolX) -> bool {
     fn dir(x: &crate::rules::DirX) -> bool {
         match x {
             crate::rules::DirX::VarOf(_, p) => player(p),
-            crate::rules::DirX::Move | crate::rules::DirX::Const(_) | crate::rules::DirX::Var(_) => {
-                false
-            }
+            crate::rules::DirX::Move
+            | crate::rules::DirX::Const(_)
+            | crate::rules::DirX::Var(_) => false,
         }
     }
     match x {

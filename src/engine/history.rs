@@ -241,7 +241,9 @@ impl History {
     /// reaches [`INDEXED_FROM`] records, doubled when it fills up.
     #[cold]
     fn reindex(&mut self) {
-        let size = (self.keys.len() * 2).next_power_of_two().max(2 * INDEXED_FROM);
+        let size = (self.keys.len() * 2)
+            .next_power_of_two()
+            .max(2 * INDEXED_FROM);
         self.index.clear();
         self.index.resize(size, 0);
         let keys = std::mem::take(&mut self.keys);

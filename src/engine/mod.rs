@@ -625,7 +625,9 @@ pub enum Status {
         winner: Option<Player>,
     },
     /// Play was stopped by one of the engine's safety limits: the rules give no result.
-    Stopped { limit: Limit },
+    Stopped {
+        limit: Limit,
+    },
 }
 
 /// Why a move was refused.
@@ -857,7 +859,11 @@ impl Game {
             Plain::Never
         };
         let mut round_starts = Vec::new();
-        if rules.rounds.as_ref().is_some_and(|r| r.end_on_repeated_start) {
+        if rules
+            .rounds
+            .as_ref()
+            .is_some_and(|r| r.end_on_repeated_start)
+        {
             round_starts.reserve(ROUNDS_CAPACITY);
             round_starts.push(pos);
         }
@@ -1146,6 +1152,7 @@ impl Game {
             rules: &self.rules,
             program: &self.program,
             tables: self.tables_of(dir),
+            back: self.tables_of(dir.reversed()),
             dir,
             player,
             starter: self.starter,
@@ -1204,6 +1211,10 @@ impl Game {
                 Dir::Ccw => ccw,
                 Dir::Cw => cw,
             },
+            back: match dir {
+                Dir::Ccw => cw,
+                Dir::Cw => ccw,
+            },
             dir,
             player: mover,
             starter: self.starter,
@@ -1227,7 +1238,10 @@ impl Game {
             if hand > 0 {
                 self.pos.set(at, self.pos.seeds(at).saturating_add(hand));
                 if T::EVENTS {
-                    tracer.event(Event::HandBack { hole: at, seeds: hand });
+                    tracer.event(Event::HandBack {
+                        hole: at,
+                        seeds: hand,
+                    });
                 }
             }
             if let Some(limit) = run.limit {
@@ -1237,7 +1251,13 @@ impl Game {
                 self.stop(limit, tracer);
             } else {
                 report.endless = true;
-                self.end_round(self.rules.endless_move, EndCause::EndlessMove, mover, 1 - mover, tracer);
+                self.end_round(
+                    self.rules.endless_move,
+                    EndCause::EndlessMove,
+                    mover,
+                    1 - mover,
+                    tracer,
+                );
             }
             return Ok(report);
         }
@@ -1462,7 +1482,12 @@ impl Game {
             return;
         };
         let refill = u32::from(rounds.refill);
-        let cx = Cx::new(&rules, self.tables_of(self.rules.direction), next_up, self.starter);
+        let cx = Cx::new(
+            &rules,
+            self.tables_of(self.rules.direction),
+            next_up,
+            self.starter,
+        );
         let ends = (self.program.match_ends.as_ref()).is_some_and(|m| m(&cx, &self.pos));
         if ends || scores.iter().any(|&s| s < refill) {
             self.finish(most(scores), scores, tracer);
@@ -1599,7 +1624,11 @@ impl Game {
 }
 
 /// Sets the variables whose scope `resets` says to their first values.
-fn reset_vars(rules: &Rules, pos: &mut Position, resets: impl Fn(crate::ruleset::VarScope) -> bool) {
+fn reset_vars(
+    rules: &Rules,
+    pos: &mut Position,
+    resets: impl Fn(crate::ruleset::VarScope) -> bool,
+) {
     for v in &rules.vars {
         if !resets(v.scope) {
             continue;

@@ -37,6 +37,8 @@ struct Cursor {
     from: Pos,
     hand: u16,
     reached_opponent: bool,
+    /// Whether this lap is sown against the move's direction (a relay turned it round).
+    reversed: bool,
 }
 
 impl Cursor {
@@ -46,6 +48,7 @@ impl Cursor {
             from: origin,
             hand: 0,
             reached_opponent: false,
+            reversed: false,
         }
     }
 }
@@ -75,8 +78,9 @@ struct LapState {
 pub struct Mover<'a> {
     pub rules: &'a Rules,
     pub program: &'a Program,
-    /// The tables of the move's direction.
+    /// The tables of the move's direction, and of the other (for laps a relay turns round).
     pub tables: &'a Tables,
+    pub back: &'a Tables,
     pub dir: Dir,
     pub player: Player,
     pub starter: Player,
@@ -248,8 +252,10 @@ impl Guard {
 /// What every lap of a move reads of the mover's circuit and of the rules, worked out once
 /// per move.
 struct Route<'t> {
-    /// Where the mover's seeds go.
+    /// Where the mover's seeds go, and where they go the other way (laps a relay turns
+    /// round).
     lane: &'t Lane,
+    back_lane: &'t Lane,
     /// The opponent's holes, when some clause asks whether the move reached them (else 0).
     watched: u64,
     /// Whether a hole can be claimed during the move: some clause claims holes, or one is
@@ -520,11 +526,15 @@ impl<'a> Mover<'a> {
         const NOWHERE: &Lane = &Lane::NONE;
         let claims = self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; 2];
         let lanes = &self.tables.lanes;
+        let back = &self.back.lanes;
         Route {
             // Nobody (and any player past them) has the last lane, which goes nowhere. (In
             // range, so the compiler drops the fallback.)
             lane: lanes
                 .get(usize::from(self.player).min(lanes.len() - 1))
+                .unwrap_or(NOWHERE),
+            back_lane: back
+                .get(usize::from(self.player).min(back.len() - 1))
                 .unwrap_or(NOWHERE),
             watched: if self.program.watch_reached {
                 self.opponent_holes()
@@ -652,7 +662,7 @@ impl<'a> Mover<'a> {
     fn first_repeat(&self, route: &Route<'_>, start: &Position, period: u32) -> u32 {
         let begin = Cursor::start(self.origin);
         let blank = self.context();
-        let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'_>, lap: u32| {
+        let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'a>, lap: u32| {
             if let LapOutcome::Relay(next, _) = self.lap(pos, cx, route, *cursor, lap, &mut ()) {
                 *cursor = next;
             }
@@ -677,7 +687,7 @@ impl<'a> Mover<'a> {
     fn lap<T: Tracer>(
         &self,
         pos: &mut Position,
-        cx: &mut Cx<'_>,
+        cx: &mut Cx<'a>,
         route: &Route<'_>,
         cursor: Cursor,
         lap: u32,
@@ -688,8 +698,28 @@ impl<'a> Mover<'a> {
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
+        if self.program.reverses() {
+            // A lap sown the other way reads its holes the other way too.
+            let (tables, dir) = if cursor.reversed {
+                (self.back, self.dir.reversed())
+            } else {
+                (self.tables, self.dir)
+            };
+            cx.tables = tables;
+            cx.dir = dir;
+        }
         if cursor.hand == 0 {
-            hand = pos.lift(at);
+            hand = match &self.program.lift {
+                // The move's first lap lifts what the rules say (the rest stays).
+                Some(lift) if lap == 1 && at == self.origin => {
+                    let all = pos.seeds(at);
+                    let n = lift(cx, pos).clamp(0, i64::from(all));
+                    let n = u16::try_from(n).unwrap_or(all);
+                    pos.set(at, all - n);
+                    n
+                }
+                _ => pos.lift(at),
+            };
             if T::EVENTS {
                 tracer.event(Event::Lift {
                     lap,
@@ -699,12 +729,13 @@ impl<'a> Mover<'a> {
             }
             if rules.first_seed == FirstSeed::Origin && hand > 1 {
                 hand -= 1;
-                pos.set(at, 1);
+                // Back into the hole lifted (which may still hold seeds `lift` left there).
+                let seeds = pos.sow_one(at);
                 cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
                 if T::EVENTS {
-                    tracer.event(Event::Drop { hole: at, seeds: 1 });
+                    tracer.event(Event::Drop { hole: at, seeds });
                 }
-                if self.program.drops.counts.may_fire(1) {
+                if self.program.drops.counts.may_fire(seeds) {
                     self.drop_clauses(pos, cx, at, false, lap_origin, tracer);
                 }
             }
@@ -723,7 +754,11 @@ impl<'a> Mover<'a> {
         // With nowhere to sow after it (every position closed, or NOBODY's missing track), the
         // seeds go back where they came from: a track of that one position.
         let stay: [Pos; MAX_POSITIONS];
-        let lane = route.lane;
+        let lane = if cursor.reversed {
+            route.back_lane
+        } else {
+            route.lane
+        };
         let (track, len, mut k) = match lane.entry.get(usize::from(at)) {
             Some(&k) if k != OFF_TRACK => (&lane.track, lane.len, usize::from(k)),
             _ => {
@@ -749,7 +784,7 @@ impl<'a> Mover<'a> {
                 }
             }
             cx.reached_opponent |= reached;
-            return self.lap_end(pos, cx, at, lap, lap_origin, tracer);
+            return self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer);
         }
         // A track of one position cannot pass over it.
         let skip = match route.skip {
@@ -831,7 +866,7 @@ impl<'a> Mover<'a> {
             }
         }
         cx.reached_opponent |= reached;
-        self.lap_end(pos, cx, at, lap, lap_origin, tracer)
+        self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer)
     }
 
     /// What follows a lap whose last seed fell into `last`: lap captures, then a relay.
@@ -842,14 +877,14 @@ impl<'a> Mover<'a> {
         cx: &mut Cx<'_>,
         last: Pos,
         lap: u32,
-        lap_origin: Pos,
+        (lap_origin, reversed): (Pos, bool),
         tracer: &mut T,
     ) -> LapOutcome {
         if T::EVENTS {
             tracer.event(Event::LapEnd { lap, last });
         }
         cx.at(last, last, lap_origin, false);
-        let outcome = self.lap_captures_and_relay(pos, cx, last, lap, tracer);
+        let outcome = self.lap_captures_and_relay(pos, cx, last, lap, reversed, tracer);
         if !self.program.lap_effects.is_empty() {
             // After the lap's captures (and the relay decided), its effects.
             cx.at(last, last, lap_origin, false);
@@ -866,6 +901,7 @@ impl<'a> Mover<'a> {
         cx: &mut Cx<'_>,
         last: Pos,
         lap: u32,
+        reversed: bool,
         tracer: &mut T,
     ) -> LapOutcome {
         for rule in &self.program.lap_captures {
@@ -888,12 +924,38 @@ impl<'a> Mover<'a> {
                     return LapOutcome::End(last);
                 }
                 After::Sow if taken > 0 => {
+                    // Captures of one move never exceed the board's seeds, which fit u16.
+                    let mut hand = u16::try_from(taken).unwrap_or(u16::MAX);
+                    if let Some(also) = &rule.lift_also {
+                        // Seeds of the hole the lap ended in go with the captured ones.
+                        let there = pos.seeds(last);
+                        let k = also(cx, pos).clamp(0, i64::from(there));
+                        let k = u16::try_from(k).unwrap_or(0);
+                        if k > 0 {
+                            pos.set(last, there - k);
+                            hand = hand.saturating_add(k);
+                            if T::EVENTS {
+                                tracer.event(Event::Lift {
+                                    lap: lap + 1,
+                                    hole: last,
+                                    seeds: k,
+                                });
+                            }
+                        }
+                    }
+                    let from = match &rule.sow_after {
+                        Some(after) => match after(cx, pos) {
+                            NO_HOLE => last,
+                            h => h,
+                        },
+                        None => last,
+                    };
                     return LapOutcome::Relay(
                         Cursor {
-                            from: last,
-                            // Captures of one move never exceed the board's seeds, which fit u16.
-                            hand: u16::try_from(taken).unwrap_or(u16::MAX),
+                            from,
+                            hand,
                             reached_opponent: self.program.track_reached && cx.reached_opponent,
+                            reversed,
                         },
                         last,
                     );
@@ -925,6 +987,7 @@ impl<'a> Mover<'a> {
                     from,
                     hand: 0,
                     reached_opponent: self.program.track_reached && cx.reached_opponent,
+                    reversed: reversed != relay.reverse,
                 },
                 last,
             );
@@ -946,9 +1009,10 @@ impl<'a> Mover<'a> {
             RelayWhen::AtLeast(least) => (true, *least),
             RelayWhen::When(when) => (when(cx, pos), 1),
         };
-        let from = match relay.from {
-            RelayFrom::Landing => last,
-            RelayFrom::Next => self.tables.look(self.player, last, true),
+        let from = match (&relay.hole, relay.from) {
+            (Some(hole), _) => hole(cx, pos),
+            (None, RelayFrom::Landing) => last,
+            (None, RelayFrom::Next) => cx.tables.look(self.player, last, true),
         };
         (fires && from != NO_HOLE && u32::from(pos.seeds(from)) >= least).then_some(from)
     }
@@ -1058,7 +1122,10 @@ impl<'a> Mover<'a> {
         let seeds = pos.seeds(at);
         let from = drops.by_count.partition_point(|&(n, _)| n < seeds);
         let counted = drops.by_count.get(from..).unwrap_or_default();
-        let mut counted = counted.iter().take_while(|&&(n, _)| n == seeds).map(|&(_, i)| i);
+        let mut counted = counted
+            .iter()
+            .take_while(|&&(n, _)| n == seeds)
+            .map(|&(_, i)| i);
         let mut unguarded = drops.unguarded.iter().copied();
         let (mut a, mut b) = (counted.next(), unguarded.next());
         // The two lists are each in file order: merged, the clauses are tried in file order.
@@ -1552,7 +1619,10 @@ mod tests {
                 .rules,
         );
         let looked_up = Game::new(rules.clone());
-        assert!(looked_up.program.drops.looked_up, "nine clauses are looked up");
+        assert!(
+            looked_up.program.drops.looked_up,
+            "nine clauses are looked up"
+        );
         let mut one_by_one = looked_up.clone();
         let mut program = Program::new(&rules);
         program.drops = super::Drops::with_lookup(program.drops.guards.clone(), |_| false);
@@ -1569,7 +1639,10 @@ mod tests {
                 a.play(h, &mut ea).expect("a legal move");
                 b.play(h, &mut eb).expect("a legal move");
                 assert_eq!(ea, eb, "seed {seed}, ply {ply}");
-                fired += ea.iter().filter(|e| matches!(e, Event::Capture { .. })).count();
+                fired += ea
+                    .iter()
+                    .filter(|e| matches!(e, Event::Capture { .. }))
+                    .count();
             }
         }
         assert!(fired > 100, "the clauses fire ({fired} captures)");
@@ -1604,12 +1677,20 @@ mod tests {
         let mut traced = game.clone();
         let report = game.play(h, &mut ()).expect("a legal move");
         assert_eq!(report.limit, Some(Limit::Steps), "{report:?}");
-        assert_eq!(game.status(), Status::Stopped { limit: Limit::Steps });
+        assert_eq!(
+            game.status(),
+            Status::Stopped {
+                limit: Limit::Steps
+            }
+        );
         assert_eq!(game.position().total(), 2000, "seeds conserved");
         let mut events = Vec::new();
         traced.play(h, &mut events).expect("a legal move");
         assert_eq!(traced.position(), game.position(), "traced as untraced");
-        let laps = events.iter().filter(|e| matches!(e, Event::LapEnd { .. })).count();
+        let laps = events
+            .iter()
+            .filter(|e| matches!(e, Event::LapEnd { .. }))
+            .count();
         assert!(
             matches!(events.iter().rev().nth(1), Some(Event::StepLimit { .. })),
             "{:?}",

@@ -509,7 +509,12 @@ impl Replay {
                 // The event carries the position as the round ended: every site takes it.
                 let state = self.layout.state(board, None);
                 for (i, site) in state.sites.iter().enumerate() {
-                    if self.model.sites.get(i).is_some_and(|s| s.seeds != site.seeds) {
+                    if self
+                        .model
+                        .sites
+                        .get(i)
+                        .is_some_and(|s| s.seeds != site.seeds)
+                    {
                         self.set_seeds(&mut step, Some(i), site.seeds);
                     }
                 }
@@ -528,7 +533,11 @@ impl Replay {
                 kept,
                 ..
             } => {
-                let refill = self.rules.rounds.as_ref().map_or(0, |r| u32::from(r.refill));
+                let refill = self
+                    .rules
+                    .rounds
+                    .as_ref()
+                    .map_or(0, |r| u32::from(r.refill));
                 let own: Vec<Pos> = self.rules.geometry.holes_of(*player).collect();
                 for h in own {
                     let Some(i) = self.layout.site_of(h) else {

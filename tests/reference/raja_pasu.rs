@@ -130,7 +130,6 @@ struct PosKey {
     to_move: Side,
 }
 
-
 /// The lap-end states of the move being played (RP-O10): (board, hole to lift next) → lap.
 /// Short moves are scanned linearly in a reused list (no allocation); a move that grows long
 /// switches to a hash map, so that even moves of tens of thousands of laps stay linear.
