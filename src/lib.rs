@@ -18,6 +18,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod engine;
 pub mod explain;
+pub mod lsp;
 pub mod expr;
 pub mod notation;
 pub mod picture;

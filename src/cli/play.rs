@@ -12,13 +12,13 @@ use sow::engine::{Game, Position, Status};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
 use sow::render::{self, Detail, Output, escape, play_traced};
-use sow::rules::{Player, Pos, Rules};
+use sow::rules::{Player, Rules};
 
 use super::input::{self, Line};
 use super::players::{self, Seat};
 use super::{
     Exit, Fail, Format, OptionArgs, Ruleset, done, labels, position_notation, say_err, side,
-    signals, start_ending,
+    signals,
 };
 
 const AFTER_HELP: &str = "\
@@ -78,7 +78,7 @@ pub struct Args {
 
 /// What a person typed at the prompt.
 enum Entry {
-    Move(Pos),
+    Move(sow::engine::Move),
     Quit,
     /// The input ended.
     Eof,
@@ -111,24 +111,25 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let seats = [args.south, args.north];
     let humans = seats.contains(&Seat::Human);
 
-    let (start, mut game) = match &args.from {
+    let (start, mut game, at_start) = match &args.from {
         Some(text) => {
             let pos = parse_position(&rules, text).map_err(|e| Fail::Invalid {
                 file: "--from".into(),
                 source: text.clone(),
                 diagnostics: vec![
-                    sow::diagnostic::Diagnostic::error(format!(
+                    sow::diagnostic::Diagnostic::new(sow::diagnostic::Code::BadPosition, format!(
                         "bad starting position: {}",
                         e.message
                     ))
                     .at(e.span),
                 ],
             })?;
-            (pos, Game::from_position(rules.clone(), pos))
+            let (game, at_start) = super::game_from(&rules, pos);
+            (pos, game, at_start)
         }
         None => {
             let game = Game::new(rules.clone());
-            (*game.position(), game)
+            (*game.position(), game, None)
         }
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -197,7 +198,6 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             }
         ),
     );
-    let at_start = start_ending(&rules, &start, &game);
     if let Some(ending) = &at_start {
         say(
             &mut screen,
@@ -266,7 +266,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             doc.value(Some("ply"), &json!(game.ply() + 1));
             doc.value(Some("mover"), &json!(side(mover)));
             doc.value(Some("player"), &json!(seat.name()));
-            doc.value(Some("move"), &json!(rules.geometry.label(h)));
+            doc.value(Some("move"), &json!(h.label(&rules)));
             doc.open_array(Some("events"));
         }
         let played = play_traced(&mut game, h, args.detail, screen.as_mut(), doc.as_mut())
@@ -284,7 +284,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             Ok(mut s) => {
                 s.ply = game.ply();
                 match s.record.as_mut() {
-                    Some(r) => r.add(&rules.geometry.label(h)),
+                    Some(r) => r.add(&h.label(&rules)),
                     None => Ok(()),
                 }
             }
@@ -630,6 +630,7 @@ fn result_line(game: &Game, end: Option<(Option<Player>, [u32; 2])>) -> String {
             "stopped by the engine's {} after ply {}, no result ({held})",
             match limit {
                 sow::trace::Limit::Laps => "lap limit",
+                sow::trace::Limit::Steps => "limit on the work of a move",
                 sow::trace::Limit::Plies => "ply limit",
             },
             game.ply()

@@ -4,8 +4,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use sow::engine::Game;
-use sow::rules::Pos;
+use sow::engine::{Game, Move};
 
 /// Who plays a side in `sow play`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -59,7 +58,7 @@ impl Bot {
 /// The move a computer player makes, or None when the game is over. Exactly one number is
 /// drawn from `rng` per move, whatever the player, so that games stay reproducible from the
 /// seed alone.
-pub fn choose(bot: Bot, game: &Game, rng: &mut ChaCha8Rng) -> Option<Pos> {
+pub fn choose(bot: Bot, game: &Game, rng: &mut ChaCha8Rng) -> Option<Move> {
     let moves = game.legal_moves();
     if moves.is_empty() {
         return None;

@@ -507,7 +507,7 @@ fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example, laps: bool) -> Stri
         if game.play(h, &mut ()).is_err() {
             break;
         }
-        moves.push(ruleset.rules.geometry.label(h));
+        moves.push(h.label(&ruleset.rules));
     }
     let mut cmd = format!("sow replay {}", shell_quote(&ruleset.given));
     for (n, v) in ruleset.changed_options() {
