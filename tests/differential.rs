@@ -75,7 +75,12 @@ impl Model for RajaPasu {
                 ("closed_holes", "empty") => o.closed = Closed::Empty,
                 ("refill_from", "right") => o.refill_from = Refill::Right,
                 ("refill_from", "left") => o.refill_from = Refill::Left,
+                ("refill_from", "outside_in") => o.refill_from = Refill::OutsideIn,
                 ("first", v) => o.first = side(v),
+                ("cycle_rule", "ends") => o.cycle = true,
+                ("cycle_rule", "none") => o.cycle = false,
+                ("few_seeds", "plays_on") => o.one_left = false,
+                ("few_seeds", "one_left") => o.one_left = true,
                 _ => panic!("no Raja Pasu reference option for {option:?}"),
             }
         }
@@ -136,6 +141,8 @@ impl Model for SadeqaII {
                 ("endless", "mover_loses") => o.endless = Endless::MoverLoses,
                 ("empty_row", "at_turn_start") => o.empty_row = EmptyRow::AtTurnStart,
                 ("empty_row", "at_once") => o.empty_row = EmptyRow::AtOnce,
+                ("cycle_rule", "ends") => o.cycle = true,
+                ("cycle_rule", "none") => o.cycle = false,
                 _ => panic!("no Sadeqa II reference option for {option:?}"),
             }
         }

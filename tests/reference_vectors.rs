@@ -751,6 +751,7 @@ mod raja {
                 closed: [Closed::Absent, Closed::Empty][(game / 18) % 2],
                 refill_from: [Refill::Right, Refill::Left][(game / 36) % 2],
                 first: [Side::South, Side::North][(game / 72) % 2],
+                ..Options::default()
             };
             let mut g = RajaPasu::new(opts);
             let mut plies = 0;
@@ -1123,6 +1124,7 @@ mod sadeqa {
                 origin_skip: [OriginSkip::Never, OriginSkip::Move, OriginSkip::Lap][(game / 4) % 3],
                 endless: [Endless::Draw, Endless::MoverLoses][(game / 12) % 2],
                 empty_row: [EmptyRow::AtTurnStart, EmptyRow::AtOnce][(game / 24) % 2],
+                ..Options::default()
             };
             let mut g = SadeqaII::new(opts);
             let mut plies = 0;

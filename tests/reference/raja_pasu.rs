@@ -61,10 +61,12 @@ pub enum Refill {
     Right,
     /// Fill from the player's leftmost hole.
     Left,
+    /// From both ends towards the middle, leftmost first: holes 1, 7, 2, 6, 3, 5, 4.
+    OutsideIn,
 }
 
-/// One field per open point of SEED-RULES.md (RP-O1, RP-O4, RP-O8, RP-O10 and RP-O11 have a
-/// single reading in this project and are not options).
+/// One field per open point of SEED-RULES.md (RP-O1, RP-O4, RP-O8 and RP-O10 have a single
+/// reading in this project and are not options).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Options {
     /// RP-O3.
@@ -79,6 +81,10 @@ pub struct Options {
     pub refill_from: Refill,
     /// RP-O9: who starts round 1.
     pub first: Side,
+    /// RP-O11: a repeated position ends the round (the default); `false`: play goes on.
+    pub cycle: bool,
+    /// RP-O12: a round ends as soon as a single seed is left on the board.
+    pub one_left: bool,
 }
 
 impl Default for Options {
@@ -90,6 +96,8 @@ impl Default for Options {
             closed: Closed::Absent,
             refill_from: Refill::Right,
             first: Side::South,
+            cycle: true,
+            one_left: false,
         }
     }
 }
@@ -470,10 +478,17 @@ impl RajaPasu {
         self.laps.clear();
     }
 
-    /// Turn change, RP-8 no-move check, RP-O11 cycle check.
+    /// Turn change, RP-O12 one-seed check, RP-8 no-move check, RP-O11 cycle check.
     fn after_ply(&mut self, mover: Side, ply: &mut Ply) {
         let next = mover.other();
         self.to_move = Some(next);
+        // RP-O12: one seed left; each player takes their own row, and the player who would
+        // have moved next starts the next round.
+        if self.opts.one_left && self.board.iter().sum::<u32>() == 1 {
+            ply.round_over = true;
+            self.end_round(RoundEnd::Shared(next));
+            return;
+        }
         // RP-8: the next player cannot move; the mover takes the remainder.
         if self.mask_of(next) == 0 {
             ply.round_over = true;
@@ -481,6 +496,9 @@ impl RajaPasu {
             return;
         }
         // RP-O11: a repeated position of the round.
+        if !self.opts.cycle {
+            return;
+        }
         let key = self.key();
         if self.history.contains(&key) {
             ply.cycle = true;
@@ -550,6 +568,8 @@ impl RajaPasu {
                 let h = match self.opts.refill_from {
                     Refill::Right => N - k,
                     Refill::Left => k + 1,
+                    Refill::OutsideIn if k % 2 == 0 => k / 2 + 1,
+                    Refill::OutsideIn => N - k / 2,
                 };
                 let i = index_of(side, h);
                 if self.reserve[side.index()] >= FILL {

@@ -57,7 +57,7 @@ pub enum EmptyRow {
     AtOnce,
 }
 
-/// One field per open point of SEED-RULES.md (SQ-O5, cycle detection, has a single reading).
+/// One field per open point of SEED-RULES.md.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Options {
     /// SQ-O1.
@@ -70,6 +70,8 @@ pub struct Options {
     pub endless: Endless,
     /// SQ-O6.
     pub empty_row: EmptyRow,
+    /// SQ-O5: a repeated position is a draw (the default); `false`: play goes on.
+    pub cycle: bool,
 }
 
 impl Default for Options {
@@ -80,6 +82,7 @@ impl Default for Options {
             origin_skip: OriginSkip::Never,
             endless: Endless::Draw,
             empty_row: EmptyRow::AtTurnStart,
+            cycle: true,
         }
     }
 }
@@ -398,6 +401,9 @@ impl SadeqaII {
             return ply;
         }
         // SQ-O5: a repeated position is a draw.
+        if !self.opts.cycle {
+            return ply;
+        }
         let key = self.key();
         if self.history.contains(&key) {
             ply.cycle = true;
