@@ -840,6 +840,7 @@ impl Explainer<'_> {
         s.say(self.setting(&sw.first_seed, |v| match v {
             FirstSeed::Next => "The first seed of each lap goes into the hole after the one lifted".to_string(),
             FirstSeed::Origin => "The first seed of each lap goes back into the hole lifted, except that a single seed moves on to the next hole".to_string(),
+            FirstSeed::OriginAlways => "The first seed of each lap goes back into the hole lifted, a single seed too: a move of one seed puts it straight back, and the lap ends there".to_string(),
         }) + ".");
         s.say(
             self.setting(&sw.skip_origin, |v| match v {
@@ -1106,6 +1107,23 @@ impl Explainer<'_> {
         }
         if let (Some(count), NodeKind::Number(k)) = (self.counted(a, ctx), &b.kind) {
             return count.compared(op, *k);
+        }
+        // A count's parity: `seeds(last) % 2 == 1` holds an odd number.
+        if let (NodeKind::Binary(BinaryOp::Rem, x, two), NodeKind::Number(k @ (0 | 1))) =
+            (&a.kind, &b.kind)
+            && matches!(two.kind, NodeKind::Number(2))
+            && let Some(count) = self.counted(x, ctx)
+            && matches!(op, BinaryOp::Eq | BinaryOp::Ne)
+        {
+            let odd = (*k == 1) == (op == BinaryOp::Eq);
+            let unit = match count {
+                Counted::Sowings => "sowings",
+                _ => "seeds",
+            };
+            return count.sentence(&format!(
+                "an {} number of {unit}",
+                if odd { "odd" } else { "even" }
+            ));
         }
         if let (Some(count), NodeKind::Binary(arith, _, _)) = (self.counted(a, ctx), &b.kind)
             && arith_rank(*arith).is_some()

@@ -269,6 +269,9 @@ pub enum FirstSeed {
     Next,
     /// Back into the hole lifted, except that a single seed moves on to the next hole.
     Origin,
+    /// Back into the hole lifted, a single seed too: a move of one seed puts it straight back
+    /// (the lap ends in the hole it was lifted from).
+    OriginAlways,
 }
 
 /// Which origin, if any, the sowing passes over when it comes round to it.

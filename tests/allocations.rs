@@ -90,12 +90,19 @@ fn settings(text: &str) -> Vec<Vec<(String, String)>> {
     out
 }
 
-/// Allocations made while playing `GAMES` random games after a warm-up game, with the plies
-/// played.
+/// Allocations made while playing `GAMES` random games, with the plies played. The same games
+/// are played once before counting: the game's buffers (the history of positions since seeds
+/// were last banked, reserved for 512 of them) grow, by doubling, only when a game needs a
+/// longer stretch than any before it, and are kept across restarts; what is counted is
+/// whether anything else allocates as the games are played again.
 fn allocations_in_playouts(rules: Arc<Rules>, seed: u64) -> (u64, u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game = Game::new(rules);
-    playout(&mut game, &mut rng);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..GAMES {
+        game.restart();
+        playout(&mut game, &mut rng);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let before = allocations();
     let mut plies = 0;
     for _ in 0..GAMES {

@@ -35,7 +35,7 @@ struct Spec {
     store_left: bool,
     seeds: u32,
     cw: bool,
-    first_seed_origin: bool,
+    first_seed: &'static str,
     skip_origin: &'static str,
     closed_empty: bool,
     relay: Option<&'static str>,
@@ -188,7 +188,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         any::<bool>(),
         1u32..=6,
         any::<bool>(),
-        any::<bool>(),
+        prop::sample::select(vec!["next", "origin", "origin_always"]),
         prop::sample::select(vec!["never", "move", "lap"]),
         any::<bool>(),
         prop::option::of(prop::sample::select(vec!["landing", "next", "opposite"])),
@@ -211,7 +211,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 store_left,
                 seeds,
                 cw,
-                first_seed_origin,
+                first_seed,
                 skip_origin,
                 closed_empty,
                 relay,
@@ -236,7 +236,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     store_left,
                     seeds,
                     cw,
-                    first_seed_origin,
+                    first_seed,
                     skip_origin,
                     closed_empty,
                     relay,
@@ -284,11 +284,7 @@ fn ruleset_text(s: &Spec) -> String {
     }
     t += &format!(
         "first_seed = \"{}\"\nskip_origin = \"{}\"\nclosed_holes = \"{}\"\n",
-        if s.first_seed_origin {
-            "origin"
-        } else {
-            "next"
-        },
+        s.first_seed,
         s.skip_origin,
         if s.closed_empty { "empty" } else { "absent" }
     );

@@ -261,7 +261,7 @@ impl Program {
                 .as_ref()
                 .is_none_or(|r| r.hole.is_none() && !r.reverse)
             && rules.claim_clause.is_none()
-            && rules.first_seed != FirstSeed::Origin
+            && rules.first_seed == FirstSeed::Next
             && !rules.reads(Fact::ReachedOpponent);
         Program {
             quiet_laps,

@@ -727,7 +727,12 @@ impl<'a> Mover<'a> {
                     seeds: hand,
                 });
             }
-            if rules.first_seed == FirstSeed::Origin && hand > 1 {
+            let back = match rules.first_seed {
+                FirstSeed::Next => false,
+                FirstSeed::Origin => hand > 1,
+                FirstSeed::OriginAlways => hand > 0,
+            };
+            if back {
                 hand -= 1;
                 // Back into the hole lifted (which may still hold seeds `lift` left there).
                 let seeds = pos.sow_one(at);
@@ -736,7 +741,7 @@ impl<'a> Mover<'a> {
                     tracer.event(Event::Drop { hole: at, seeds });
                 }
                 if self.program.drops.counts.may_fire(seeds) {
-                    self.drop_clauses(pos, cx, at, false, lap_origin, tracer);
+                    self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
                 }
             }
         } else {
