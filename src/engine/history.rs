@@ -2,7 +2,7 @@
 //! that a position coming back is found and ends the round.
 
 use super::{Block, Blocks, Position};
-use crate::rules::{MAX_VARS, Player, Pos};
+use crate::rules::{Player, Pos};
 
 /// Positions recorded since the history was last cleared, with the ply after which each
 /// stood, in compact form, as parallel lists: a hash of each (scanned first, so kept densely
@@ -21,6 +21,10 @@ pub(super) struct History {
     boards: Vec<Block>,
     /// The blocks the game's board covers.
     blocks: Blocks,
+    /// The variables of each record, laid end to end: the rules' first `var_slots` of
+    /// [`Position::vars`] (none for rules without variables, which then cost nothing here).
+    vars: Vec<i32>,
+    var_slots: usize,
     pending: Option<Pending>,
     /// Once the history is long ([`INDEXED_FROM`] records), an open-addressing table of the
     /// records by key (each slot a record's index plus one, 0 empty), so that a game which
@@ -61,7 +65,6 @@ struct Rest {
     moved: u8,
     turn_sowings: u8,
     claims: [Pos; 2],
-    vars: [i32; MAX_VARS],
 }
 
 impl Rest {
@@ -74,15 +77,14 @@ impl Rest {
             moved: pos.moved,
             turn_sowings: pos.turn_sowings,
             claims: pos.claims,
-            vars: pos.vars,
         }
     }
 }
 
-/// A hash of a position whose board covers `blocks`: a cheap filter before comparing in
-/// full.
+/// A hash of a position whose board covers `blocks` and whose rules have `var_slots`
+/// variables: a cheap filter before comparing in full.
 #[inline]
-fn key(pos: &Position, blocks: Blocks) -> u64 {
+fn key(pos: &Position, blocks: Blocks, var_slots: usize) -> u64 {
     let mut h = pos.closed ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
     // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
     // are a serial chain), a whole block at a time: the padding is all zeros.
@@ -94,6 +96,8 @@ fn key(pos: &Position, blocks: Blocks) -> u64 {
     }
     let vars = pos
         .vars
+        .get(..var_slots)
+        .unwrap_or_default()
         .iter()
         .fold(0u64, |h, &v| h.rotate_left(7) ^ u64::from(v as u32));
     h ^ u64::from(pos.reserve[0])
@@ -103,13 +107,16 @@ fn key(pos: &Position, blocks: Blocks) -> u64 {
 }
 
 impl History {
-    /// An empty history with room for `records` positions of a board covering `blocks`.
-    pub fn with_capacity(records: usize, blocks: Blocks) -> History {
+    /// An empty history with room for `records` positions of a board covering `blocks`, under
+    /// rules with `var_slots` variables.
+    pub fn with_capacity(records: usize, blocks: Blocks, var_slots: usize) -> History {
         History {
             keys: Vec::with_capacity(records),
             records: Vec::with_capacity(records),
             boards: Vec::with_capacity(records * blocks.0),
             blocks,
+            vars: Vec::with_capacity(records * var_slots),
+            var_slots,
             pending: None,
             // Room for the index of a full history, reserved now so that indexing a long
             // history allocates nothing during play.
@@ -128,6 +135,7 @@ impl History {
         self.keys.clear();
         self.records.clear();
         self.boards.clear();
+        self.vars.clear();
         self.pending = None;
         self.indexed = false;
     }
@@ -144,7 +152,7 @@ impl History {
             });
             return None;
         }
-        let key = key(pos, self.blocks);
+        let key = key(pos, self.blocks, self.var_slots);
         let earlier = self.earlier(pos, key);
         if earlier.is_none() {
             self.record(pos, key, ply);
@@ -165,7 +173,7 @@ impl History {
     pub fn record_pending(&mut self, start: &mut Position) {
         if let Some(pending) = self.pending.take() {
             start.turn_sowings = pending.turn_sowings;
-            let key = key(start, self.blocks);
+            let key = key(start, self.blocks, self.var_slots);
             self.record(start, key, pending.ply);
         }
     }
@@ -176,10 +184,14 @@ impl History {
         let rest = Rest::of(pos);
         let board = pos.blocks(self.blocks);
         let n = board.len();
+        let v = self.var_slots;
+        let vars = pos.vars.get(..v).unwrap_or_default();
+        let same_vars = |i: usize| v == 0 || self.vars.get(i * v..(i + 1) * v) == Some(vars);
         if self.indexed {
             return self.look_up(key, |i| {
                 self.records.get(i).filter(|(r, _)| *r == rest).is_some()
                     && self.boards.get(i * n..(i + 1) * n) == Some(board)
+                    && same_vars(i)
             });
         }
         // The keys are scanned on their own, in a loop that only compares (the scan runs over
@@ -193,6 +205,7 @@ impl History {
             if let Some((r, ply)) = self.records.get(i)
                 && *r == rest
                 && self.boards.get(i * n..(i + 1) * n) == Some(board)
+                && same_vars(i)
             {
                 return Some(*ply);
             }
@@ -268,6 +281,16 @@ impl History {
             [block] => self.boards.push(*block),
             board => self.boards.extend_from_slice(board),
         }
+        if self.var_slots > 0 {
+            self.record_vars(pos);
+        }
+    }
+
+    /// Records the variables of `pos`.
+    #[cold]
+    fn record_vars(&mut self, pos: &Position) {
+        self.vars
+            .extend_from_slice(pos.vars.get(..self.var_slots).unwrap_or_default());
     }
 
     /// [`History::record`] for a long history: the record also goes into the index.
@@ -276,11 +299,56 @@ impl History {
         self.keys.push(key);
         self.records.push((Rest::of(pos), ply));
         self.boards.extend_from_slice(pos.blocks(self.blocks));
+        self.record_vars(pos);
         let i = self.keys.len() - 1;
         if !self.indexed || 2 * self.keys.len() > self.index.len() {
             self.reindex();
         } else {
             self.insert(key, i);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(seeds: u16, vars: [i32; 2]) -> Position {
+        let mut pos = Position::empty();
+        pos.set(0, seeds);
+        pos.vars[0] = vars[0];
+        pos.vars[1] = vars[1];
+        pos
+    }
+
+    /// Variables are part of a position: the same board with other values is another
+    /// position, in a short history (scanned) and in a long one (indexed).
+    #[test]
+    fn positions_that_differ_only_in_variables_are_not_repeats() {
+        for filler in [0, 2 * INDEXED_FROM] {
+            let mut h = History::with_capacity(8, Blocks::of(8), 2);
+            // A start recorded, then positions that fill the history up to `filler`.
+            h.record(&position(100, [0, 0]), 0, 0);
+            for k in 0..filler {
+                let p = position(200 + k as u16, [0, 0]);
+                let key = key(&p, h.blocks, 2);
+                h.record(&p, key, k as u32 + 1);
+            }
+            let first = position(1, [0, 0]);
+            assert_eq!(h.settle(&first, 1000), None);
+            assert_eq!(h.settle(&position(1, [1, 0]), 1001), None, "{filler}");
+            assert_eq!(h.settle(&position(1, [0, 1]), 1002), None, "{filler}");
+            assert_eq!(h.settle(&first, 1003), Some(1000), "{filler}");
+            assert_eq!(h.settle(&position(1, [1, 0]), 1004), Some(1001), "{filler}");
+        }
+    }
+
+    /// Under rules without variables the history ignores the variable slots altogether.
+    #[test]
+    fn rules_without_variables_record_none() {
+        let mut h = History::with_capacity(8, Blocks::of(8), 0);
+        h.record(&position(100, [0, 0]), 0, 0);
+        assert_eq!(h.settle(&position(1, [0, 0]), 1), None);
+        assert!(h.vars.is_empty());
     }
 }

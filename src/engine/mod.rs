@@ -832,7 +832,15 @@ impl Game {
             both_tables(&rules, pos.closed)
         };
         let history =
-            History::with_capacity(HISTORY_CAPACITY, Blocks::of(rules.geometry.positions));
+            History::with_capacity(HISTORY_CAPACITY, Blocks::of(rules.geometry.positions), {
+                // The slots the variables use, laid out one after another from 0.
+                rules
+                    .vars
+                    .iter()
+                    .map(|v| usize::from(v.slot) + if v.per_player { 2 } else { 1 })
+                    .max()
+                    .unwrap_or(0)
+            });
         let can_relay = rules.relay.is_some()
             || rules
                 .lap_captures
