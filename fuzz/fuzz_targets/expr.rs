@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
             if let Some(s) = &d.span {
                 assert!(s.start <= s.end && s.end <= source.len(), "{d:?}");
             }
-            let _ = sow::diagnostic::render(d, "fuzz.toml", &source);
+            let _ = sow::diagnostic::render(d, "fuzz.toml", &source, false);
         }
     }
 });

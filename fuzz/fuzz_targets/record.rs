@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
                 if let Some(s) = &d.span {
                     assert!(s.start <= s.end && s.end <= text.len(), "{d:?}");
                 }
-                let _ = sow::diagnostic::render(d, "fuzz.sow", text);
+                let _ = sow::diagnostic::render(d, "fuzz.sow", text, false);
             }
             return;
         }

@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         Err(diags) => {
             assert!(!diags.is_empty(), "a refused ruleset says why");
             for d in &diags {
-                let _ = sow::diagnostic::render(d, "fuzz.toml", text);
+                let _ = sow::diagnostic::render(d, "fuzz.toml", text, false);
             }
         }
         Ok(loaded) => {
