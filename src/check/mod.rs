@@ -904,21 +904,23 @@ impl Checker<'_> {
     }
 
     fn hole(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<HoleX> {
-        let offset = content_offset(self.source, &e.span());
-        let node = match expr::parse(e.get_ref()) {
-            Ok(n) => n,
-            Err(err) => {
-                self.error(err.diagnostic(clause).shifted(offset));
-                return None;
-            }
-        };
-        self.board_lints(&node, offset);
-        self.compiled(facts, place, offset, |scope| {
-            typing::compile_hole(&node, scope)
-        })
+        self.expression(e, facts, place, clause, typing::compile_hole)
     }
 
     fn number_expr(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<IntX> {
+        self.expression(e, facts, place, clause, typing::compile_number)
+    }
+
+    /// Parses an expression of the file, lints it against the board, and compiles it with
+    /// `compile` (to a hole, a number, ...), every diagnostic placed in the file.
+    fn expression<T>(
+        &mut self,
+        e: &Expr,
+        facts: u32,
+        place: &str,
+        clause: &str,
+        compile: impl FnOnce(&expr::Node, &Scope<'_>) -> typing::Checked<T>,
+    ) -> Option<T> {
         let offset = content_offset(self.source, &e.span());
         let node = match expr::parse(e.get_ref()) {
             Ok(n) => n,
@@ -928,9 +930,7 @@ impl Checker<'_> {
             }
         };
         self.board_lints(&node, offset);
-        self.compiled(facts, place, offset, |scope| {
-            typing::compile_number(&node, scope)
-        })
+        self.compiled(facts, place, offset, |scope| compile(&node, scope))
     }
 
     /// The rules' variables: checked names, and a slot each (one a player for those each

@@ -1092,22 +1092,38 @@ impl<'a> Mover<'a> {
             return self.looked_up_drop_clauses(pos, cx, at, last_seed, lap_origin, tracer);
         }
         for (rule, guard) in self.program.drop_captures.iter().zip(&drops.guards) {
-            let fires = match *guard {
-                // Left out when the program is compiled; here for the match.
-                Guard::Never => false,
-                Guard::Exactly(n) => pos.seeds(at) == n,
-                Guard::Seeds(n) if pos.seeds(at) != n => false,
-                Guard::Seeds(_) | Guard::Any => {
-                    cx.steps += rule.cost;
-                    cx.at(at, NO_HOLE, lap_origin, last_seed);
-                    (rule.when)(cx, pos)
-                }
-            };
-            if fires {
-                // A capture reads the hole dropped into as both `here` and `last`.
-                cx.at(at, at, lap_origin, false);
-                self.capture(rule, pos, cx, tracer);
+            self.drop_clause(rule, *guard, pos, cx, (at, last_seed, lap_origin), tracer);
+        }
+    }
+
+    /// Tries one drop clause at the hole `at` just dropped into: its guard, then its
+    /// condition (each term a step of work), then the capture.
+    #[inline(always)]
+    fn drop_clause<T: Tracer>(
+        &self,
+        rule: &CaptureProgram,
+        guard: Guard,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        (at, last_seed, lap_origin): (Pos, bool, Pos),
+        tracer: &mut T,
+    ) {
+        let fires = match guard {
+            // Left out when the program is compiled; here for the match.
+            Guard::Never => false,
+            // A count looked up before may be gone: an earlier clause may have emptied the hole.
+            Guard::Exactly(n) => pos.seeds(at) == n,
+            Guard::Seeds(n) if pos.seeds(at) != n => false,
+            Guard::Seeds(_) | Guard::Any => {
+                cx.steps += rule.cost;
+                cx.at(at, NO_HOLE, lap_origin, last_seed);
+                (rule.when)(cx, pos)
             }
+        };
+        if fires {
+            // A capture reads the hole dropped into as both `here` and `last`.
+            cx.at(at, at, lap_origin, false);
+            self.capture(rule, pos, cx, tracer);
         }
     }
 
@@ -1156,21 +1172,7 @@ impl<'a> Mover<'a> {
             ) else {
                 continue;
             };
-            let fires = match *guard {
-                Guard::Never => false,
-                // Its count was looked up; the hole may have been emptied since by a capture.
-                Guard::Exactly(n) => pos.seeds(at) == n,
-                Guard::Seeds(n) if pos.seeds(at) != n => false,
-                Guard::Seeds(_) | Guard::Any => {
-                    cx.steps += rule.cost;
-                    cx.at(at, NO_HOLE, lap_origin, last_seed);
-                    (rule.when)(cx, pos)
-                }
-            };
-            if fires {
-                cx.at(at, at, lap_origin, false);
-                self.capture(rule, pos, cx, tracer);
-            }
+            self.drop_clause(rule, *guard, pos, cx, (at, last_seed, lap_origin), tracer);
         }
     }
 
