@@ -21,6 +21,7 @@ pub mod explain;
 pub mod expr;
 pub mod notation;
 pub mod picture;
+pub mod players;
 pub mod record;
 pub mod render;
 pub mod rules;
