@@ -1,12 +1,13 @@
 //! Monte Carlo tree search (UCT with random playouts) on any [`Model`].
 //!
-//! Each playout walks down the tree from the root, at each node taking a child not tried yet
-//! (in the order the moves are listed) or else the child of highest UCB1 value (its mean
-//! reward plus [`EXPLORATION`] × √(ln(parent's visits) / its visits)); adds the children of
-//! the node it stops at; plays the game out at random; and credits every node on the way
-//! with the reward of the seat that chose it: 1 for a win, 0 for a loss, 1/seats for a draw
-//! or a game with no result. The move chosen is the root's most visited child (the first
-//! listed among equals), and its value is its mean reward.
+//! Each playout walks down the tree from the root, at each node taking the child of highest
+//! UCB1 value (its mean reward plus [`EXPLORATION`] × √(ln(parent's visits) / its visits))
+//! until it comes to a node with a move not tried yet: that move (the first untried in the
+//! order the moves are listed) becomes a new node, one a playout. It then plays the game out
+//! at random and credits every node on the way with the reward of the seat that chose it: 1
+//! for a win, 0 for a loss, 1/seats for a draw or a game with no result. The move chosen is
+//! the root's most visited child (the first listed among equals), and its value is its mean
+//! reward. The tree never holds more than a node per playout, made room for once.
 //!
 //! Whose turn it is after a move is read from the model, so extra turns and any order of
 //! seats need nothing special. Playouts are counted, never timed; the generator is seeded
@@ -26,17 +27,38 @@ pub const EXPLORATION: f64 = 1.4;
 /// A playout still going after this many plies is judged by the scores: the seat ahead wins.
 pub const PLAYOUT_PLIES: u32 = 2_000;
 
+/// No node.
+const NONE: u32 = u32::MAX;
+
 #[derive(Debug, Clone, Copy)]
 struct Node<M> {
     mv: M,
     /// The seat that chose `mv` ([`NOBODY`] for the root).
     mover: Player,
-    /// Where the children are in the tree, and how many (valid once `expanded`).
-    first: u32,
+    /// The latest child added, and the next older sibling: the children of a node are added
+    /// one a playout, in the order of its moves, each in front of the ones before.
+    child: u32,
+    sibling: u32,
+    /// How many children there are, and how many moves the position has (once listed).
     children: u8,
-    expanded: bool,
+    moves: Option<u8>,
     visits: u32,
     reward: f64,
+}
+
+impl<M: Default> Node<M> {
+    fn new(mv: M, mover: Player, sibling: u32) -> Node<M> {
+        Node {
+            mv,
+            mover,
+            child: NONE,
+            sibling,
+            children: 0,
+            moves: None,
+            visits: 0,
+            reward: 0.0,
+        }
+    }
 }
 
 /// What a search found.
@@ -64,7 +86,7 @@ pub struct Mcts<M: Model> {
 
 impl<M: Model> Mcts<M> {
     /// A search of `playouts` playouts a move (at least 1). Nothing is allocated until the
-    /// first search.
+    /// first search, which makes the tree (a node per playout, and the root) once for all.
     pub fn new(playouts: u32) -> Self {
         Mcts {
             playouts: playouts.max(1),
@@ -86,20 +108,11 @@ impl<M: Model> Mcts<M> {
         root.to_move()?;
         let mut dice = ChaCha8Rng::seed_from_u64(rng.random::<u64>());
         self.tree.clear();
-        if self.tree.capacity() == 0 {
-            // Room for a few children per playout; the tree grows past it if it must.
-            self.tree
-                .reserve((self.playouts as usize + 1).saturating_mul(8).min(1 << 22));
-        }
-        self.tree.push(Node {
-            mv: M::Move::default(),
-            mover: NOBODY,
-            first: 0,
-            children: 0,
-            expanded: false,
-            visits: 0,
-            reward: 0.0,
-        });
+        self.tree.reserve(self.playouts as usize + 1);
+        // A path is never longer than the tree is deep.
+        self.path.clear();
+        self.path.reserve(self.playouts as usize + 1);
+        self.tree.push(Node::new(M::Move::default(), NOBODY, NONE));
         let mut scratch = match self.scratch.take() {
             Some(mut s) => {
                 s.copy_from(root);
@@ -122,12 +135,16 @@ impl<M: Model> Mcts<M> {
             }
         }
         self.scratch = Some(scratch);
-        let root_node = self.tree.first().copied()?;
-        let children = self.children(&root_node);
-        let best = children
-            .iter()
-            .copied()
-            .reduce(|a, b| if b.visits > a.visits { b } else { a })?;
+        // The most visited child; among equals the one added first (the first listed).
+        let mut best: Option<Node<M::Move>> = None;
+        let mut at = self.tree.first().map_or(NONE, |n| n.child);
+        while let Some(&c) = self.tree.get(at as usize) {
+            if best.is_none_or(|b| c.visits >= b.visits) {
+                best = Some(c);
+            }
+            at = c.sibling;
+        }
+        let best = best?;
         Some(Found {
             best: best.mv,
             value: if best.visits == 0 {
@@ -140,34 +157,51 @@ impl<M: Model> Mcts<M> {
         })
     }
 
-    fn children(&self, n: &Node<M::Move>) -> &[Node<M::Move>] {
-        let first = n.first as usize;
-        self.tree
-            .get(first..first + usize::from(n.children))
-            .unwrap_or_default()
-    }
-
-    /// Walks from the root to a node not visited yet (or a finished game), playing its moves
-    /// on `game` and adding each node to the path; expands the last node it stands on.
+    /// Walks from the root, playing each node's move on `game` and adding it to the path,
+    /// until it adds a new node (the next untried move of a node) or reaches a finished game.
     fn descend(&mut self, game: &mut M) {
         let mut at = 0usize;
         loop {
             let Some(seat) = game.to_move() else {
                 return;
             };
-            let Some(&node) = self.tree.get(at) else {
+            let Some(node) = self.tree.get(at).copied() else {
                 return;
             };
-            if !node.expanded {
-                self.expand(at, game, seat);
+            let moves = match node.moves {
+                Some(n) => n,
+                None => {
+                    game.moves(&mut self.moves);
+                    let n = self.moves.len().min(MAX_MOVES) as u8;
+                    if let Some(x) = self.tree.get_mut(at) {
+                        x.moves = Some(n);
+                    }
+                    n
+                }
+            };
+            if node.children < moves {
+                // Expand: the next move not tried yet, in the order listed.
+                if node.moves.is_some() {
+                    game.moves(&mut self.moves);
+                }
+                let Some(mv) = self.moves.get(usize::from(node.children)) else {
+                    return;
+                };
+                let new = self.tree.len() as u32;
+                self.tree.push(Node::new(mv, seat, node.child));
+                if let Some(x) = self.tree.get_mut(at) {
+                    x.child = new;
+                    x.children += 1;
+                }
+                if game.play(mv) {
+                    self.path.push(new);
+                }
+                return;
             }
-            let Some(&node) = self.tree.get(at) else {
-                return;
-            };
             let Some(next) = self.select(&node) else {
                 return;
             };
-            let Some(&child) = self.tree.get(next) else {
+            let Some(child) = self.tree.get(next).copied() else {
                 return;
             };
             if !game.play(child.mv) {
@@ -175,51 +209,24 @@ impl<M: Model> Mcts<M> {
             }
             self.path.push(next as u32);
             at = next;
-            if child.visits == 0 {
-                return;
-            }
         }
     }
 
-    /// Adds the children of the node at `at`, one per legal move of `seat`.
-    fn expand(&mut self, at: usize, game: &M, seat: Player) {
-        game.moves(&mut self.moves);
-        let first = self.tree.len() as u32;
-        let count = self.moves.len().min(MAX_MOVES);
-        for &mv in self.moves.as_slice() {
-            self.tree.push(Node {
-                mv,
-                mover: seat,
-                first: 0,
-                children: 0,
-                expanded: false,
-                visits: 0,
-                reward: 0.0,
-            });
-        }
-        if let Some(n) = self.tree.get_mut(at) {
-            n.first = first;
-            n.children = count as u8;
-            n.expanded = true;
-        }
-    }
-
-    /// The child to try next: the first not tried yet, else the one of highest UCB1 value.
+    /// The child of highest UCB1 value (every child has been tried); among equals the one
+    /// added last.
     fn select(&self, node: &Node<M::Move>) -> Option<usize> {
-        let children = self.children(node);
-        if let Some(i) = children.iter().position(|c| c.visits == 0) {
-            return Some(node.first as usize + i);
-        }
         let log = ln(f64::from(node.visits.max(1)));
         let mut best = None;
         let mut best_value = f64::NEG_INFINITY;
-        for (i, c) in children.iter().enumerate() {
-            let n = f64::from(c.visits);
+        let mut at = node.child;
+        while let Some(c) = self.tree.get(at as usize) {
+            let n = f64::from(c.visits.max(1));
             let value = c.reward / n + EXPLORATION * (log / n).sqrt();
             if value > best_value {
                 best_value = value;
-                best = Some(node.first as usize + i);
+                best = Some(at as usize);
             }
+            at = c.sibling;
         }
         best
     }
