@@ -930,7 +930,10 @@ fn differs_json(s: &Summary, base: &Summary) -> Value {
 fn head(args: &Args, plan: &Plan, seed_given: bool, ruleset: &Ruleset, what: &str) -> String {
     let rules = &ruleset.rules;
     let games = if rules.rounds.is_some() {
-        plural(args.games as usize, "match").replace("matchs", "matches")
+        match args.games {
+            1 => "1 match".to_string(),
+            n => format!("{n} matches"),
+        }
     } else {
         plural(args.games as usize, "game")
     };
@@ -1015,26 +1018,36 @@ fn one_text(args: &Args, plan: &Plan, seed_given: bool, r: &Reading, s: &Summary
         s.first_share.of,
         100.0 * s.advantage
     ));
+    if args.south != args.north && !args.alternate {
+        out.push_str(
+            "               (the sides have different players: with --alternate, or one player on\n                both sides, the first player's figures are the first move's, not the player's)\n",
+        );
+    }
     if args.alternate || args.south != args.north {
+        let width = args
+            .south
+            .to_string()
+            .len()
+            .max(args.north.to_string().len());
         out.push_str(&format!(
-            "by player      {} wins {}\n               {} wins {}\n",
-            args.south,
+            "by player      {:<width$}  wins {}\n               {:<width$}  wins {}\n",
+            args.south.to_string(),
             s.players[0].text(),
-            args.north,
+            args.north.to_string(),
             s.players[1].text()
         ));
     }
-    let per = if rules.rounds.is_some() {
-        "match"
+    let (per, pers) = if rules.rounds.is_some() {
+        ("match", "matches")
     } else {
-        "game"
+        ("game", "games")
     };
-    out.push_str(&format!("plies          {} per {per}\n", s.plies.text()));
+    out.push_str(&format!("plies          per {per}: {}\n", s.plies.text()));
     if let Some(rounds) = &s.rounds {
-        out.push_str(&format!("rounds         {} per match\n", rounds.text()));
+        out.push_str(&format!("rounds         per match: {}\n", rounds.text()));
     }
     out.push_str(&format!(
-        "distinct       {} of {} {per}s{}\n",
+        "distinct       {} of {} {pers}{}\n",
         s.distinct,
         s.games,
         if s.distinct * 2 < s.games {
@@ -1043,7 +1056,7 @@ fn one_text(args: &Args, plan: &Plan, seed_given: bool, r: &Reading, s: &Summary
             ""
         }
     ));
-    out.push_str(&format!("\nhow {per}s ended\n"));
+    out.push_str(&format!("\nhow {pers} ended\n"));
     for (e, share) in &s.endings {
         let (name, _) = e.describe(rules, args.max_plies);
         out.push_str(&format!(
@@ -1080,13 +1093,14 @@ fn one_text(args: &Args, plan: &Plan, seed_given: bool, r: &Reading, s: &Summary
         }
         out.push('\n');
     }
+    out.push_str("\n[low-high]: 95% Wilson score intervals.\n");
     out.push_str(&footer(args, plan));
     out
 }
 
-/// How to play a game again, and what the brackets mean.
+/// How to play a game again.
 fn footer(args: &Args, plan: &Plan) -> String {
-    let mut out = String::from("\n[low-high]: 95% Wilson score intervals.\n");
+    let mut out = String::new();
     if args.opening == 0 {
         out.push_str(&format!(
             "Game i is played again by `sow play {} --south {} --north {} --seed {}+i`",
@@ -1180,7 +1194,8 @@ fn sweep_text(
         out.push_str(&format!("  {:<width$}  {endings}\n", escape(&r.label())));
     }
     out.push_str(&format!(
-        "\nplies: the mean per {}; first player wins: of the decided games; * differs from the\nreference by more than chance (5% level).",
+        "\n[low-high]: 95% Wilson score intervals. first player wins: of the decided games.\nplies{}: the mean per {}. *: differs from the reference by more than chance (5% level).\n",
+        if has_rounds { ", rounds" } else { "" },
         if has_rounds { "match" } else { "game" }
     ));
     out.push_str(&footer(args, plan));

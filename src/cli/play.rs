@@ -13,6 +13,7 @@ use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
 use sow::render::{self, Detail, Output, escape, play_traced};
 use sow::rules::{Player, Pos, Rules};
+use sow::trace::Event;
 
 use super::input::{self, Line};
 use super::players::{Bot, Computer, Seat, players_help};
@@ -159,6 +160,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         rng: ChaCha8Rng::seed_from_u64(seed),
         played: Vec::new(),
         humans: seats.map(|s| s == Seat::Human),
+        rounds: Vec::new(),
     };
     let title = format!(
         "{}, played with sow: South {}, North {}, seed {seed}",
@@ -285,6 +287,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                 Entry::Undo => {
                     let taken = helper.undo();
                     game = replayed(&rules, &start, args.from.is_some(), &helper.played)?;
+                    let now = game.round();
+                    helper.rounds.retain(|&(r, _)| r < now);
                     end = None;
                     say(
                         &mut screen,
@@ -327,6 +331,9 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             (None, None) => break Ending::Eof,
         };
         let round = game.round();
+        // In a match, the game before the ply: played again with its events should the ply
+        // end a round, to learn who won it (for the running score).
+        let before = rules.rounds.is_some().then(|| game.clone());
         if let Some(doc) = doc.as_mut() {
             doc.open_object(None);
             doc.value(Some("ply"), &json!(game.ply() + 1));
@@ -348,11 +355,22 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             doc.close();
             super::close_ply_json(doc, &game);
         }
-        if game.round() != round && !game.is_over() {
-            say(
-                &mut screen,
-                &format!("  {}\n", match_score(&game, "after round", round)),
-            );
+        if let Some(mut before) = before
+            && game.round() != round
+        {
+            let mut events = Vec::new();
+            if before.play(h, &mut events).is_ok() {
+                helper.rounds.extend(events.iter().filter_map(|e| match e {
+                    Event::RoundEnd { round, winner, .. } => Some((*round, *winner)),
+                    _ => None,
+                }));
+            }
+            if !game.is_over() {
+                say(
+                    &mut screen,
+                    &format!("  {}\n", match_score(&game, &helper.rounds)),
+                );
+            }
         }
         if let Some(out) = screen.as_mut() {
             out.flush();
@@ -681,10 +699,7 @@ fn ask(
                 continue;
             }
             "score" => {
-                screen.text(&format!(
-                    "  {}\n",
-                    match_score(game, "in round", game.round())
-                ));
+                screen.text(&format!("  {}\n", match_score(game, &helper.rounds)));
                 continue;
             }
             "board" | "b" => {
@@ -747,6 +762,8 @@ struct Helper {
     played: Vec<Played>,
     /// Which sides a person plays.
     humans: [bool; 2],
+    /// In a match: each round over, with its winner (None: a draw).
+    rounds: Vec<(u32, Option<Player>)>,
 }
 
 impl Helper {
@@ -856,10 +873,29 @@ fn plural_plies(n: usize) -> String {
     }
 }
 
-/// What each side holds, and in a match the round (`when` says how it relates to `round`).
-fn match_score(game: &Game, when: &str, round: u32) -> String {
+/// What each side holds; in a match, the rounds each has won (`rounds`: each round over,
+/// with its winner) and the seeds each has, in their holes and held.
+fn match_score(game: &Game, rounds: &[(u32, Option<Player>)]) -> String {
     let pos = game.position();
     let rules = game.rules();
+    if rules.rounds.is_some() {
+        let won = |p: Player| rounds.iter().filter(|(_, w)| *w == Some(p)).count();
+        let drawn = rounds.iter().filter(|(_, w)| w.is_none()).count();
+        let has = |p: Player| pos.held(rules, p) + pos.row_seeds(rules, p);
+        return format!(
+            "match score in round {}: rounds won South {}, North {}{}; seeds South {}, North {} (in their holes and held)",
+            game.round(),
+            won(0),
+            won(1),
+            match drawn {
+                0 => String::new(),
+                1 => ", 1 drawn".to_string(),
+                n => format!(", {n} drawn"),
+            },
+            has(0),
+            has(1)
+        );
+    }
     let mut held = format!("South {}, North {}", pos.held(rules, 0), pos.held(rules, 1));
     if pos.taken != [0, 0] {
         held.push_str(&format!(
@@ -867,11 +903,7 @@ fn match_score(game: &Game, when: &str, round: u32) -> String {
             pos.taken[0], pos.taken[1]
         ));
     }
-    if rules.rounds.is_some() {
-        format!("match score {when} {round} (seeds held): {held}")
-    } else {
-        format!("score (seeds held): {held}")
-    }
+    format!("score (seeds held): {held}")
 }
 
 /// The result: the final scores of the game's end (`GameEnd`, given as `end`), or the
