@@ -20,12 +20,13 @@ use sow::engine::Game;
 use sow::players::model::Model;
 use sow::players::{AlphaBeta, Budget, Mcts};
 
-/// The rulesets, with the alpha-beta depth searched in each (about a hundred thousand nodes).
+/// The rulesets, with the alpha-beta depth searched in each (tens of thousands of nodes over
+/// the positions).
 const GAMES: [(&str, u32); 4] = [
-    ("raja_pasu", 6),
-    ("sadeqa_ii", 9),
-    ("kalah", 7),
-    ("oware", 7),
+    ("raja_pasu", 8),
+    ("sadeqa_ii", 11),
+    ("kalah", 9),
+    ("oware", 8),
 ];
 
 /// Random plies played from the start to reach the positions searched.

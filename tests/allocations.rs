@@ -184,8 +184,11 @@ impl Model for Counted {
     fn copy_from(&mut self, other: &Self) {
         engine(|| Model::copy_from(&mut self.0, &other.0))
     }
-    fn score(&self, seat: Player) -> i64 {
-        engine(|| Model::score(&self.0, seat))
+    fn seeds(&self, seat: Player) -> i64 {
+        engine(|| Model::seeds(&self.0, seat))
+    }
+    fn material(&self, seat: Player) -> i64 {
+        engine(|| Model::material(&self.0, seat))
     }
     fn outcome(&self) -> Option<Outcome> {
         engine(|| Model::outcome(&self.0))

@@ -92,7 +92,10 @@ impl Model for Tree {
     fn copy_from(&mut self, other: &Self) {
         self.clone_from(other);
     }
-    fn score(&self, seat: Player) -> i64 {
+    fn seeds(&self, seat: Player) -> i64 {
+        self.material(seat)
+    }
+    fn material(&self, seat: Player) -> i64 {
         (mix(self.seed ^ self.counter ^ u64::from(seat) << 40 ^ u64::from(self.ply) << 20) % 21)
             as i64
     }
@@ -100,8 +103,10 @@ impl Model for Tree {
         if !self.over() {
             return None;
         }
-        let best = (0..self.seats).map(|s| self.score(s)).max().unwrap_or(0);
-        let leaders: Vec<Player> = (0..self.seats).filter(|&s| self.score(s) == best).collect();
+        let best = (0..self.seats).map(|s| self.material(s)).max().unwrap_or(0);
+        let leaders: Vec<Player> = (0..self.seats)
+            .filter(|&s| self.material(s) == best)
+            .collect();
         Some(match leaders.as_slice() {
             [one] => Outcome::Win(*one),
             _ => Outcome::Draw,
@@ -128,10 +133,10 @@ fn minimax<M: Model>(game: &M, root: Player, depth: u32, ply: i32) -> i32 {
         };
     }
     if depth == 0 {
-        let mine = game.score(root);
+        let mine = game.material(root);
         let theirs = (0..game.seats() as Player)
             .filter(|&s| s != root)
-            .map(|s| game.score(s))
+            .map(|s| game.material(s))
             .max()
             .unwrap_or(0);
         return (mine - theirs) as i32;
@@ -331,7 +336,10 @@ impl Model for Nim {
     fn copy_from(&mut self, other: &Self) {
         self.clone_from(other);
     }
-    fn score(&self, _: Player) -> i64 {
+    fn seeds(&self, _: Player) -> i64 {
+        0
+    }
+    fn material(&self, _: Player) -> i64 {
         0
     }
     fn outcome(&self) -> Option<Outcome> {

@@ -56,8 +56,8 @@ Examples:
   sow --format json analyze RULESET --games 200 --seed 3"
 );
 
-/// The balance figures of a ruleset: results with intervals, the first player's advantage,
-/// game lengths, endings and clause firings, for one reading or a sweep of its options.
+/// Balance figures between two players: results with intervals, lengths, endings; --sweep
+/// compares the readings of the options.
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
@@ -1154,7 +1154,7 @@ fn sweep_text(
         .max(9);
     let has_rounds = rules.rounds.is_some();
     out.push_str(&format!(
-        "{:<width$}  {:<22}  {:<22}  {:<22}  {:<22}  {:>9}{}\n",
+        "{:<width$}   {:<21}   {:<21}   {:<21}   {:<21}  {:>9}{}\n",
         "reading",
         "South wins",
         "North wins",

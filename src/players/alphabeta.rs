@@ -7,12 +7,15 @@
 //! move (an extra turn, the next choice of a compound move) keeps the point of view, and any
 //! other flips it.
 //!
-//! **Evaluation.** A seat's score is what the ruleset counts for it ([`Model::score`]: seeds
-//! held in its store or reserve, weight 1, plus seeds its captures removed from the game,
-//! weight 1). A position is worth the root seat's score minus the best score among the other
-//! seats (for two seats, the difference of the two), in seeds. A finished game is worth
-//! [`WIN`] less the plies to it for a win, its negation for a loss, and 0 for a draw or a game
-//! stopped with no result, so that the search prefers the quickest win and the slowest loss.
+//! **Evaluation.** A position is worth the root seat's material less the most material among
+//! the other seats (for two seats, the difference of the two), in seeds. A seat's material is
+//! what the ruleset's verdicts reward ([`Model::material`]): where a verdict counts seeds (an
+//! ending won by most seeds, or a match), the seeds it holds in its store or reserve, weight
+//! 1, plus the seeds its captures removed from the game, weight 1; where every verdict goes
+//! by who can still move (a player who cannot move loses), the seeds in its own holes, weight
+//! 1, and seeds won weigh nothing. A finished game is worth [`WIN`] less the plies to it for a
+//! win, its negation for a loss, and 0 for a draw or a game stopped with no result, so that
+//! the search prefers the quickest win and the slowest loss.
 //!
 //! **Budget.** Iterative deepening runs to the depth limit, or until the node limit is spent
 //! (a node is a move played); the move is then the best of the last depth searched in full.
@@ -311,14 +314,14 @@ impl<M: Model> AlphaBeta<M> {
         }
     }
 
-    /// The static value of `game` for `side`: the root seat's score less the best of the
+    /// The static value of `game` for `side`: the root seat's material less the most of the
     /// others', negated for the others' side.
     fn evaluate(&self, game: &M, side: u8) -> i32 {
         let seats = game.seats().min(MAX_SEATS);
-        let mine = game.score(self.root);
+        let mine = game.material(self.root);
         let theirs = (0..seats as Player)
             .filter(|&s| s != self.root)
-            .map(|s| game.score(s))
+            .map(|s| game.material(s))
             .max()
             .unwrap_or(0);
         let margin = (mine - theirs).clamp(i64::from(-DECIDED + 1), i64::from(DECIDED - 1)) as i32;

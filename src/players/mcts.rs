@@ -24,7 +24,8 @@ use crate::rules::{NOBODY, Player};
 /// The weight of exploration in UCB1, for rewards between 0 and 1.
 pub const EXPLORATION: f64 = 1.4;
 
-/// A playout still going after this many plies is judged by the scores: the seat ahead wins.
+/// A playout still going after this many plies is judged by material ([`Model::material`]):
+/// the seat ahead wins.
 pub const PLAYOUT_PLIES: u32 = 2_000;
 
 /// No node.
@@ -251,12 +252,12 @@ impl<M: Model> Mcts<M> {
         if let Some(outcome) = game.outcome() {
             return outcome;
         }
-        // Still going: the seat ahead on the scores counts as the winner.
+        // Still going: the seat ahead in material counts as the winner.
         let seats = game.seats() as Player;
         let mut best: Option<(Player, i64)> = None;
         let mut tied = false;
         for s in 0..seats {
-            let score = game.score(s);
+            let score = game.material(s);
             match best {
                 Some((_, b)) if score == b => tied = true,
                 Some((_, b)) if score < b => {}

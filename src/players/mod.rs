@@ -322,8 +322,8 @@ impl fmt::Display for Seat {
 /// How good a searching player judged its move, for the seat to move.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Score {
-    /// Alpha-beta's margin: seeds ahead of the best opponent (negative: behind) at the end of
-    /// its look-ahead.
+    /// Alpha-beta's margin at the end of its look-ahead: seeds ahead of the best opponent
+    /// (negative: behind), counted as its evaluation counts them ([`alphabeta`]).
     Seeds(i32),
     /// Alpha-beta found a forced win in this many plies.
     WinIn(u32),
@@ -472,10 +472,10 @@ fn greedy<M: Model>(
         }
         let others = (0..game.seats() as Player)
             .filter(|&s| s != mover)
-            .map(|s| copy.score(s))
+            .map(|s| copy.seeds(s))
             .max()
             .unwrap_or(0);
-        let score = copy.score(mover) - others;
+        let score = copy.seeds(mover) - others;
         if score > best_score {
             best_score = score;
             best.clear();

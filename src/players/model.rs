@@ -8,7 +8,8 @@
 //! direction, by the same seat) and any turn order are the same thing to it.
 
 use crate::engine::{Game, Position, Status};
-use crate::rules::{MAX_POSITIONS, Player, Pos};
+use crate::rules::{EndingRule, MAX_POSITIONS, Player, Pos, Rules};
+use crate::ruleset::Verdict;
 
 /// The most moves a position may offer (a mask of board positions holds them today).
 pub const MAX_MOVES: usize = MAX_POSITIONS;
@@ -115,9 +116,14 @@ pub trait Model: Clone {
     /// Makes this game a copy of `other`, reusing what it holds.
     fn copy_from(&mut self, other: &Self);
 
-    /// What the rules count for a seat: the seeds it holds (store or reserve) plus the seeds
-    /// its captures removed from the game.
-    fn score(&self, seat: Player) -> i64;
+    /// The seeds a seat has won: those it holds (store or reserve) plus those its captures
+    /// removed from the game.
+    fn seeds(&self, seat: Player) -> i64;
+
+    /// What a seat has that the rules' verdicts reward, for the search's evaluation: where a
+    /// verdict counts seeds, its [`Model::seeds`]; where the verdicts go by who can still move
+    /// (a player who cannot move loses), the seeds in its own holes, its mobility.
+    fn material(&self, seat: Player) -> i64;
 
     /// How the game ended, once it is over.
     fn outcome(&self) -> Option<Outcome>;
@@ -162,10 +168,19 @@ impl Model for Game {
     }
 
     #[inline]
-    fn score(&self, seat: Player) -> i64 {
+    fn seeds(&self, seat: Player) -> i64 {
         let pos = self.position();
         let taken = pos.taken.get(usize::from(seat)).copied().unwrap_or(0);
         i64::from(pos.held(self.rules(), seat)) + i64::from(taken)
+    }
+
+    #[inline]
+    fn material(&self, seat: Player) -> i64 {
+        if verdicts_count_seeds(self.rules()) {
+            self.seeds(seat)
+        } else {
+            i64::from(self.position().row_seeds(self.rules(), seat))
+        }
     }
 
     #[inline]
@@ -187,6 +202,19 @@ impl Model for Game {
     fn slot(h: Pos) -> usize {
         usize::from(h) % MAX_MOVES
     }
+}
+
+/// Whether a verdict of these rules counts seeds: an ending won by most seeds, or a match
+/// (whose winner is the player with the most seeds at its end). Otherwise every ending names
+/// its winner by who moves (or calls a draw): the seeds won matter only as they change what
+/// each side can still play.
+pub fn verdicts_count_seeds(rules: &Rules) -> bool {
+    let most = |e: &EndingRule| e.result == Verdict::MostSeeds;
+    rules.rounds.is_some()
+        || most(&rules.no_move)
+        || most(&rules.endless_move)
+        || rules.cycle.as_ref().is_some_and(most)
+        || rules.end_when.iter().any(|(_, e)| most(e))
 }
 
 /// A Zobrist-style hash of a position and the round's starter (which rules may read): the
