@@ -761,7 +761,11 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
         None,
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("endless moves  none"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("endless moves  none"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
             .contains("1 move stopped at 1000000 laps without a repeat (not proven endless)"),
@@ -769,8 +773,7 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
         run.stdout
     );
     assert!(
-        run.stdout
-            .contains("stopped by a safety limit with no result 1"),
+        run.stdout.contains("stopped by a safety limit with no result 1"),
         "{}",
         run.stdout
     );
