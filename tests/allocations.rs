@@ -211,7 +211,7 @@ fn positions(rules: &Arc<Rules>, seed: u64) -> Vec<Counted> {
     let mut game = Game::new(rules.clone());
     let mut out = Vec::new();
     while !game.is_over() && out.len() < 12 {
-        if game.ply() % 3 == 0 {
+        if game.ply().is_multiple_of(3) {
             out.push(Counted(game.clone()));
         }
         let moves = game.legal_moves();

@@ -51,7 +51,7 @@ impl Tree {
         mix(self.seed ^ mix(self.counter ^ mix(u64::from(self.ply) << 8 ^ salt)))
     }
     fn over(&self) -> bool {
-        self.ply >= self.length || (self.ply > 2 && self.noise(1) % 11 == 0)
+        self.ply >= self.length || (self.ply > 2 && self.noise(1).is_multiple_of(11))
     }
 }
 

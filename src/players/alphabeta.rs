@@ -156,6 +156,26 @@ impl<M: Model> AlphaBeta<M> {
     /// Searches the position `root` and chooses a move for the seat to move, drawing one
     /// number from `rng` to choose among equally good moves; None if the game is over or has
     /// no move.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// use rand::SeedableRng;
+    /// use rand_chacha::ChaCha8Rng;
+    /// use sow::engine::Game;
+    /// use sow::players::{AlphaBeta, Budget};
+    ///
+    /// # let text = sow::catalog::shipped("oware").expect("shipped");
+    /// # let rules = Arc::new(sow::check::load(text, &[]).expect("it loads").rules);
+    /// let game = Game::new(rules);
+    /// // As deep as 5000 nodes reach, and never deeper than 12 plies.
+    /// let mut search = AlphaBeta::new(Budget { depth: 12, nodes: Some(5000) });
+    /// let found = search.search(&game, &mut ChaCha8Rng::seed_from_u64(1)).expect("a move");
+    /// assert!(game.legal_moves().contains(found.best));
+    /// assert!(found.depth >= 1 && found.nodes <= 5001);
+    /// // The same position, the same budget and the same number drawn: the same move.
+    /// let again = AlphaBeta::new(search.budget()).search(&game, &mut ChaCha8Rng::seed_from_u64(1));
+    /// assert_eq!(again, Some(found));
+    /// ```
     pub fn search(&mut self, root: &M, rng: &mut impl Rng) -> Option<Found<M::Move>> {
         let me = root.to_move()?;
         self.prepare(root, me);

@@ -105,6 +105,22 @@ impl<M: Model> Mcts<M> {
 
     /// Searches `root` and chooses a move for the seat to move; one number is drawn from
     /// `rng`, to seed the playouts. None if the game is over or has no move.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// use rand::SeedableRng;
+    /// use rand_chacha::ChaCha8Rng;
+    /// use sow::engine::Game;
+    /// use sow::players::Mcts;
+    ///
+    /// # let text = sow::catalog::shipped("kalah").expect("shipped");
+    /// # let rules = Arc::new(sow::check::load(text, &[]).expect("it loads").rules);
+    /// let game = Game::new(rules);
+    /// let mut search = Mcts::new(200);
+    /// let found = search.search(&game, &mut ChaCha8Rng::seed_from_u64(1)).expect("a move");
+    /// assert!(game.legal_moves().contains(found.best));
+    /// assert!((0.0..=1.0).contains(&found.value) && found.visits <= 200);
+    /// ```
     pub fn search(&mut self, root: &M, rng: &mut impl Rng) -> Option<Found<M::Move>> {
         root.to_move()?;
         let mut dice = ChaCha8Rng::seed_from_u64(rng.random::<u64>());

@@ -97,6 +97,53 @@ impl<M: Copy> Moves<M> {
 /// Implementations keep every method free of heap allocation once warm (listing moves into
 /// the caller's buffer, playing, copying into a value made before), so that a search
 /// allocates nothing per node.
+///
+/// The engine's [`Game`] is one. Any game can be another: here three players take one to
+/// three stones in turn, and whoever takes the last stone wins. Alpha-beta plays paranoid
+/// search for three seats: the seat to move against the two others playing together.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rand_chacha::ChaCha8Rng;
+/// use sow::players::model::{Model, Moves, Outcome};
+/// use sow::players::{AlphaBeta, Budget, Score};
+/// use sow::rules::Player;
+///
+/// #[derive(Clone, Debug)]
+/// struct TakeAway { stones: u8, seat: Player }
+///
+/// impl Model for TakeAway {
+///     type Move = u8;
+///     fn seats(&self) -> usize { 3 }
+///     fn to_move(&self) -> Option<Player> { (self.stones > 0).then_some(self.seat) }
+///     fn moves(&self, out: &mut Moves<u8>) {
+///         out.clear();
+///         (1..=self.stones.min(3)).for_each(|m| out.push(m));
+///     }
+///     fn play(&mut self, m: u8) -> bool {
+///         if m == 0 || m > self.stones.min(3) { return false; }
+///         self.stones -= m;
+///         if self.stones > 0 { self.seat = (self.seat + 1) % 3; }
+///         true
+///     }
+///     fn copy_from(&mut self, other: &Self) { *self = other.clone(); }
+///     fn seeds(&self, _: Player) -> i64 { 0 }
+///     fn material(&self, _: Player) -> i64 { 0 }
+///     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Win(self.seat)) }
+///     fn hash(&self) -> u64 { u64::from(self.stones) << 8 | u64::from(self.seat) }
+///     fn slot(m: u8) -> usize { usize::from(m) }
+/// }
+///
+/// let mut search = AlphaBeta::new(Budget { depth: 8, nodes: None });
+/// let mut rng = ChaCha8Rng::seed_from_u64(0);
+/// // Facing three stones, take them all.
+/// let found = search.search(&TakeAway { stones: 3, seat: 0 }, &mut rng).expect("a move");
+/// assert_eq!((found.best, Score::of_value(found.value)), (3, Score::WinIn(1)));
+/// // Facing five, every move loses to two opponents who play together; the longest way
+/// // to lose is to take one, and lose after three plies.
+/// let found = search.search(&TakeAway { stones: 5, seat: 0 }, &mut rng).expect("a move");
+/// assert_eq!((found.best, Score::of_value(found.value)), (1, Score::LossIn(3)));
+/// ```
 pub trait Model: Clone {
     /// A move: one choice of the seat to move.
     type Move: Copy + Eq + Default + std::fmt::Debug;
