@@ -1253,3 +1253,42 @@ fn write_games(
     }
     out.flush().map_err(fail)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_published_values() {
+        let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
+        // 5 of 100 and 0 of 100 (Wilson score, z = 1.96).
+        let (lo, hi) = Share { count: 5, of: 100 }.interval();
+        assert!(close(lo, 0.0215) && close(hi, 0.1118), "{lo} {hi}");
+        let (lo, hi) = Share { count: 0, of: 100 }.interval();
+        assert!(close(lo, 0.0) && close(hi, 0.0370), "{lo} {hi}");
+        let (lo, hi) = Share { count: 50, of: 50 }.interval();
+        assert!(close(lo, 0.9287) && close(hi, 1.0), "{lo} {hi}");
+    }
+
+    #[test]
+    fn differences_beyond_chance() {
+        let share = |count, of| Share { count, of };
+        assert!(share(550, 1000).differs(share(450, 1000)));
+        assert!(!share(520, 1000).differs(share(500, 1000)));
+        assert!(!share(0, 10).differs(share(0, 10)));
+        let a = Spread::of((0..1000).map(|i| 30 + i % 7).collect());
+        let b = Spread::of((0..1000).map(|i| 31 + i % 7).collect());
+        assert!(a.differs(&b));
+        assert!(!a.differs(&a));
+    }
+
+    #[test]
+    fn spreads_by_nearest_rank() {
+        let s = Spread::of((1..=20).collect());
+        assert_eq!((s.median, s.p95, s.max), (10.5, 19, 20));
+        let s = Spread::of(vec![7]);
+        assert_eq!((s.median, s.p95, s.max, s.sd), (7.0, 7, 7, 0.0));
+        let s = Spread::of(vec![3, 1, 2]);
+        assert_eq!((s.mean, s.median, s.p95), (2.0, 2.0, 3));
+    }
+}
