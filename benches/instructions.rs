@@ -17,7 +17,10 @@ mod drive;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use drive::{Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted, load, native};
+use drive::{
+    Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted, interpreted_counted, load,
+    native,
+};
 use sow::engine::Game;
 
 const GAMES: [&str; 4] = ["raja_pasu", "sadeqa_ii", "kalah", "oware"];
@@ -33,8 +36,20 @@ fn play(name: &str, side: &str, games: u64) -> Result<u64, String> {
         }
         return Ok(plies);
     }
+    if side == "counted" {
+        // The engine counting clause firings, as `sow simulate` plays.
+        let rules = load(name);
+        let mut firings = sow::trace::Firings::new(rules.clauses.len());
+        let mut game = Game::new(rules);
+        for _ in 0..games {
+            plies += u64::from(
+                interpreted_counted(&mut game, &mut rng, Span::Game, &mut firings).0,
+            );
+        }
+        return Ok(plies);
+    }
     if side != "native" {
-        return Err(format!("no side {side:?}: interpreted or native"));
+        return Err(format!("no side {side:?}: interpreted, counted or native"));
     }
     fn run<N: Native>(rng: &mut ChaCha8Rng, games: u64) -> u64 {
         (0..games)
@@ -61,8 +76,11 @@ fn main() -> Result<(), String> {
     }
     for name in GAMES {
         let (a, b) = (play(name, "interpreted", 10)?, play(name, "native", 10)?);
-        if a != b {
-            return Err(format!("{name}: {a} plies interpreted, {b} native"));
+        let c = play(name, "counted", 10)?;
+        if a != b || a != c {
+            return Err(format!(
+                "{name}: {a} plies interpreted, {c} counted, {b} native"
+            ));
         }
         println!("{name}: 10 games, {a} plies on both sides");
     }

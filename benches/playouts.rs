@@ -4,8 +4,10 @@
 //! - `load/<game>`: checking and compiling the shipped ruleset from its text;
 //! - `<game>/move/{interpreted,native}`: one ply (list the legal moves, pick one, play it) in
 //!   steady state, along random games;
-//! - `<game>/playout/{interpreted,native}`: a batch of whole random games (for Raja Pasu, one
-//!   round; `raja_pasu/match` plays whole matches). The throughput is games per second.
+//! - `<game>/playout/{interpreted,counted,native}`: a batch of whole random games (for Raja
+//!   Pasu, one round; `raja_pasu/match` plays whole matches). The throughput is games per
+//!   second. `counted` plays the same games counting every clause's firings, as `sow simulate`
+//!   does.
 //!
 //! Both sides play the same games: the same random policy (`random_range(0..n)` over the legal
 //! moves in hole order) from the same ChaCha8 streams, batch `i` from seed `SEED + i`. Every
@@ -30,7 +32,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use drive::{
-    Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted, load, native, nth_hole,
+    Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted, interpreted_counted, load,
+    native, nth_hole,
 };
 use sow::engine::Game;
 use sow::rules::Rules;
@@ -99,6 +102,18 @@ fn bench_playouts<N: Native>(c: &mut Criterion, name: &str, span: Span) {
             batch += 1;
             for _ in 0..games {
                 black_box(interpreted(&mut game, &mut rng, span));
+            }
+        })
+    });
+    // The same batches counting clause firings, as `sow simulate` plays them.
+    let mut firings = sow::trace::Firings::new(rules.clauses.len());
+    let mut batch = 0;
+    group.bench_function("counted", |b| {
+        b.iter(|| {
+            let mut rng = batch_stream(batch);
+            batch += 1;
+            for _ in 0..games {
+                black_box(interpreted_counted(&mut game, &mut rng, span, &mut firings));
             }
         })
     });

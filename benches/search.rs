@@ -1,7 +1,8 @@
 //! Speed of the search players, in nodes (moves played) per second.
 //!
-//! For each of Raja Pasu, Sadeqa II, Kalah and Oware, from positions reached by a few random
-//! plies from the start (the same positions every run):
+//! For each of Raja Pasu, Sadeqa II, Kalah and Oware, and the scenarios' small board of
+//! choices (the mover chooses each move's direction, and passes when they cannot sow), from
+//! positions reached by a few random plies from the start (the same positions every run):
 //! - `<game>/alphabeta`: one alpha-beta search to a fixed depth; the throughput is nodes;
 //! - `<game>/mcts`: one UCT search of 200 playouts; the throughput is playouts;
 //! - `<game>/hash`: the position hash alone, once per node of a search, to show its share.
@@ -22,19 +23,31 @@ use sow::players::{AlphaBeta, Budget, Mcts};
 
 /// The rulesets, with the alpha-beta depth searched in each (tens of thousands of nodes over
 /// the positions).
-const GAMES: [(&str, u32); 4] = [
+const GAMES: [(&str, u32); 5] = [
     ("raja_pasu", 8),
     ("sadeqa_ii", 11),
     ("kalah", 9),
     ("oware", 8),
+    ("choices", 9),
 ];
+
+/// The ruleset of a name: a shipped one, or the scenarios' board of choices.
+fn ruleset(name: &str) -> &'static str {
+    match name {
+        "choices" => include_str!("../tests/scenarios/rulesets/choices.toml"),
+        _ => sow::catalog::shipped(name).expect("a shipped ruleset"),
+    }
+}
 
 /// Random plies played from the start to reach the positions searched.
 const OPENINGS: [u32; 3] = [0, 6, 12];
 
 fn positions(name: &str) -> Vec<Game> {
-    let text = sow::catalog::shipped(name).expect("a shipped ruleset");
-    let rules = Arc::new(sow::check::load(text, &[]).expect("it loads").rules);
+    let rules = Arc::new(
+        sow::check::load(ruleset(name), &[])
+            .expect("it loads")
+            .rules,
+    );
     let mut out = Vec::new();
     for (i, &plies) in OPENINGS.iter().enumerate() {
         let mut rng = ChaCha8Rng::seed_from_u64(i as u64);

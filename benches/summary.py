@@ -85,6 +85,19 @@ def main():
                   f"| {plies / games:.1f} | {si(plies / ti)} | {si(plies / tn)} |")
 
     print()
+    print("| game | playout | interpreted | counting firings (as simulate) | counted/interpreted |")
+    print("|---|---|---:|---:|---:|")
+    for name in GAMES:
+        for kind in ("playout", "match"):
+            group = f"{name}/{kind}"
+            ti, tc = seconds(group, "interpreted"), seconds(group, "counted")
+            if ti is None or tc is None:
+                continue
+            what = "round" if name == "raja_pasu" and kind == "playout" else (
+                "match" if kind == "match" else "game")
+            print(f"| {name} | {what} | {time(ti)} | {time(tc)} | {tc / ti:.2f}× |")
+
+    print()
     print("| game | one move, interpreted | one move, native | interpreted/native | load and check |")
     print("|---|---:|---:|---:|---:|")
     for name in GAMES:

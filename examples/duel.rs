@@ -74,7 +74,7 @@ fn duel(args: Vec<String>) -> Result<(), String> {
             let Some(choice) = players.get_mut(who).and_then(|p| p.choose(&game, &mut rng)) else {
                 break;
             };
-            game.play(choice.hole, &mut ())
+            game.play(choice.mv, &mut ())
                 .map_err(|e| format!("a player chose an illegal move: {e}"))?;
         }
         let result = match game.status() {

@@ -560,6 +560,58 @@ impl Explainer<'_> {
             out.push(s);
         }
 
+        if !f.vars.is_empty() {
+            let mut s = Section::new("vars", "What the rules keep", &None, None);
+            for v in &self.rules.vars {
+                let what = match v.kind {
+                    ruleset::VarKind::Number => format!("a count starting at {}", v.initial),
+                    ruleset::VarKind::Flag => format!(
+                        "a flag, at first {}",
+                        if v.initial != 0 { "true" } else { "false" }
+                    ),
+                    ruleset::VarKind::Direction => "a direction, none at first".to_string(),
+                };
+                let whose = if v.per_player { ", one for each player" } else { "" };
+                let reset = match v.scope {
+                    ruleset::VarScope::Move => "set back at the start of every move",
+                    ruleset::VarScope::Turn => "set back at the start of every turn",
+                    ruleset::VarScope::Round => "set back at the start of every round",
+                    ruleset::VarScope::Game => "kept for the whole game",
+                };
+                let about = v.about.as_deref().map(|a| format!(": {a}")).unwrap_or_default();
+                s.say(format!("`{}` is {what}{whose}, {reset}{about}.", v.name));
+            }
+            out.push(s);
+        }
+        for (i, e) in f.effect.iter().enumerate() {
+            let mut s = Section::new(
+                "effect",
+                format!("Effect: \"{}\"", e.name),
+                &e.cites,
+                self.header_line("[[effect]]", i),
+            );
+            s.say(match e.at {
+                Moment::Drop => "Tried after every seed dropped, after the captures of the drop.",
+                Moment::LapEnd => "Tried at the end of every lap, after its captures and the relay.",
+                Moment::MoveEnd => "Tried when the move has ended, after its captures.",
+            });
+            if let Some(w) = &e.when {
+                s.note(self.note("it applies when", w, Ctx::Move));
+            }
+            for (name, value) in &e.set {
+                let mut n = self.note("", value, Ctx::Move);
+                n.role = "the new value is";
+                s.say(format!("It sets `{}`{}:", name.get_ref(), if self.rules.vars.iter().any(|v| &v.name == name.get_ref() && v.per_player) { " (the mover's)" } else { "" }));
+                s.note(n);
+            }
+            out.push(s);
+        }
+        if self.rules.pass {
+            let mut s = Section::new("turns", "Turns", &f.turns.cites, self.header_line("[turns]", 0));
+            s.say("A player who cannot sow passes while another player can move; the game (or round) ends by no move only when no player can move.");
+            out.push(s);
+        }
+
         out.extend(self.endings(f));
         if let Some(r) = &f.rounds {
             let mut s = Section::new(
@@ -700,6 +752,9 @@ impl Explainer<'_> {
                         format!("counter-clockwise (s1 to s{per}, then n1 to n{per})")
                     }
                     Direction::Cw => format!("clockwise (s{per} to s1, then n{per} to n1)"),
+                    Direction::Choose => format!(
+                        "in the direction the mover chooses for the move: counter-clockwise (s1 to s{per}, then n1 to n{per}) or clockwise, written s3:ccw or s3:cw"
+                    ),
                 })
             ));
         } else {
@@ -711,6 +766,9 @@ impl Explainer<'_> {
                     ),
                     Direction::Cw => format!(
                         "clockwise round the mover's own {per} holes ({per} to 1, then {per} again)"
+                    ),
+                    Direction::Choose => format!(
+                        "round the mover's own {per} holes in the direction the mover chooses for the move (written s3:ccw or s3:cw)"
                     ),
                 })
             ));
@@ -1062,7 +1120,13 @@ impl Explainer<'_> {
                 "board_seeds" => "the seeds in all holes".into(),
                 "move_captures" => "the seeds captured so far in this move".into(),
                 "turn_sowings" => "the number of sowings the mover has made this turn".into(),
+                "direction" if ctx == Ctx::Legal => "the direction tried".into(),
+                "direction" => "the move's direction".into(),
+                "cw" => "clockwise".into(),
+                "ccw" => "counter-clockwise".into(),
+                "none" => "no direction yet".into(),
                 "last_seed" | "first_move" | "reached_opponent" => self.cond(n, ctx),
+                var if self.rules.vars.iter().any(|v| v.name == var) => format!("`{var}`"),
                 other => match other.strip_prefix("option.") {
                     Some(opt) => {
                         let now = self
@@ -1117,6 +1181,10 @@ impl Explainer<'_> {
 
     fn call(&self, f: &str, args: &[Node], ctx: Ctx) -> String {
         let arg = |i: usize| args.get(i).map(|a| self.value(a, ctx)).unwrap_or_default();
+        if self.rules.vars.iter().any(|v| v.name == f) {
+            // A variable each player has, read for one of them.
+            return format!("`{f}` of {}", arg(0));
+        }
         match f {
             "next" | "prev" => {
                 // next(next(x)) reads better as "the 2nd hole after x".

@@ -26,8 +26,9 @@
 //! let rules = Arc::new(loaded.rules);
 //! let mut game = Game::new(rules.clone());
 //!
-//! // A move is a hole; its label is the notation people write (`s3`: South's third hole).
-//! let labels: Vec<String> = game.legal_moves().iter().map(|h| rules.geometry.label(h)).collect();
+//! // A move is a hole (with its direction, where the mover chooses it, or a pass, where the
+//! // rules allow it); its label is the notation people write (`s3`: South's third hole).
+//! let labels: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
 //! assert_eq!(labels, ["s1", "s2", "s3", "s4", "s5", "s6"]);
 //!
 //! // Sowing s2's five seeds ends in South's store: South moves again. `()` takes no trace;
@@ -50,14 +51,14 @@
 //! let mut north = Computer::new(Bot::Greedy);
 //! let mut rng = ChaCha8Rng::seed_from_u64(7);
 //! let choice = south.choose(&game, &mut rng).expect("the game goes on");
-//! assert!(game.legal_moves().contains(choice.hole));
+//! assert!(game.legal_moves().contains(choice.mv));
 //! assert!(matches!(choice.score, Some(Score::Seeds(_) | Score::WinIn(_) | Score::LossIn(_))));
 //!
 //! // Play the game out, each side choosing in turn (extra turns included).
 //! while let Some(mover) = game.to_move() {
 //!     let player = if mover == 0 { &mut south } else { &mut north };
 //!     let choice = player.choose(&game, &mut rng).expect("a move");
-//!     game.play(choice.hole, &mut ()).expect("a legal move");
+//!     game.play(choice.mv, &mut ()).expect("a legal move");
 //! }
 //! assert!(matches!(game.status(), Status::Over { .. }));
 //! ```
@@ -76,6 +77,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod engine;
 pub mod explain;
+pub mod lsp;
 pub mod expr;
 pub mod notation;
 pub mod picture;

@@ -2,7 +2,9 @@
 //!
 //! A move is the mover's hole number counted from their own left, with the side's letter:
 //! `s3` is South's third hole, `n7` North's seventh. On four-row boards holes are numbered
-//! 1..2N counter-clockwise from the left end of the player's outer row.
+//! 1..2N counter-clockwise from the left end of the player's outer row. Where the rules let
+//! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. A player who may
+//! only wait writes `pass`.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
@@ -15,12 +17,37 @@
 
 use std::ops::Range;
 
-use crate::engine::Position;
-use crate::rules::{MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
+use crate::engine::{Move, Position};
+use crate::rules::{Dir, MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
 
-/// Parses a move such as `s3` for `player`.
-pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
+/// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
+/// direction given where the rules fix it, or none where the mover chooses) is the game's to
+/// say.
+pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, String> {
     let text = text.trim();
+    if text.eq_ignore_ascii_case("pass") {
+        return Ok(Move::PASS);
+    }
+    let (hole, dir) = match text.split_once(':') {
+        None => (text, None),
+        Some((hole, dir)) => match dir.trim().to_ascii_lowercase().as_str() {
+            "cw" => (hole, Some(Dir::Cw)),
+            "ccw" => (hole, Some(Dir::Ccw)),
+            other => {
+                return Err(format!(
+                    "`{other}` is not a direction; write {}:cw (clockwise) or {}:ccw (counter-clockwise)",
+                    hole.trim(),
+                    hole.trim()
+                ));
+            }
+        },
+    };
+    let hole = parse_hole(rules, player, hole.trim())?;
+    Ok(Move { hole, dir })
+}
+
+/// Parses a hole of the mover's, such as `s3`.
+fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
     let g = &rules.geometry;
     let side = if player == 0 { 's' } else { 'n' };
     let mut chars = text.chars();
@@ -294,6 +321,12 @@ impl Reader<'_> {
             } else {
                 1
             };
+        } else if let Some((name, value)) = word.split_once('=')
+            && let Some(var) = self.rules.vars.iter().find(|v| v.name == name)
+        {
+            self.var(var, value, span)?;
+        } else if word == "vars" {
+            // Only introduces the variables that follow.
         } else if word == "removed" {
             self.suffix = Some((Suffix::Removed, span, false));
         } else if word == "claimed" {
@@ -312,6 +345,57 @@ impl Reader<'_> {
                 format!("unexpected `{word}` in the position; {SHAPE}"),
                 span,
             );
+        }
+        Ok(())
+    }
+
+    /// A variable's value: `NAME=v`, or `NAME=south/north` for one each player has.
+    fn var(
+        &mut self,
+        var: &crate::rules::VarInfo,
+        value: &str,
+        span: Range<usize>,
+    ) -> Result<(), PositionError> {
+        let values: Vec<&str> = if var.per_player {
+            value.split('/').collect()
+        } else {
+            vec![value]
+        };
+        if values.len() != if var.per_player { 2 } else { 1 } {
+            return fail(
+                format!(
+                    "`{}` is a variable each player has: write {}=SOUTH/NORTH",
+                    var.name, var.name
+                ),
+                span,
+            );
+        }
+        for (k, v) in values.into_iter().enumerate() {
+            let parsed = match var.kind {
+                crate::ruleset::VarKind::Number => v.parse::<i32>().ok(),
+                crate::ruleset::VarKind::Flag => match v {
+                    "true" => Some(1),
+                    "false" => Some(0),
+                    _ => None,
+                },
+                crate::ruleset::VarKind::Direction => match v {
+                    "none" => Some(0),
+                    "ccw" => Some(1),
+                    "cw" => Some(2),
+                    _ => None,
+                },
+            };
+            let Some(parsed) = parsed else {
+                let what = match var.kind {
+                    crate::ruleset::VarKind::Number => "a whole number",
+                    crate::ruleset::VarKind::Flag => "true or false",
+                    crate::ruleset::VarKind::Direction => "ccw, cw or none",
+                };
+                return fail(format!("`{v}` is not a value of `{}`: {what}", var.name), span);
+            };
+            if let Some(slot) = self.pos.vars.get_mut(usize::from(var.slot) + k) {
+                *slot = parsed;
+            }
         }
         Ok(())
     }
@@ -469,9 +553,19 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     let g = &rules.geometry;
     let lead = text.len() - text.trim_start().len();
     let whole = lead..text.trim_end().len().max(lead);
+    let mut start = Position::empty();
+    // The variables start at their first values; `vars` gives the others.
+    for v in &rules.vars {
+        let slots = if v.per_player { 2 } else { 1 };
+        for k in 0..slots {
+            if let Some(slot) = start.vars.get_mut(usize::from(v.slot) + k) {
+                *slot = v.initial;
+            }
+        }
+    }
     let mut r = Reader {
         rules,
-        pos: Position::empty(),
+        pos: start,
         rows: [false; 2],
         held: [None, None],
         to_move: false,

@@ -31,7 +31,7 @@ use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 
 /// A value with its byte span in the record text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
         let Some(eq) = content.find('=') else {
             let lead = content.len() - content.trim_start().len();
             errors.push(
-                Diagnostic::error("this line is not `key = value`")
+                Diagnostic::new(Code::RecordLine, "this line is not `key = value`")
                     .at(start + lead..start + content.trim_end().len())
                     .hint("write `ruleset = NAME`, `option NAME = VALUE`, `position = S[..] N[..]` or `moves = s1 n2 ...`; `#` starts a comment"),
             );
@@ -134,20 +134,20 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
         match first {
             "ruleset" | "fingerprint" | "position" | "moves" if words.next().is_some() => {
                 errors.push(
-                    Diagnostic::error(format!("`{first}` takes no name before the `=`"))
+                    Diagnostic::new(Code::RecordKeyName, format!("`{first}` takes no name before the `=`"))
                         .at(key.span.clone()),
                 );
             }
             "ruleset" | "fingerprint" | "position" if value.text.is_empty() => {
                 errors.push(
-                    Diagnostic::error(format!("`{first}` has no value"))
+                    Diagnostic::new(Code::RecordNoValue, format!("`{first}` has no value"))
                         .at(start + eq..start + eq + 1),
                 );
             }
             "ruleset" => {
                 if let Some(earlier) = &ruleset {
                     errors.push(
-                        Diagnostic::error(format!(
+                        Diagnostic::new(Code::RecordRulesetTwice, format!(
                             "the ruleset is given twice (first as `{}`)",
                             earlier.text
                         ))
@@ -160,11 +160,11 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
             "fingerprint" => {
                 if fingerprint.is_some() {
                     errors.push(
-                        Diagnostic::error("the fingerprint is given twice").at(value.span.clone()),
+                        Diagnostic::new(Code::RecordFingerprintTwice, "the fingerprint is given twice").at(value.span.clone()),
                     );
                 } else if !is_fingerprint(&value.text) {
                     errors.push(
-                        Diagnostic::error(format!("`{}` is not a fingerprint", value.text))
+                        Diagnostic::new(Code::RecordFingerprint, format!("`{}` is not a fingerprint", value.text))
                             .at(value.span.clone())
                             .hint("a fingerprint is `sha256:` and 64 hexadecimal digits, as `sow play --record` writes it; or remove the line"),
                     );
@@ -175,7 +175,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
             "position" => {
                 if position.is_some() {
                     errors.push(
-                        Diagnostic::error("the starting position is given twice")
+                        Diagnostic::new(Code::RecordPositionTwice, "the starting position is given twice")
                             .at(value.span.clone()),
                     );
                 } else {
@@ -186,7 +186,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 for m in words_of(&value) {
                     if moves.len() >= MAX_MOVES {
                         errors.push(
-                            Diagnostic::error(format!(
+                            Diagnostic::new(Code::RecordTooManyMoves, format!(
                                 "the record holds more than {MAX_MOVES} moves, the limit"
                             ))
                             .at(m.span.clone()),
@@ -195,7 +195,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                     }
                     if !is_move_form(&m.text) {
                         errors.push(
-                            Diagnostic::error(format!("`{}` is not a move", m.text))
+                            Diagnostic::new(Code::RecordNotAMove, format!("`{}` is not a move", m.text))
                                 .at(m.span.clone())
                                 .hint(
                                     "a move is the side's letter and a hole number, e.g. s3 or n5",
@@ -209,7 +209,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 let rest: Vec<&str> = words.collect();
                 let [name] = rest.as_slice() else {
                     errors.push(
-                        Diagnostic::error("write one option per line: `option NAME = VALUE`")
+                        Diagnostic::new(Code::RecordOptionSyntax, "write one option per line: `option NAME = VALUE`")
                             .at(key.span.clone()),
                     );
                     continue;
@@ -221,7 +221,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 };
                 if value.text.is_empty() || value.text.split_whitespace().count() != 1 {
                     errors.push(
-                        Diagnostic::error(format!(
+                        Diagnostic::new(Code::RecordOptionValue, format!(
                             "option `{}` needs one value, a single word",
                             name.text
                         ))
@@ -235,7 +235,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 }
                 if options.iter().any(|(n, _)| n.text == name.text) {
                     errors.push(
-                        Diagnostic::error(format!("option `{}` is set twice", name.text))
+                        Diagnostic::new(Code::RecordOptionTwice, format!("option `{}` is set twice", name.text))
                             .at(name.span.clone()),
                     );
                     continue;
@@ -243,7 +243,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                 options.push((name, value));
             }
             other => {
-                let d = Diagnostic::error(format!("unknown key `{other}`")).at(key.span.clone());
+                let d = Diagnostic::new(Code::RecordUnknownKey, format!("unknown key `{other}`")).at(key.span.clone());
                 let d = match did_you_mean(other, KEYS.iter().copied()) {
                     Some(s) => d.hint(format!("did you mean `{s}`?")),
                     None => d.hint(format!("the keys are: {}", KEYS.join(", "))),
@@ -254,7 +254,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
     }
     let Some(ruleset) = ruleset else {
         errors.push(
-            Diagnostic::error("the record names no ruleset")
+            Diagnostic::new(Code::RecordNoRuleset, "the record names no ruleset")
                 .hint("add a line `ruleset = NAME` (a shipped name from `sow list`, or a path)"),
         );
         return Err(errors);
@@ -454,7 +454,7 @@ mod tests {
         let text = "rulset = my_variant\nmoves = s1 x9\noption a b = c\n";
         let errors = parse(text).expect_err("three problems");
         assert_eq!(errors.len(), 4, "{errors:?}");
-        assert_eq!(errors[0].hint.as_deref(), Some("did you mean `ruleset`?"));
+        assert_eq!(errors[0].hint.as_deref(), Some("Did you mean `ruleset`?"));
         let spans: Vec<&str> = errors
             .iter()
             .filter_map(|d| d.span.clone())

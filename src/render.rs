@@ -69,6 +69,33 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
     if !claims.is_empty() {
         s.push_str(&format!(" claimed {}", claims.join(" ")));
     }
+    // The variables that differ from their first values (the others read back as those).
+    let value = |v: &crate::rules::VarInfo, x: i32| match v.kind {
+        crate::ruleset::VarKind::Number => x.to_string(),
+        crate::ruleset::VarKind::Flag => (x != 0).to_string(),
+        crate::ruleset::VarKind::Direction => match x {
+            1 => "ccw".into(),
+            2 => "cw".into(),
+            _ => "none".into(),
+        },
+    };
+    let vars: Vec<String> = rules
+        .vars
+        .iter()
+        .filter_map(|v| {
+            let slots = if v.per_player { 2 } else { 1 };
+            let got: Vec<i32> = (0..slots)
+                .map(|k| pos.vars.get(usize::from(v.slot) + k).copied().unwrap_or(0))
+                .collect();
+            (got.iter().any(|&x| x != v.initial)).then(|| {
+                let shown: Vec<String> = got.iter().map(|&x| value(v, x)).collect();
+                format!("{}={}", v.name, shown.join("/"))
+            })
+        })
+        .collect();
+    if !vars.is_empty() {
+        s.push_str(&format!(" vars {}", vars.join(" ")));
+    }
     s
 }
 
@@ -243,11 +270,14 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
             detail >= Detail::Drops
         }
         Event::Move { .. }
+        | Event::Pass { .. }
+        | Event::Effect { .. }
         | Event::Capture { .. }
         | Event::CaptureCancelled { .. }
         | Event::ExtraTurn { .. }
         | Event::EndlessMove { .. }
         | Event::LapLimit { .. }
+        | Event::StepLimit { .. }
         | Event::PlyLimit { .. }
         | Event::Cycle { .. }
         | Event::RoundEnd { .. }
@@ -337,6 +367,7 @@ fn seeds(n: u32) -> String {
 fn limit_name(limit: Limit) -> &'static str {
     match limit {
         Limit::Laps => "lap limit",
+        Limit::Steps => "limit on the work of a move",
         Limit::Plies => "ply limit",
     }
 }
@@ -437,12 +468,21 @@ impl TextTrace {
         let laps = self.detail >= Detail::Laps;
         let drops = self.detail >= Detail::Drops;
         match e {
-            Event::Move { ply, player, hole } => {
+            Event::Move {
+                ply,
+                player,
+                hole,
+                dir,
+            } => {
                 self.finish(out);
+                let mv = crate::engine::Move {
+                    hole: *hole,
+                    dir: *dir,
+                };
                 out.say(format_args!(
                     "ply {ply}: {} plays {}\n",
                     player_name(*player),
-                    l(*hole)
+                    mv.label(rules)
                 ));
             }
             Event::Lift { lap, hole, seeds } if laps => {
@@ -532,6 +572,18 @@ impl TextTrace {
                     if *laps == 1 { "" } else { "s" }
                 ));
             }
+            Event::Pass { ply, player } => {
+                self.finish(out);
+                out.say(format_args!("ply {ply}: {} passes\n", player_name(*player)));
+            }
+            Event::Effect { clause: c } => {
+                let mid_lap = self.line != Line::Closed;
+                self.finish(out);
+                out.say(format_args!("    effect {}\n", clause(rules, *c)));
+                if mid_lap {
+                    self.line = Line::Continued;
+                }
+            }
             Event::ExtraTurn { clause: c } => {
                 self.finish(out);
                 out.say(format_args!("  extra turn {}\n", clause(rules, *c)));
@@ -546,6 +598,13 @@ impl TextTrace {
                 self.finish(out);
                 out.say(format_args!(
                     "  lap limit: the move was stopped after {laps} laps without repeating, by the engine's safety limit (not a rule): play stops with no result\n"
+                ));
+            }
+            Event::StepLimit { laps } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  step limit: the move was stopped after {laps} laps, past {} steps of work, by the engine's safety limit (not a rule): play stops with no result\n",
+                    crate::rules::MAX_STEPS_PER_MOVE
                 ));
             }
             Event::LapCap { laps } => {
@@ -690,8 +749,17 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         json!({ "name": info.name, "cites": info.cites })
     };
     match e {
-        Event::Move { ply, player, hole } => {
-            json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)})
+        Event::Move {
+            ply,
+            player,
+            hole,
+            dir,
+        } => {
+            let mut v = json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)});
+            if let (Some(d), Some(map)) = (dir, v.as_object_mut()) {
+                map.insert("direction".into(), json!(d.word()));
+            }
+            v
         }
         Event::Lift { lap, hole, seeds } => {
             json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds})
@@ -724,10 +792,13 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             json!({"event": "move_end", "laps": laps, "last": l(*last)})
         }
         Event::ExtraTurn { clause } => json!({"event": "extra_turn", "clause": c(*clause)}),
+        Event::Effect { clause } => json!({"event": "effect", "clause": c(*clause)}),
+        Event::Pass { ply, player } => json!({"event": "pass", "ply": ply, "player": p(*player)}),
         Event::EndlessMove { first, repeat } => {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }
         Event::LapLimit { laps } => json!({"event": "lap_limit", "laps": laps}),
+        Event::StepLimit { laps } => json!({"event": "step_limit", "laps": laps}),
         Event::PlyLimit { plies } => json!({"event": "ply_limit", "plies": plies}),
         Event::Cycle { first, ply } => json!({"event": "cycle", "first_ply": first, "ply": ply}),
         Event::RoundEnd {

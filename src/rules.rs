@@ -4,8 +4,8 @@
 //! the board's neighbour tables are precomputed. The engine never sees text.
 
 use crate::ruleset::{
-    After, ClosedHoles, Destination, Direction, FirstSeed, NextStarter, Remaining, RowEnd,
-    SkipOrigin, Verdict,
+    After, ClosedHoles, Destination, FirstSeed, NextStarter, Remaining, RowEnd, SkipOrigin,
+    Verdict,
 };
 
 /// The most positions (holes and stores) a board may have; masks of positions are `u64`.
@@ -20,6 +20,11 @@ pub const MAX_SEEDS: u32 = 60_000;
 /// stopped it. (Exact detection needs up to about twice the lap where the repeat closes; some
 /// rulesets have repeats billions of laps long.)
 pub const MAX_LAPS_PER_MOVE: u32 = 1_000_000;
+/// The most work one move may take, in steps: a seed sown is one step, a drop clause tried is
+/// as many steps as its condition has terms. A move this long is stopped with no result (the
+/// engine's safety limit, like [`MAX_LAPS_PER_MOVE`]), so that every ply ends in bounded
+/// work whatever the board's seeds and the ruleset's clauses (about a second of play).
+pub const MAX_STEPS_PER_MOVE: u64 = 1_000_000_000;
 /// The most plies one game (or match) may take; reaching it ends the game with the ruleset's
 /// `cycle` ending, and the trace says that the limit ended it.
 pub const MAX_PLIES: u32 = 100_000;
@@ -29,6 +34,34 @@ pub type Pos = u8;
 /// "No such hole" (the opposite of a store, a hole number out of range). Holds no seeds and
 /// belongs to nobody.
 pub const NO_HOLE: Pos = u8::MAX;
+
+/// A direction of sowing, as the engine sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Counter-clockwise: s1 → sN → n1 → nN.
+    Ccw = 0,
+    /// Clockwise.
+    Cw = 1,
+}
+
+impl Dir {
+    /// Both directions, in the order moves are listed.
+    pub const BOTH: [Dir; 2] = [Dir::Ccw, Dir::Cw];
+
+    /// The index of the direction's tables.
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The word the notation writes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Dir::Ccw => "ccw",
+            Dir::Cw => "cw",
+        }
+    }
+}
 
 /// A player index: 0 = South, 1 = North.
 pub type Player = u8;
@@ -156,6 +189,63 @@ pub enum HoleX {
     Claim(Box<PlayerX>),
 }
 
+/// A compiled direction-valued expression. Directions are 0 (`none`: a direction variable
+/// not yet set), 1 (`ccw`) and 2 (`cw`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DirX {
+    /// `direction`: the move's.
+    Move,
+    Const(u8),
+    /// A direction variable.
+    Var(u8),
+    /// A player's direction variable (its first slot, and the player).
+    VarOf(u8, Box<PlayerX>),
+}
+
+/// The value of a direction in a variable.
+pub fn dir_value(d: Dir) -> i32 {
+    match d {
+        Dir::Ccw => 1,
+        Dir::Cw => 2,
+    }
+}
+
+/// The most slots of variables a ruleset may use (a variable each player has takes one a
+/// player).
+pub const MAX_VARS: usize = 16;
+
+/// A variable of the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarInfo {
+    pub name: String,
+    pub kind: crate::ruleset::VarKind,
+    pub scope: crate::ruleset::VarScope,
+    pub per_player: bool,
+    /// Its first slot in [`crate::engine::Position::vars`].
+    pub slot: u8,
+    pub initial: i32,
+    pub about: Option<String>,
+}
+
+/// A value an effect gives a variable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VarValue {
+    Number(IntX),
+    Flag(BoolX),
+    Dir(DirX),
+}
+
+/// A compiled effect clause: when it holds, the variables take their new values (all read
+/// before any is set).
+#[derive(Debug, Clone)]
+pub struct EffectRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+    /// Each variable set: its first slot, whether each player has one (the mover's is set),
+    /// and the value.
+    pub sets: Vec<(u8, bool, VarValue)>,
+}
+
 /// A compiled player-valued expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerX {
@@ -180,6 +270,10 @@ pub enum IntX {
     HolesPerRow,
     MoveCaptures,
     TurnSowings,
+    /// A number variable.
+    Var(u8),
+    /// A player's number variable (its first slot, and the player).
+    VarOf(u8, Box<PlayerX>),
     Neg(Box<IntX>),
     Arith(ArithOp, Box<IntX>, Box<IntX>),
 }
@@ -227,6 +321,12 @@ pub enum BoolX {
     LastSeed,
     FirstMove,
     ReachedOpponent,
+    /// A flag variable.
+    Var(u8),
+    /// A player's flag variable.
+    VarOf(u8, Box<PlayerX>),
+    /// Equality (`true`) or inequality of two directions.
+    Dir(bool, DirX, DirX),
 }
 
 /// A clause's identity, for traces: its name, kind and the documented clause it cites.
@@ -320,7 +420,13 @@ pub struct Rules {
     /// Seeds per position at the start.
     pub initial: [u16; MAX_POSITIONS],
     pub first: Player,
-    pub direction: Direction,
+    /// The direction of every move; when the mover chooses (`choose_direction`), the one
+    /// listed first.
+    pub direction: Dir,
+    /// Whether the mover chooses the direction of each move.
+    pub choose_direction: bool,
+    /// Whether a player who cannot sow passes while another can move.
+    pub pass: bool,
     pub first_seed: FirstSeed,
     pub skip_origin: SkipOrigin,
     pub closed_holes: ClosedHoles,
@@ -339,6 +445,12 @@ pub struct Rules {
     pub max_laps: Option<u32>,
     pub end_when: Vec<(BoolX, EndingRule)>,
     pub rounds: Option<RoundsRule>,
+    /// The rules' variables, in slot order.
+    pub vars: Vec<VarInfo>,
+    /// Effect clauses by moment: drop, lap end, move end.
+    pub drop_effects: Vec<EffectRule>,
+    pub lap_effects: Vec<EffectRule>,
+    pub move_effects: Vec<EffectRule>,
     pub options: Vec<OptionValue>,
     /// The first capture clause that claims holes, named in traces when a seed falls into a
     /// claimed hole.
@@ -511,6 +623,28 @@ pub enum Fact {
 }
 
 impl BoolX {
+    /// The terms of this condition (every node of its tree): the work of evaluating it.
+    pub fn size(&self) -> u64 {
+        match self {
+            BoolX::Not(a) => 1 + a.size(),
+            BoolX::And(a, b) | BoolX::Or(a, b) => 1 + a.size() + b.size(),
+            BoolX::Int(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::In(a, _) => 1 + a.size(),
+            BoolX::Player(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Hole(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
+                1 + h.size()
+            }
+            BoolX::VarOf(_, p) => 1 + p.size(),
+            BoolX::Dir(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Const(_)
+            | BoolX::LastSeed
+            | BoolX::FirstMove
+            | BoolX::ReachedOpponent
+            | BoolX::Var(_) => 1,
+        }
+    }
+
     /// Whether this condition reads `fact`.
     pub fn reads(&self, fact: Fact) -> bool {
         match self {
@@ -525,12 +659,30 @@ impl BoolX {
             BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
                 h.reads(fact)
             }
-            BoolX::Const(_) | BoolX::LastSeed => false,
+            BoolX::VarOf(_, p) => p.reads(fact),
+            BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::Const(_) | BoolX::LastSeed | BoolX::Var(_) => false,
         }
     }
 }
 
 impl IntX {
+    fn size(&self) -> u64 {
+        match self {
+            IntX::Seeds(h) | IntX::Number(h) => 1 + h.size(),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => 1 + p.size(),
+            IntX::Neg(a) => 1 + a.size(),
+            IntX::Arith(_, a, b) => 1 + a.size() + b.size(),
+            IntX::VarOf(_, p) => 1 + p.size(),
+            IntX::Const(_)
+            | IntX::BoardSeeds
+            | IntX::HolesPerRow
+            | IntX::MoveCaptures
+            | IntX::TurnSowings
+            | IntX::Var(_) => 1,
+        }
+    }
+
     fn reads(&self, fact: Fact) -> bool {
         match self {
             IntX::TurnSowings => fact == Fact::TurnSowings,
@@ -538,12 +690,28 @@ impl IntX {
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => p.reads(fact),
             IntX::Neg(a) => a.reads(fact),
             IntX::Arith(_, a, b) => a.reads(fact) || b.reads(fact),
-            IntX::Const(_) | IntX::BoardSeeds | IntX::HolesPerRow | IntX::MoveCaptures => false,
+            IntX::VarOf(_, p) => p.reads(fact),
+            IntX::Const(_)
+            | IntX::BoardSeeds
+            | IntX::HolesPerRow
+            | IntX::MoveCaptures
+            | IntX::Var(_) => false,
         }
     }
 }
 
 impl HoleX {
+    fn size(&self) -> u64 {
+        match self {
+            HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => {
+                1 + h.size()
+            }
+            HoleX::Of(p, n) => 1 + p.size() + n.size(),
+            HoleX::Claim(p) => 1 + p.size(),
+            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => 1,
+        }
+    }
+
     fn reads(&self, fact: Fact) -> bool {
         match self {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => {
@@ -556,7 +724,30 @@ impl HoleX {
     }
 }
 
+impl DirX {
+    fn size(&self) -> u64 {
+        match self {
+            DirX::VarOf(_, p) => 1 + p.size(),
+            DirX::Move | DirX::Const(_) | DirX::Var(_) => 1,
+        }
+    }
+
+    fn reads(&self, fact: Fact) -> bool {
+        match self {
+            DirX::VarOf(_, p) => p.reads(fact),
+            DirX::Move | DirX::Const(_) | DirX::Var(_) => false,
+        }
+    }
+}
+
 impl PlayerX {
+    fn size(&self) -> u64 {
+        match self {
+            PlayerX::Owner(h) => 1 + h.size(),
+            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => 1,
+        }
+    }
+
     fn reads(&self, fact: Fact) -> bool {
         match self {
             PlayerX::Owner(h) => h.reads(fact),

@@ -45,6 +45,9 @@ pub struct RulesetFile {
     /// Who moves first in the game (or in the first round of a match).
     #[serde(default)]
     pub start: Start,
+    /// How turns pass between the players.
+    #[serde(default)]
+    pub turns: Turns,
     /// Legality clauses: a move is legal when its hole is the mover's, open and not empty, and
     /// every clause that applies is satisfied.
     #[serde(default)]
@@ -55,6 +58,15 @@ pub struct RulesetFile {
     /// Clauses that give the mover another sowing at the end of a move.
     #[serde(default)]
     pub extra_turn: Vec<ExtraTurn>,
+    /// Variables the rules keep beyond the seeds (a count, a flag, a direction), each with
+    /// the scope that resets it. Expressions read `NAME` (or `NAME(player)` for one a player);
+    /// `[[effect]]` clauses set them.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, VarDecl>")]
+    pub vars: BTreeMap<toml::Spanned<String>, VarDecl>,
+    /// Clauses that set variables at a moment of play.
+    #[serde(default)]
+    pub effect: Vec<Effect>,
     /// How a game or round ends and who wins.
     pub end: End,
     /// Present when the variant is played as a match of several rounds.
@@ -237,6 +249,9 @@ pub enum Direction {
     Ccw,
     /// Clockwise: sN → s1 → nN → n1.
     Cw,
+    /// The mover chooses for each move (written `s3:cw`, `s3:ccw`); legality clauses read the
+    /// choice as `direction`.
+    Choose,
 }
 
 /// Where the first seed of a lap goes.
@@ -320,6 +335,21 @@ impl Default for Start {
             cites: None,
         }
     }
+}
+
+/// How turns pass.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Turns {
+    /// Whether a player who cannot sow passes (their only move is `pass`) while another
+    /// player can move; the `no_move` ending then applies only when no player can move.
+    /// Default `false`: the player who cannot move ends the game or round by `no_move`.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub pass: Setting<bool>,
+    /// The documented clause.
+    #[serde(default)]
+    pub cites: Option<String>,
 }
 
 /// A player by seat.
@@ -445,6 +475,76 @@ pub struct Chain {
     /// The next hole to take, from `hole` = the hole just taken.
     #[schemars(with = "String")]
     pub step: Expr,
+}
+
+/// A variable of the rules.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VarDecl {
+    /// What it holds.
+    #[serde(default)]
+    pub kind: VarKind,
+    /// When it is reset to its first value.
+    pub scope: VarScope,
+    /// Whether each player has one of their own (read `NAME(player)`; an effect sets the
+    /// mover's).
+    #[serde(default)]
+    pub per_player: bool,
+    /// Its first value: a number, `true`/`false` for a flag; a direction starts as `none`.
+    #[serde(default)]
+    pub initial: i64,
+    /// What it means, in a sentence (shown by `sow explain`).
+    #[serde(default)]
+    pub about: Option<String>,
+}
+
+/// What a variable holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VarKind {
+    /// A whole number.
+    #[default]
+    Number,
+    /// True or false (read as a condition).
+    Flag,
+    /// A direction of sowing, `none` until set (compared with `direction`, `cw`, `ccw`).
+    Direction,
+}
+
+/// When a variable goes back to its first value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VarScope {
+    /// At the start of every move.
+    Move,
+    /// At the start of every turn (a turn is the moves a player makes before the turn passes).
+    Turn,
+    /// At the start of every round.
+    Round,
+    /// Never: it lasts the whole game or match.
+    Game,
+}
+
+/// A clause that sets variables.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Effect {
+    /// A short name, shown in traces.
+    pub name: String,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// When it is tried: `drop`, `lap_end` or `move_end`, after the capture clauses of that
+    /// moment.
+    pub at: Moment,
+    /// It applies when this holds (default: always).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub when: Option<Expr>,
+    /// The new values: `{ NAME = 'expression' }`, all read before any is set. For a variable
+    /// each player has, the mover's is set.
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub set: BTreeMap<toml::Spanned<String>, Expr>,
 }
 
 /// A clause that gives the mover another sowing.

@@ -28,6 +28,8 @@ pub enum Limit {
     /// A move reached [`crate::rules::MAX_LAPS_PER_MOVE`] laps without its lap-end state
     /// repeating.
     Laps,
+    /// A move took more than [`crate::rules::MAX_STEPS_PER_MOVE`] steps of work.
+    Steps,
     /// The game or match reached [`crate::rules::MAX_PLIES`] plies.
     Plies,
 }
@@ -35,8 +37,13 @@ pub enum Limit {
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A ply begins: `player` sows from `hole`.
-    Move { ply: u32, player: Player, hole: Pos },
+    /// A ply begins: `player` sows from `hole` (in `dir`, when the mover chose it).
+    Move {
+        ply: u32,
+        player: Player,
+        hole: Pos,
+        dir: Option<crate::rules::Dir>,
+    },
     /// Seeds lifted to start a lap.
     Lift { lap: u32, hole: Pos, seeds: u16 },
     /// Captured seeds taken up to be sown as a lap, starting after `after`.
@@ -70,6 +77,10 @@ pub enum Event {
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
     MoveEnd { laps: u32, last: Pos },
+    /// An effect clause set the rules' variables.
+    Effect { clause: ClauseId },
+    /// A ply begins: `player`, who cannot sow, passes (where the rules let them).
+    Pass { ply: u32, player: Player },
     /// An extra-turn clause fired: the mover sows again.
     ExtraTurn { clause: ClauseId },
     /// The state after lap `repeat` equals the state after lap `first`: the move never ends.
@@ -77,6 +88,9 @@ pub enum Event {
     /// A move reached the engine's lap limit without its lap-end state repeating: play stops
     /// with no result.
     LapLimit { laps: u32 },
+    /// A move reached the engine's limit on the work of one move after `laps` laps: play
+    /// stops with no result.
+    StepLimit { laps: u32 },
     /// The move reached the ruleset's `max_laps`: it ends after this lap.
     LapCap { laps: u32 },
     /// A move stopped (endless, or at a limit) with `seeds` captured to be sown still in hand:
@@ -251,5 +265,167 @@ impl Tracer for Firings {
             }
         }
         self.touched.clear();
+    }
+}
+
+/// Checks that a trace accounts for every seed: a tracer that keeps a ledger of the seeds from
+/// the events alone (each event moves seeds between the board, the hand, the players' holdings
+/// and the seeds removed from the game) and notes the first event after which the ledger no
+/// longer holds every seed. Start it from the position before a ply; after the ply,
+/// [`Ledger::check`] compares it with the position the engine left. Tests and fuzz targets use
+/// it; so can anyone who doubts a trace.
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    rules: std::sync::Arc<crate::rules::Rules>,
+    pos: crate::engine::Position,
+    hand: u32,
+    mover: Player,
+    total: u32,
+    events: usize,
+    broken: Option<String>,
+    /// Whether a round's refill moved the seeds: from there only the totals are compared.
+    refilled: bool,
+}
+
+impl Ledger {
+    /// A ledger of `before`, the position a ply starts from.
+    pub fn new(rules: &std::sync::Arc<crate::rules::Rules>, before: &crate::engine::Position) -> Ledger {
+        Ledger {
+            rules: rules.clone(),
+            pos: *before,
+            hand: 0,
+            mover: before.to_move,
+            total: before.total(),
+            events: 0,
+            broken: None,
+            refilled: false,
+        }
+    }
+
+    /// The events seen.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// Whether the events seen held every seed throughout, put every seed in hand down, and
+    /// add up to `after` (its board, holdings and removed seeds); the first problem otherwise.
+    pub fn check(&self, after: &crate::engine::Position) -> Result<(), String> {
+        if let Some(why) = &self.broken {
+            return Err(why.clone());
+        }
+        if self.hand != 0 {
+            return Err(format!("{} seeds are still in hand after the ply", self.hand));
+        }
+        let mine = (self.pos.board, self.pos.reserve, self.pos.taken);
+        if self.refilled {
+            if after.total() != self.total {
+                return Err(format!("the refilled board holds {} seeds", after.total()));
+            }
+        } else if mine != (after.board, after.reserve, after.taken) {
+            return Err(format!(
+                "the events leave {:?}, the engine {:?}",
+                mine,
+                (after.board, after.reserve, after.taken)
+            ));
+        }
+        Ok(())
+    }
+
+    fn fail(&mut self, why: String) {
+        if self.broken.is_none() {
+            self.broken = Some(why);
+        }
+    }
+
+    /// Takes the whole of `hole`, which must hold `seeds`.
+    fn take(&mut self, hole: Pos, seeds: u16, e: &Event) {
+        if self.pos.seeds(hole) != seeds {
+            self.fail(format!("{e:?}: the hole holds {}", self.pos.seeds(hole)));
+        }
+        self.pos.set(hole, 0);
+    }
+}
+
+impl Tracer for Ledger {
+    fn event(&mut self, e: Event) {
+        self.events += 1;
+        match &e {
+            Event::Move { player, .. } | Event::Pass { player, .. } => self.mover = *player,
+            Event::Lift { hole, seeds, .. } => {
+                self.take(*hole, *seeds, &e);
+                self.hand += u32::from(*seeds);
+            }
+            Event::Drop { hole, seeds } => {
+                self.hand = self.hand.wrapping_sub(1);
+                self.pos.set(*hole, self.pos.seeds(*hole).saturating_add(1));
+                if self.pos.seeds(*hole) != *seeds {
+                    self.fail(format!("{e:?}: the hole holds {}", self.pos.seeds(*hole)));
+                }
+            }
+            Event::Diverted { to, .. } => {
+                self.hand = self.hand.wrapping_sub(1);
+                self.pos.credit(&self.rules, *to, 1);
+            }
+            Event::Capture {
+                hole,
+                seeds,
+                to,
+                resown,
+                ..
+            } => {
+                self.take(*hole, *seeds, &e);
+                let n = u32::from(*seeds);
+                match (to, resown) {
+                    (_, true) => self.hand += n,
+                    (Some(p), false) => self.pos.credit(&self.rules, *p, n),
+                    (None, false) => {
+                        if let Some(t) = self.pos.taken.get_mut(usize::from(self.mover)) {
+                            *t += n;
+                        }
+                    }
+                }
+            }
+            Event::HandBack { hole, seeds } => {
+                self.hand = self.hand.wrapping_sub(u32::from(*seeds));
+                self.pos.set(*hole, self.pos.seeds(*hole).saturating_add(*seeds));
+            }
+            Event::RoundEnd { board, .. } => {
+                // The position as the round ended: every seed in hand put down, and from here
+                // the ledger goes on from it (the sharing out is the ending's own book).
+                if self.hand != 0 {
+                    self.fail(format!("{e:?}: {} seeds still in hand", self.hand));
+                }
+                if board.total() != self.total {
+                    self.fail(format!("{e:?}: the board at the end holds {}", board.total()));
+                }
+                self.pos = **board;
+            }
+            Event::Refill { .. } => {
+                // A refill moves every player's seeds at once, as the rounds' rule says; the
+                // ply's end is then checked by its totals.
+                self.refilled = true;
+            }
+            Event::RoundStart { .. } => {}
+            Event::Resow { .. }
+            | Event::Effect { .. }
+            | Event::Skip { .. }
+            | Event::LapEnd { .. }
+            | Event::Relay { .. }
+            | Event::CaptureCancelled { .. }
+            | Event::MoveEnd { .. }
+            | Event::ExtraTurn { .. }
+            | Event::EndlessMove { .. }
+            | Event::LapLimit { .. }
+            | Event::StepLimit { .. }
+            | Event::LapCap { .. }
+            | Event::PlyLimit { .. }
+            | Event::RepeatedStart
+            | Event::Cycle { .. }
+            | Event::GameEnd { .. } => {}
+        }
+        if !self.refilled && self.pos.total() + self.hand != self.total {
+            let (placed, hand) = (self.pos.total(), self.hand);
+            self.fail(format!("{e:?}: {placed} seeds placed and {hand} in hand"));
+        }
     }
 }

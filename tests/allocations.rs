@@ -21,10 +21,10 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use sow::engine::Game;
+use sow::engine::{Game, Move};
 use sow::players::model::{Model, Moves, Outcome};
 use sow::players::{AlphaBeta, Budget, Mcts};
-use sow::rules::{Player, Pos, Rules};
+use sow::rules::{Player, Rules};
 
 struct Counting;
 
@@ -168,17 +168,17 @@ fn engine<T>(f: impl FnOnce() -> T) -> T {
 }
 
 impl Model for Counted {
-    type Move = Pos;
+    type Move = Move;
     fn seats(&self) -> usize {
         engine(|| Model::seats(&self.0))
     }
     fn to_move(&self) -> Option<Player> {
         engine(|| Model::to_move(&self.0))
     }
-    fn moves(&self, out: &mut Moves<Pos>) {
+    fn moves(&self, out: &mut Moves<Move>) {
         engine(|| Model::moves(&self.0, out))
     }
-    fn play(&mut self, m: Pos) -> bool {
+    fn play(&mut self, m: Move) -> bool {
         engine(|| Model::play(&mut self.0, m))
     }
     fn copy_from(&mut self, other: &Self) {
@@ -196,7 +196,7 @@ impl Model for Counted {
     fn hash(&self) -> u64 {
         engine(|| Model::hash(&self.0))
     }
-    fn slot(m: Pos) -> usize {
+    fn slot(m: Move) -> usize {
         <Game as Model>::slot(m)
     }
 }
@@ -250,6 +250,9 @@ fn allocations_in_searches(
 /// close holes).
 const SEARCHED: [&str; 4] = ["kalah", "oware", "raja_pasu", "sadeqa_ii"];
 
+/// A ruleset whose mover chooses each move's direction, and passes when they cannot sow.
+const CHOICES: &str = include_str!("scenarios/rulesets/choices.toml");
+
 fn without_cycle_rule(text: &str) -> String {
     text.lines()
         .filter(|l| !l.trim_start().starts_with("cycle ="))
@@ -261,37 +264,38 @@ fn without_cycle_rule(text: &str) -> String {
 fn searches_allocate_nothing_per_node_but_the_engines_copies() {
     let mut report = Vec::new();
     let mut failed = false;
+    let mut readings: Vec<(&str, &str, String)> = Vec::new();
     for name in SEARCHED {
         let text = sow::catalog::shipped(name).expect("shipped");
-        for (reading, text) in [
-            ("as shipped", text.to_string()),
-            ("no cycle rule", without_cycle_rule(text)),
-        ] {
-            let rules = Arc::new(sow::check::load(&text, &[]).expect("loads").rules);
-            assert_eq!(rules.cycle.is_none(), reading == "no cycle rule", "{name}");
-            let games = positions(&rules, 3);
-            let mut ab = AlphaBeta::<Counted>::new(Budget {
-                depth: 5,
-                nodes: Some(20_000),
-            });
-            let (all, copies, nodes) =
-                allocations_in_searches(&games, |g, rng| ab.search(g, rng).map_or(0, |f| f.nodes));
-            let mut mcts = Mcts::<Counted>::new(100);
-            let (m_all, m_copies, playouts) = allocations_in_searches(&games, |g, rng| {
-                mcts.search(g, rng).map_or(0, |f| u64::from(f.playouts))
-            });
-            assert!(nodes > 1000, "{name}: {nodes} nodes");
-            // Outside the engine, nothing; without a cycle history or rounds, nothing at all.
-            failed |= all != copies || m_all != m_copies;
-            let quiet = reading == "no cycle rule" && rules.rounds.is_none();
-            failed |= quiet && (copies > 0 || m_copies > 0);
-            report.push(format!(
-                "{name} ({reading}): alpha-beta {nodes} nodes, {} allocations outside the engine, {copies} in it ({:.2} a node); MCTS {playouts} playouts, {} outside, {m_copies} in the engine",
-                all - copies,
-                copies as f64 / nodes as f64,
-                m_all - m_copies,
-            ));
-        }
+        readings.push((name, "as shipped", text.to_string()));
+        readings.push((name, "no cycle rule", without_cycle_rule(text)));
+    }
+    readings.push(("choices", "no cycle rule", CHOICES.to_string()));
+    for (name, reading, text) in readings {
+        let rules = Arc::new(sow::check::load(&text, &[]).expect("loads").rules);
+        assert_eq!(rules.cycle.is_none(), reading == "no cycle rule", "{name}");
+        let games = positions(&rules, 3);
+        let mut ab = AlphaBeta::<Counted>::new(Budget {
+            depth: 5,
+            nodes: Some(20_000),
+        });
+        let (all, copies, nodes) =
+            allocations_in_searches(&games, |g, rng| ab.search(g, rng).map_or(0, |f| f.nodes));
+        let mut mcts = Mcts::<Counted>::new(100);
+        let (m_all, m_copies, playouts) = allocations_in_searches(&games, |g, rng| {
+            mcts.search(g, rng).map_or(0, |f| u64::from(f.playouts))
+        });
+        assert!(nodes > 1000, "{name}: {nodes} nodes");
+        // Outside the engine, nothing; without a cycle history or rounds, nothing at all.
+        failed |= all != copies || m_all != m_copies;
+        let quiet = reading == "no cycle rule" && rules.rounds.is_none();
+        failed |= quiet && (copies > 0 || m_copies > 0);
+        report.push(format!(
+            "{name} ({reading}): alpha-beta {nodes} nodes, {} allocations outside the engine, {copies} in it ({:.2} a node); MCTS {playouts} playouts, {} outside, {m_copies} in the engine",
+            all - copies,
+            copies as f64 / nodes as f64,
+            m_all - m_copies,
+        ));
     }
     println!("{}", report.join("\n"));
     assert!(!failed, "allocations in searches:\n{}", report.join("\n"));

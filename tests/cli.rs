@@ -8,6 +8,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod common;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -27,6 +29,8 @@ struct Run {
 fn sow(args: &[&str], stdin: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
         .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("NO_COLOR")
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -98,19 +102,99 @@ fn relative(path: &Path) -> String {
 
 // ---- check ----
 
+/// Every fixture is wrong in some way; those that say what they expect (`# expect: CODE
+/// LINE:COLUMN` lines) get exactly that: each diagnostic once, in file order, and no other.
 #[test]
 fn check_fixtures() {
     insta::glob!("cli/check/*.toml", |path| {
         let file = relative(path);
         let (run, t) = transcript(&["check", &file], &[&file], None);
-        // Every fixture is wrong in some way: at least one diagnostic, with a place.
-        assert!(
-            run.stdout.contains("error:") || run.stdout.contains("warning:"),
-            "{file}"
-        );
-        assert_eq!(run.code, i32::from(run.stdout.contains("error:")), "{file}");
+        let errors = run.stdout.contains("error[");
+        assert!(errors || run.stdout.contains("warning["), "{file}");
+        assert_eq!(run.code, i32::from(errors), "{file}");
+        let json = sow(&["--format", "json", "check", &file], None);
+        let text = std::fs::read_to_string(path).expect("fixture");
+        common::assert_expected(&file, &text, &json.stdout);
         insta::assert_snapshot!(t);
     });
+}
+
+/// The same diagnostics in colour, as a terminal shows them (ANSI escapes shown as `␛`), and
+/// `--color` and `NO_COLOR` obeyed.
+#[test]
+fn check_in_colour() {
+    let f = "tests/cli/check/six_mistakes.toml";
+    let run = sow(&["--color", "always", "check", f], None);
+    assert!(run.stdout.contains("\u{1b}["), "coloured");
+    insta::assert_snapshot!("check_colour", run.stdout.replace('\u{1b}', "␛"));
+    let plain = sow(&["--color", "never", "check", f], None);
+    assert!(!plain.stdout.contains('\u{1b}'));
+    let strip = |s: &str| {
+        let mut out = String::new();
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                for d in chars.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    assert_eq!(
+        strip(&run.stdout),
+        plain.stdout,
+        "colour changes nothing but colour"
+    );
+    let forced = |no_color: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_sow"));
+        c.args(["check", f])
+            .current_dir(root())
+            .env("CLICOLOR_FORCE", "1");
+        if no_color {
+            c.env("NO_COLOR", "1");
+        } else {
+            c.env_remove("NO_COLOR");
+        }
+        String::from_utf8_lossy(&c.output().expect("sow runs").stdout).into_owned()
+    };
+    assert!(forced(false).contains('\u{1b}'), "auto colours when forced");
+    assert!(!forced(true).contains('\u{1b}'), "NO_COLOR wins in auto");
+}
+
+/// `sow check -` reads the ruleset from standard input.
+#[test]
+fn check_standard_input() {
+    let text =
+        std::fs::read_to_string(root().join("tests/cli/check/six_mistakes.toml")).expect("fixture");
+    let run = snapshot("check_stdin", &["check", "-"], &[], Some(&text));
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("--> <stdin>:"), "{}", run.stdout);
+    let clean = std::fs::read_to_string(root().join("rulesets/kalah.toml")).expect("kalah");
+    assert_eq!(sow(&["check", "-"], Some(&clean)).code, 0);
+}
+
+/// The README's tutorial ruleset with the six mistakes of a new user, and a file with a wrong
+/// format, board and no [end]: every problem in one run.
+#[test]
+fn check_json_carries_codes_spans_and_labels() {
+    let f = "tests/cli/check/duplicate_names.toml";
+    let run = snapshot(
+        "check_json_labels",
+        &["--format", "json", "check", f],
+        &[],
+        None,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let d = &doc["files"][0]["diagnostics"][0];
+    assert_eq!(d["code"], "E0112");
+    let labels = d["labels"].as_array().expect("labels");
+    assert_eq!(labels.len(), 2, "{labels:?}");
+    assert_eq!(labels[1]["text"], "first named here");
 }
 
 #[test]
@@ -706,7 +790,7 @@ fn play_record_names_the_ruleset_from_its_folder() {
     let out = replay(&base);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("warning: the ruleset has changed since this record was made"),
+        stderr.contains("warning[W0006]: The ruleset has changed since this record was made"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&base);
@@ -761,11 +845,7 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
         None,
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout.contains("endless moves  none"),
-        "{}",
-        run.stdout
-    );
+    assert!(run.stdout.contains("endless moves  none"), "{}", run.stdout);
     assert!(
         run.stdout
             .contains("1 move stopped at 1000000 laps without a repeat (not proven endless)"),
@@ -773,7 +853,8 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("stopped by a safety limit with no result 1"),
+        run.stdout
+            .contains("stopped by a safety limit with no result 1"),
         "{}",
         run.stdout
     );
@@ -1040,6 +1121,59 @@ fn play_plays_the_game_analyze_counted() {
     assert_eq!(Some(moves.join(" ").as_str()), line["moves"].as_str());
 }
 
+/// Where the mover chooses the direction, the computer players' moves name it: analyze's
+/// games replay move for move, and `sow play` between the same players plays the same game.
+#[test]
+fn search_players_choose_directions_on_the_command_line() {
+    let ruleset = root().join("tests/scenarios/rulesets/choices.toml");
+    let ruleset = ruleset.to_str().expect("a path");
+    let path = scratch().join("analyze_choices.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let players = [
+        "--south",
+        "alphabeta:depth=3",
+        "--north",
+        "mcts:playouts=30",
+    ];
+    let mut args = vec!["analyze", ruleset, "--games", "4", "--seed", "2"];
+    args.extend(players);
+    args.extend([
+        "--max-plies",
+        "200",
+        "--games-out",
+        path.to_str().expect("a path"),
+    ]);
+    let run = sow(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&path).expect("written");
+    for (i, line) in text.lines().enumerate() {
+        let line: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let moves = line["moves"].as_str().expect("moves");
+        assert!(
+            moves
+                .split(' ')
+                .all(|m| m == "pass" || m.ends_with(":cw") || m.ends_with(":ccw")),
+            "game {i}: {moves}"
+        );
+        let replay = sow(
+            &["--format", "json", "replay", ruleset, "--moves", moves],
+            None,
+        );
+        assert_eq!(replay.code, 0, "game {i}: {}", replay.stderr);
+        if i == 0 {
+            let mut play = vec!["--format", "json", "play", ruleset, "--seed", "2"];
+            play.extend(players);
+            let run = sow(&play, None);
+            let doc: serde_json::Value =
+                serde_json::from_str(&run.stdout).expect("one JSON document");
+            let played: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
+                .filter_map(|p| p["move"].as_str())
+                .collect();
+            assert_eq!(played.join(" "), moves);
+        }
+    }
+}
+
 #[test]
 fn analyze_refusals() {
     let run = snapshot(
@@ -1189,4 +1323,100 @@ fn play_shows_the_running_score_of_a_match() {
         "{}",
         run.stdout
     );
+}
+
+// ---- new, completions, man ----
+
+/// `sow new` writes a starter that checks clean, with the schema its first line names, and
+/// never overwrites a file.
+#[test]
+fn new_writes_a_starter_with_its_schema() {
+    let dir = scratch().join("new_starter");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("folder");
+    let target = dir.join("bao_la_kiswahili");
+    let target = target.to_str().expect("utf-8");
+    let run = sow(&["new", target], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let written = std::fs::read_to_string(dir.join("bao_la_kiswahili.toml")).expect("written");
+    assert!(
+        written.starts_with("#:schema ./ruleset.schema.json\n"),
+        "{written}"
+    );
+    assert!(written.contains("name = \"Bao la kiswahili\""), "{written}");
+    let schema = std::fs::read_to_string(dir.join("ruleset.schema.json")).expect("schema");
+    assert_eq!(schema, sow::schema::json());
+    let file = format!("{target}.toml");
+    assert_eq!(sow(&["check", &file], None).code, 0);
+    let again = sow(&["new", target], None);
+    assert_eq!(again.code, 2);
+    assert!(
+        again.stderr.contains("sow never overwrites a file"),
+        "{}",
+        again.stderr
+    );
+    let missing = sow(&["new", "no/such/folder/game"], None);
+    assert_eq!(missing.code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn completions_and_manual_pages() {
+    for shell in ["bash", "zsh", "fish"] {
+        let run = sow(&["completions", shell], None);
+        assert_eq!(run.code, 0, "{shell}");
+        assert!(
+            run.stdout.contains("check") && run.stdout.contains("color"),
+            "{shell}"
+        );
+    }
+    let man = sow(&["man"], None);
+    assert_eq!(man.code, 0);
+    assert!(
+        man.stdout.contains(".TH sow"),
+        "{}",
+        &man.stdout[..man.stdout.len().min(200)]
+    );
+    let dir = scratch().join("man_pages");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("folder");
+    let run = sow(&["man", "--output", dir.to_str().expect("utf-8")], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(dir.join("sow.1").is_file() && dir.join("sow-check.1").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_a_code() {
+    let run = snapshot("explain_code", &["explain", "--code", "E0305"], &[], None);
+    assert_eq!(run.code, 0);
+    let run = snapshot(
+        "explain_code_unknown",
+        &["explain", "--code", "E0350"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 2);
+}
+
+/// Numbers known when the game starts (`holes`, arithmetic on it) may stand in a list after
+/// `in`; values that change during play may not.
+#[test]
+fn constants_in_a_list_after_in() {
+    let base = std::fs::read_to_string(root().join("rulesets/kalah.toml")).expect("kalah");
+    let ruleset =
+        |when: &str| format!("{base}\n[[extra_turn]]\nname = \"listed\"\nwhen = '{when}'\n");
+    let run = sow(
+        &["check", "-"],
+        Some(&ruleset(
+            "seeds(last) in [1, holes, holes - 1] and own(last)",
+        )),
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let run = sow(
+        &["check", "-"],
+        Some(&ruleset("seeds(last) in [1, seeds(origin)]")),
+    );
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("error[E0315]"), "{}", run.stdout);
 }

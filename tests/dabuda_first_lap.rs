@@ -62,7 +62,7 @@ fn check(option: &str) {
         let legal: Vec<String> = game
             .legal_moves()
             .iter()
-            .map(|h| rules.geometry.label(h))
+            .map(|m| m.label(&rules))
             .collect();
         let expected: Vec<String> = (0..HOLES)
             .filter(|&i| board[i] > 0)

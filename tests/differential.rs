@@ -367,7 +367,7 @@ fn engine_snapshot<M: Model>(game: &Game) -> Snapshot {
     let legal = game
         .legal_moves()
         .iter()
-        .fold(0, |mask, h| mask | 1 << (g.number[h as usize] - 1));
+        .fold(0, |mask, m| mask | 1 << (g.number[m.hole as usize] - 1));
     Snapshot {
         seen: Observed {
             south: seeds(0),
@@ -477,7 +477,8 @@ fn play_both<M: Model>(rules: &Arc<Rules>, options: &[(&str, &str)], start: Star
         pair.play(
             legal
                 .get(rng.random_range(0..legal.len()))
-                .expect("a legal move"),
+                .expect("a legal move")
+                .hole,
         );
     }
 }
@@ -493,9 +494,9 @@ fn every_move_both<M: Model + Clone>(
     let pair = Pair::<M>::new(rules, options, Start::Setup, seed, &mut rng);
     pair.check();
     let mut endless = 0;
-    for hole in pair.game.legal_moves().iter() {
+    for mv in pair.game.legal_moves().iter() {
         let mut after = pair.clone();
-        endless += u32::from(after.play(hole).endless);
+        endless += u32::from(after.play(mv.hole).endless);
         after.check();
     }
     endless

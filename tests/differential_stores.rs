@@ -70,7 +70,7 @@ fn engine_mask(game: &Game) -> u32 {
     let g = &game.rules().geometry;
     game.legal_moves()
         .iter()
-        .fold(0, |m, h| m | 1 << (g.number[h as usize] - 1))
+        .fold(0, |m, mv| m | 1 << (g.number[mv.hole as usize] - 1))
 }
 
 fn engine_result(game: &Game) -> Option<Outcome> {
@@ -184,7 +184,7 @@ fn play_both<M: Model>(rules: &Arc<Rules>, mut model: M, seed: u64) -> Result<u3
         let hole = nth_hole(mask, k);
         let h = game.legal_moves().get(k).expect("a legal move");
         let mover = game.to_move().expect("a player to move");
-        moves.push(game.rules().geometry.label(h));
+        moves.push(h.label(game.rules()));
         let report = match game.play(h, &mut ()) {
             Ok(r) => r,
             Err(e) => return fail(&moves, format!("engine refused the move: {e:?}")),

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+mod common;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -46,6 +48,7 @@ fn sow(args: &[String]) -> Run {
 fn sow_with(args: &[String], dir: &Path, stdin: Stdio, stdout: Stdio) -> Run {
     let child = Command::new(env!("CARGO_BIN_EXE_sow"))
         .args(args)
+        .env_remove("CLICOLOR_FORCE")
         .current_dir(dir)
         .stdin(stdin)
         .stdout(stdout)
@@ -175,13 +178,21 @@ fn hostile_rulesets() {
         assert_described(&file);
         let (run, t) = transcript(&["check".into(), file.clone()], &[&file]);
         let said = format!("{}{}", run.stdout, run.stderr);
-        let errors = said.contains("error:");
+        let errors = said.contains("error[");
         assert!(
-            errors || said.contains("warning:"),
+            errors || said.contains("warning["),
             "{file}: every hostile ruleset draws a diagnostic"
         );
         // Each diagnostic has a place, except problems of the file as a whole.
         assert_eq!(run.code, i32::from(errors), "{file}");
+        let json = sow(&[
+            "--format".into(),
+            "json".into(),
+            "check".into(),
+            file.clone(),
+        ]);
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned();
+        common::assert_expected(&file, &text, &json.stdout);
         insta::assert_snapshot!(t);
     });
 }
@@ -197,7 +208,9 @@ fn hostile_records() {
             "{file}: a wrong record is input checked and wrong"
         );
         assert!(
-            run.stdout.contains("error:") || run.stderr.contains("error:"),
+            ["error:", "error["]
+                .iter()
+                .any(|e| run.stdout.contains(e) || run.stderr.contains(e)),
             "{file}"
         );
         insta::assert_snapshot!(t);
@@ -218,7 +231,9 @@ fn hostile_command_lines() {
             run.code
         );
         assert!(
-            run.stdout.contains("error:") || run.stderr.contains("error:"),
+            ["error:", "error["]
+                .iter()
+                .any(|e| run.stdout.contains(e) || run.stderr.contains(e)),
             "{file}"
         );
         insta::assert_snapshot!(t);
@@ -273,7 +288,7 @@ fn too_many_clauses_is_refused() {
     assert_eq!(run.code, 1);
     let said = format!("{}{}", run.stdout, run.stderr);
     assert!(
-        said.contains("this ruleset has 1001 rule clauses; the limit is 1000"),
+        said.contains("This ruleset has 1001 rule clauses; the limit is 1000."),
         "{said}"
     );
 }
@@ -293,7 +308,7 @@ fn too_many_moves_is_refused() {
     let line = 2 + sow::record::MAX_MOVES / 10 + 1;
     let said = format!("{}{}", run.stdout, run.stderr);
     assert!(
-        said.contains("error: the record holds more than 100000 moves, the limit")
+        said.contains("error[E0408]: The record holds more than 100000 moves, the limit.")
             && said.contains(&format!("hostile_many_moves.sow:{line}:9")),
         "{said}"
     );
@@ -306,7 +321,7 @@ fn binary_and_huge_files() {
     std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x9f, 0x92, 0x96]).expect("written");
     let run = sow(&["check".into(), binary.to_string_lossy().into_owned()]);
     assert_eq!(run.code, 2, "not UTF-8: the file cannot be read as text");
-    assert!(run.stderr.contains("error:") || run.stdout.contains("error:"));
+    assert!(run.stderr.contains("error") || run.stdout.contains("error"));
 
     let record = scratch().join("hostile_binary.sow");
     std::fs::write(&record, [b'r', 0xff, b'\n', 0x00]).expect("written");

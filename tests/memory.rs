@@ -210,8 +210,7 @@ fn the_streamed_trace_is_the_collected_trace() {
                 let mut t = Output::new(&mut text);
                 let mut j = Output::new(&mut json);
                 j.open_array(None);
-                let played = play_traced(&mut streamed, h, detail, Some(&mut t), Some(&mut j))
-                    .expect("legal");
+                play_traced(&mut streamed, h, detail, Some(&mut t), Some(&mut j)).expect("legal");
                 j.close();
                 t.say(format_args!(
                     "  board {}\n",

@@ -140,7 +140,7 @@ fn draw_reports_an_illegal_move_as_replay_does() {
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout, "");
     assert!(
-        run.stderr.contains("ply 2: North cannot play `s2`"),
+        run.stderr.contains("Ply 2: North cannot play `s2`"),
         "{}",
         run.stderr
     );

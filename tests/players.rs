@@ -1,17 +1,19 @@
 //! The search players: alpha-beta agrees with plain minimax on game trees with extra turns,
-//! transpositions and three seats; a search depends on the position alone; budgets hold;
-//! Monte Carlo finds a winning move; player specs are read, and refused, precisely.
+//! transpositions and three seats, and on a ruleset whose mover chooses directions and
+//! passes; a search depends on the position alone; budgets hold; Monte Carlo finds a winning
+//! move; every player chooses among all the legal moves, directions and passes included;
+//! player specs are read, and refused, precisely.
 
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use sow::engine::Game;
+use sow::engine::{Game, Move};
 use sow::players::alphabeta::{DECIDED, WIN};
 use sow::players::model::{Model, Moves, Outcome};
 use sow::players::{AlphaBeta, Bot, Budget, Computer, Mcts, Score, Seat};
-use sow::rules::Player;
+use sow::rules::{Dir, Player};
 
 /// A made-up game whose tree is fixed by a seed: a state is (a counter, the ply, the seat to
 /// move); a move adds 1 to 4 to the counter, so different orders reach the same state
@@ -465,4 +467,164 @@ fn bad_players_are_refused_with_the_reason() {
         e.to_string().contains("only `sow play` asks a person"),
         "{e}"
     );
+}
+
+// ---- moves with a direction, and passes ----
+
+/// The scenarios' ruleset of choices: the mover chooses each move's direction (and keeps it
+/// for the game once chosen), and with `pass = yes` a player who cannot sow passes.
+fn choices(pass: &str) -> Arc<sow::rules::Rules> {
+    let text = include_str!("scenarios/rulesets/choices.toml");
+    let options = [("pass".to_string(), pass.to_string())];
+    Arc::new(
+        sow::check::load(text, &options)
+            .expect("choices loads")
+            .rules,
+    )
+}
+
+/// A game of the ruleset of choices from a set-up position.
+fn set_up(rules: &Arc<sow::rules::Rules>, position: &str) -> Game {
+    let pos = sow::notation::parse_position(rules, position).expect("a position");
+    Game::from_position(rules.clone(), pos)
+}
+
+const EVERY_PLAYER: [&str; 5] = [
+    "random",
+    "greedy",
+    "alphabeta:depth=4",
+    "alphabeta:nodes=2000",
+    "mcts:playouts=200",
+];
+
+/// Games where the mover chooses the direction, from the opening and from a position where
+/// North is short of seeds (40 plies at most: with few seeds and no cycle rule, a game can
+/// go round for ever): every player's moves are legal, each sowing names its direction, both
+/// directions are played, and passes are chosen where they are the only move.
+#[test]
+fn every_player_chooses_directions_and_passes() {
+    let rules = choices("yes");
+    // Few playouts: from the set-up position a playout often goes round to its ply limit.
+    let players = EVERY_PLAYER.map(|p| p.replace("playouts=200", "playouts=20"));
+    for name in &players {
+        let bot: Bot = name.parse().expect("a player");
+        let mut players = [Computer::new(bot), Computer::new(bot)];
+        let (mut ways, mut passes, mut sown) = ([0u32; 2], 0, 0);
+        for seed in 0..8 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut game = if seed % 2 == 0 {
+                Game::new(rules.clone())
+            } else {
+                set_up(&rules, "S[2 1 3 0] N[0 0 0 0] south")
+            };
+            while let Some(mover) = game.to_move().filter(|_| game.ply() < 40) {
+                let legal = game.legal_moves();
+                let choice = players[usize::from(mover)]
+                    .choose(&game, &mut rng)
+                    .expect("a game still going has a move");
+                let mv = choice.mv;
+                assert!(legal.contains(mv), "{name}: {mv:?} is not legal");
+                if mv.is_pass() {
+                    assert_eq!(
+                        legal.to_vec(),
+                        [Move::PASS],
+                        "{name}: a pass beside sowings"
+                    );
+                    passes += 1;
+                } else {
+                    let dir = mv.dir.expect("the mover chooses the direction");
+                    ways[dir.index()] += 1;
+                    sown += 1;
+                }
+                assert_eq!(choice.score.is_some(), bot.searches(), "{name}");
+                game.play(mv, &mut ())
+                    .unwrap_or_else(|e| panic!("{name}: {} refused: {e}", mv.label(&rules)));
+            }
+        }
+        assert!(sown > 24, "{name}: {sown} sowings");
+        assert!(ways.iter().all(|&n| n > 0), "{name}: directions {ways:?}");
+        assert!(passes > 0, "{name}: no pass in 8 games");
+    }
+}
+
+/// A player who cannot sow while the other can has one move, the pass: every player makes
+/// it, and a search looks through it. Without passing, the same position ends the game.
+#[test]
+fn a_player_who_cannot_sow_passes() {
+    let rules = choices("yes");
+    let stuck = set_up(&rules, "S[2 1 3 0] N[0 0 0 0] north");
+    assert_eq!(stuck.to_move(), Some(1));
+    assert_eq!(stuck.legal_moves().to_vec(), [Move::PASS]);
+    for name in EVERY_PLAYER {
+        let bot: Bot = name.parse().expect("a player");
+        let choice = Computer::new(bot)
+            .choose(&stuck, &mut ChaCha8Rng::seed_from_u64(1))
+            .expect("the pass");
+        assert_eq!(choice.mv, Move::PASS, "{name}");
+        let mut after = stuck.clone();
+        after.play(choice.mv, &mut ()).expect("the pass is legal");
+        assert_eq!(after.to_move(), Some(0), "{name}");
+    }
+    // South to move: after some of South's moves here North has no seeds and passes (s2:ccw,
+    // s2:cw, s1:ccw), so the search's lines go through passes; its value is minimax's.
+    let south = set_up(&rules, "S[2 1 3 0] N[0 0 0 0] south");
+    let mut search = AlphaBeta::<Game>::new(Budget {
+        depth: 4,
+        nodes: None,
+    });
+    let found = search
+        .search(&south, &mut ChaCha8Rng::seed_from_u64(2))
+        .expect("a move");
+    assert!(south.legal_moves().contains(found.best));
+    assert!(found.best.dir.is_some(), "{:?}", found.best);
+    assert_eq!(found.value, minimax(&south, 0, found.depth, 0));
+    // Without passing, North cannot move: the game is over before any move.
+    let over = set_up(&choices("no"), "S[2 1 3 0] N[0 0 0 0] north");
+    assert!(over.is_over());
+    for name in EVERY_PLAYER {
+        let bot: Bot = name.parse().expect("a player");
+        let none = Computer::new(bot).choose(&over, &mut ChaCha8Rng::seed_from_u64(1));
+        assert_eq!(none, None, "{name}");
+    }
+}
+
+/// Alpha-beta's values and moves agree with plain minimax along games of the ruleset of
+/// choices, whose positions differ by the directions the players keep (variables the table's
+/// hash must tell apart), with the moves in both directions and the passes.
+#[test]
+fn alpha_beta_agrees_with_minimax_on_directions_and_passes() {
+    let rules = choices("yes");
+    let mut checked = 0;
+    for seed in 0..6 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(rules.clone());
+        while let Some(me) = game.to_move() {
+            for depth in [1, 3, 5] {
+                let mut search = AlphaBeta::<Game>::new(Budget { depth, nodes: None });
+                let found = search
+                    .search(&game, &mut ChaCha8Rng::seed_from_u64(seed))
+                    .expect("a move");
+                let expected = minimax(&game, me, found.depth, 0);
+                assert_eq!(found.value, expected, "seed {seed}, ply {}", game.ply());
+                let mut child = game.clone();
+                assert!(Model::play(&mut child, found.best));
+                assert_eq!(
+                    minimax(&child, me, found.depth - 1, 1),
+                    expected,
+                    "seed {seed}, ply {}: the move chosen",
+                    game.ply()
+                );
+                checked += 1;
+            }
+            let moves = game.legal_moves();
+            let mv = moves.get(rng.random_range(0..moves.len())).expect("a move");
+            game.play(mv, &mut ()).expect("legal");
+        }
+    }
+    assert!(checked > 50, "{checked}");
+    // The directions are moves of their own: a hole sown both ways is two moves.
+    let game = Game::new(rules);
+    let moves = game.legal_moves().to_vec();
+    assert_eq!(moves.len(), 8);
+    assert!(moves.contains(&Move::towards(moves[0].hole, Dir::Cw)));
 }

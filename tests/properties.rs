@@ -110,7 +110,7 @@ fn play_random<T: Tracer>(
             .get(rng.random_range(0..legal.len()))
             .expect("a legal move");
         game.play(hole, tracer).expect("a legal move");
-        moves.push(hole);
+        moves.push(hole.hole);
         after_ply(&game, tracer);
     }
     (moves, game)
@@ -199,12 +199,15 @@ impl<'a> Ledger<'a> {
             | Event::ExtraTurn { .. }
             | Event::EndlessMove { .. }
             | Event::LapLimit { .. }
+            | Event::StepLimit { .. }
             | Event::LapCap { .. }
             | Event::PlyLimit { .. }
             | Event::RepeatedStart
             | Event::Cycle { .. }
             | Event::RoundStart { .. }
-            | Event::GameEnd { .. } => {}
+            | Event::GameEnd { .. }
+            | Event::Effect { .. }
+            | Event::Pass { .. } => {}
             Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
         }
         assert_eq!(

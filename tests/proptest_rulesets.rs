@@ -2,7 +2,10 @@
 //! generated (board, sowing, relays, captures, extra turns, endings), loaded as a user's file
 //! would be, and random games and random set-up positions are played on it. For each:
 //! - loading succeeds (the generator writes only valid rulesets) and nothing panics;
-//! - seeds are conserved after every ply;
+//! - seeds are conserved at every event of the trace (a ledger moves each event's seeds
+//!   between the board, the hand, the players' holdings and the removed seeds) and after every
+//!   ply, for every capture destination and every `then` (captured seeds sown again included),
+//!   endless moves and the ruleset's cap on laps included;
 //! - a position that comes back with nothing banked in between ends the game as a cycle
 //!   (so a game ends, or goes on without repeating itself);
 //! - replaying the moves reproduces the same number of trace events and the same position
@@ -15,9 +18,9 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sow::engine::{Game, Position};
-use sow::rules::{Pos, Rules};
-use sow::trace::{Event, Tracer};
+use sow::engine::{Game, Move, Position};
+use sow::rules::Rules;
+use sow::trace::Ledger;
 
 /// Plies played at most: enough for every cycle of a small board to show, few enough for a
 /// fast test.
@@ -40,25 +43,35 @@ struct Spec {
     extra_turn: bool,
     row_empty_ends: bool,
     north_first: bool,
+    /// Who takes the seeds left when a player cannot move, and after an endless move.
+    no_move_remaining: &'static str,
+    endless_remaining: &'static str,
+    /// The ruleset's cap on a move's laps.
+    max_laps: Option<u32>,
 }
 
+/// Who takes the seeds left at an ending.
+const REMAINING: &[&str] = &["owners", "mover", "opponent", "removed", "stay"];
+
 /// Capture clauses, valid at the moment each names.
-const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
-    // (at, when, take, to, claim)
+const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
+    // (at, when, take, to, claim, then)
     (
         "move_end",
         "own(last) and seeds(last) == 1 and seeds(opposite(last)) > 0",
         "'opposite(last)'",
         "mover",
         false,
+        "continue",
     ),
-    ("drop", "seeds(here) == 4", "'here'", "owner", false),
+    ("drop", "seeds(here) == 4", "'here'", "owner", false, "continue"),
     (
         "lap_end",
         "not own(last) and seeds(last) in [2, 3]",
         "'last'",
         "mover",
         false,
+        "continue",
     ),
     (
         "move_end",
@@ -66,6 +79,7 @@ const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
         "'next(next(last))'",
         "removed",
         false,
+        "continue",
     ),
     (
         "drop",
@@ -73,6 +87,7 @@ const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
         "'here'",
         "opponent",
         false,
+        "continue",
     ),
     // Whether the move has reached the opponent's row, read during the move and at its end.
     (
@@ -81,6 +96,7 @@ const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
         "'here'",
         "removed",
         false,
+        "continue",
     ),
     (
         "move_end",
@@ -88,6 +104,7 @@ const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
         "'last'",
         "mover",
         false,
+        "continue",
     ),
     // A hole claimed at a drop: later seeds of the same lap that reach it go to the claimer.
     (
@@ -96,6 +113,49 @@ const CAPTURES: &[(&str, &str, &str, &str, bool)] = &[
         "'here'",
         "mover",
         true,
+        "continue",
+    ),
+    // Lap-end captures that end the move, or whose seeds are sown again as the next lap (by
+    // the mover, naming each destination a re-sown capture may name).
+    (
+        "lap_end",
+        "own(last) and seeds(last) > 1 and seeds(opposite(last)) > 0",
+        "'opposite(last)'",
+        "mover",
+        false,
+        "sow",
+    ),
+    (
+        "lap_end",
+        "not own(last) and seeds(last) == 3",
+        "'last', 'opposite(last)'",
+        "owner",
+        false,
+        "sow",
+    ),
+    (
+        "lap_end",
+        "seeds(last) == 2 and seeds(next(last)) > 0",
+        "'next(last)'",
+        "opponent",
+        false,
+        "sow",
+    ),
+    (
+        "lap_end",
+        "not own(last) and seeds(last) == 4",
+        "'last'",
+        "removed",
+        false,
+        "end",
+    ),
+    (
+        "lap_end",
+        "own(last) and seeds(last) == 5",
+        "'last'",
+        "opponent",
+        false,
+        "end",
     ),
 ];
 
@@ -111,8 +171,15 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::sample::select(vec!["never", "move", "lap"]),
         any::<bool>(),
         prop::option::of(prop::sample::select(vec!["landing", "next"])),
-        prop::collection::vec(0..CAPTURES.len(), 0..3),
-        (any::<bool>(), any::<bool>(), any::<bool>()),
+        prop::collection::vec(0..CAPTURES.len(), 0..4),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            prop::sample::select(REMAINING.to_vec()),
+            prop::sample::select(REMAINING.to_vec()),
+            prop::option::of(1u32..=6),
+        ),
     )
         .prop_map(
             |(
@@ -127,7 +194,14 @@ fn spec() -> impl Strategy<Value = Spec> {
                 closed_empty,
                 relay,
                 mut captures,
-                (extra_turn, row_empty_ends, north_first),
+                (
+                    extra_turn,
+                    row_empty_ends,
+                    north_first,
+                    no_move_remaining,
+                    endless_remaining,
+                    max_laps,
+                ),
             )| {
                 captures.sort_unstable();
                 captures.dedup();
@@ -147,6 +221,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                     extra_turn,
                     row_empty_ends,
                     north_first,
+                    no_move_remaining,
+                    endless_remaining,
+                    max_laps,
                 }
             },
         )
@@ -179,6 +256,9 @@ fn ruleset_text(s: &Spec) -> String {
         s.skip_origin,
         if s.closed_empty { "empty" } else { "absent" }
     );
+    if let Some(laps) = s.max_laps {
+        t += &format!("max_laps = {laps}\n");
+    }
     if let Some(from) = s.relay {
         t += &format!("\n[sowing.relay]\nfrom = \"{from}\"\n");
     }
@@ -187,9 +267,9 @@ fn ruleset_text(s: &Spec) -> String {
         if s.north_first { "north" } else { "south" }
     );
     for &i in &s.captures {
-        let (at, when, take, to, claim) = CAPTURES[i];
+        let (at, when, take, to, claim, then) = CAPTURES[i];
         t += &format!(
-            "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\nto = \"{to}\"\n"
+            "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\nto = \"{to}\"\nthen = \"{then}\"\n"
         );
         if claim {
             t += "claim = true\n";
@@ -203,8 +283,14 @@ fn ruleset_text(s: &Spec) -> String {
         // middle of a turn then enter the cycle history, their count of sowings with them.
         t += "\n[[extra_turn]]\nname = \"a lone seed\"\nwhen = 'own(last) and seeds(last) == 1 and turn_sowings < 2'\n";
     }
-    t += "\n[end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
-    t += "endless_move = { remaining = \"owners\", result = \"draw\" }\n";
+    t += &format!(
+        "\n[end]\nno_move = {{ remaining = \"{}\", result = \"most_seeds\" }}\n",
+        s.no_move_remaining
+    );
+    t += &format!(
+        "endless_move = {{ remaining = \"{}\", result = \"draw\" }}\n",
+        s.endless_remaining
+    );
     t += "cycle = { remaining = \"owners\", result = \"most_seeds\" }\n";
     if s.row_empty_ends {
         t += "\n[[end.when]]\nname = \"a row is empty\"\nwhen = 'row_seeds(south) == 0 or row_seeds(north) == 0'\nremaining = \"owners\"\nresult = \"most_seeds\"\n";
@@ -224,17 +310,6 @@ fn load(s: &Spec) -> Arc<Rules> {
 /// after it (whole traces of long relay games would not fit in memory).
 type Ply = (usize, Position);
 
-/// Counts trace events without keeping them: an endless relay move can trace millions of
-/// drops up to its first repeat, more than memory holds.
-#[derive(Default)]
-struct Count(usize);
-
-impl Tracer for Count {
-    fn event(&mut self, _: Event) {
-        self.0 += 1;
-    }
-}
-
 /// Seeds banked so far: while this is unchanged, an earlier position can come back.
 fn banked(rules: &Rules, pos: &Position) -> u32 {
     pos.held(rules, 0) + pos.held(rules, 1) + pos.taken[0] + pos.taken[1]
@@ -244,7 +319,7 @@ fn banked(rules: &Rules, pos: &Position) -> u32 {
 /// position that comes back (same player to move, nothing banked since) must end the game as
 /// a cycle; a game may also simply go on past the budget without repeating, as games without
 /// captures can.
-fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCaseError> {
+fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCaseError> {
     let rules = game.rules().clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let total = game.position().total();
@@ -262,13 +337,19 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCase
         let h = legal
             .get(rng.random_range(0..legal.len()))
             .expect("a legal move");
-        let mut events = Count::default();
+        let mut events = Ledger::new(&rules, game.position());
         game.play(h, &mut events)
             .map_err(|e| TestCaseError::fail(format!("a legal move was refused: {e}")))?;
         let pos = *game.position();
         prop_assert_eq!(pos.total(), total, "seeds conserved");
+        prop_assert_eq!(
+            events.check(&pos),
+            Ok(()),
+            "ply {}: the trace loses or makes seeds",
+            moves.len() + 1
+        );
         moves.push(h);
-        traces.push((events.0, pos));
+        traces.push((events.events(), pos));
         if banked(&rules, &pos) != bank {
             bank = banked(&rules, &pos);
             seen.clear();
@@ -289,17 +370,18 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Pos>, Vec<Ply>), TestCase
 /// Replays `moves` on `fresh` and compares with what was recorded.
 fn replays(
     mut fresh: Game,
-    moves: &[Pos],
+    moves: &[Move],
     traces: &[Ply],
     end: &Game,
 ) -> Result<(), TestCaseError> {
+    let rules = fresh.rules().clone();
     for (h, trace) in moves.iter().zip(traces) {
-        let mut events = Count::default();
+        let mut events = Ledger::new(&rules, fresh.position());
         fresh
             .play(*h, &mut events)
             .map_err(|e| TestCaseError::fail(format!("the replay refused a move: {e}")))?;
         prop_assert_eq!(
-            (events.0, *fresh.position()),
+            (events.events(), *fresh.position()),
             *trace,
             "the replay's trace differs"
         );
@@ -314,7 +396,7 @@ fn replays(
 /// can happen between drops), traced moves never do.
 fn replays_untraced(
     mut fresh: Game,
-    moves: &[Pos],
+    moves: &[Move],
     traces: &[Ply],
     end: &Game,
 ) -> Result<(), TestCaseError> {

@@ -64,7 +64,7 @@ fn scenarios() {
             let legal: Vec<String> = game
                 .legal_moves()
                 .iter()
-                .map(|h| rules.geometry.label(h))
+                .map(|m| m.label(&rules))
                 .collect();
             let Some(mover) = game.to_move() else {
                 out.push_str(&format!("{m}: refused, the game is over\n"));

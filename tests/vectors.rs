@@ -165,7 +165,7 @@ fn sadeqa_openings() {
     let legal: Vec<String> = game
         .legal_moves()
         .iter()
-        .map(|h| r.geometry.label(h))
+        .map(|m| m.label(&r))
         .collect();
     assert_eq!(legal, ["s6"]);
     play(&mut game, &["s6"]);
@@ -176,7 +176,7 @@ fn sadeqa_openings() {
     let legal: Vec<String> = game
         .legal_moves()
         .iter()
-        .map(|h| r.geometry.label(h))
+        .map(|m| m.label(&r))
         .collect();
     assert_eq!(legal, ["n6"]);
     play(&mut game, &["n6"]);

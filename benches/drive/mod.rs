@@ -89,7 +89,7 @@ pub fn nth_hole(mask: u32, k: usize) -> usize {
 
 pub fn engine_result(game: &Game) -> Option<Outcome> {
     match game.status() {
-        Status::Playing => None,
+        Status::Playing | Status::Stopped { .. } => None,
         Status::Over { winner: None } => Some(Outcome::Draw),
         Status::Over { winner: Some(0) } => Some(Outcome::Winner(reference::Side::South)),
         Status::Over { winner: Some(_) } => Some(Outcome::Winner(reference::Side::North)),
@@ -105,6 +105,27 @@ pub fn interpreted(game: &mut Game, rng: &mut ChaCha8Rng, span: Span) -> Ending 
         let moves = game.legal_moves();
         let k = rng.random_range(0..moves.len());
         let _ = game.play(moves.get(k).expect("a legal move"), &mut ());
+        plies += 1;
+    }
+    (plies, engine_result(game))
+}
+
+/// [`interpreted`], counting every clause's firings as `sow simulate` does (a tracer that takes
+/// no events, so the engine keeps its fast paths).
+#[inline]
+pub fn interpreted_counted(
+    game: &mut Game,
+    rng: &mut ChaCha8Rng,
+    span: Span,
+    firings: &mut sow::trace::Firings,
+) -> Ending {
+    game.restart();
+    let mut plies = 0;
+    while !game.is_over() && (span == Span::Game || game.round() == 1) {
+        let moves = game.legal_moves();
+        let k = rng.random_range(0..moves.len());
+        let _ = game.play(moves.get(k).expect("a legal move"), firings);
+        firings.commit();
         plies += 1;
     }
     (plies, engine_result(game))

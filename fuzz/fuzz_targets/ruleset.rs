@@ -1,6 +1,7 @@
 //! Ruleset loading: any text as a ruleset file. Loading must not panic; every diagnostic
 //! renders; a ruleset that loads plays a short game (a legal move chosen by ply number)
-//! without panicking and conserving seeds.
+//! without panicking, every ply traced into a ledger of the seeds (`sow::trace::Ledger`) that
+//! must hold every seed at every event.
 //! Relaying rulesets are played too: the engine's lap limit bounds every move.
 #![no_main]
 
@@ -23,14 +24,18 @@ fuzz_target!(|data: &[u8]| {
         Ok(loaded) => {
             let rules = Arc::new(loaded.rules);
             let total = rules.total_seeds();
-            let mut game = Game::new(rules);
+            let mut game = Game::new(rules.clone());
             for ply in 0..200usize {
                 let moves = game.legal_moves();
                 let Some(h) = moves.get(ply % moves.len().max(1)) else {
                     break;
                 };
-                if game.play(h, &mut ()).is_err() {
+                let mut ledger = sow::trace::Ledger::new(&rules, game.position());
+                if game.play(h, &mut ledger).is_err() {
                     break;
+                }
+                if let Err(why) = ledger.check(game.position()) {
+                    panic!("the trace loses or makes seeds: {why}");
                 }
                 assert_eq!(game.position().total(), total, "seeds conserved");
             }

@@ -5,6 +5,7 @@
 //!
 //! Everything here reads user input: no `unwrap`, `expect` or indexing that could panic.
 
+pub mod structure;
 pub mod typing;
 
 use std::cell::RefCell;
@@ -12,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::de::DeserializeOwned;
 
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::expr;
 use crate::rules::*;
 use crate::ruleset::{
@@ -37,21 +38,34 @@ pub struct Loaded {
 /// Checks and compiles a ruleset. `overrides` set options (name, value), as `--option` does.
 /// On failure, every problem found is returned, warnings included.
 pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<Diagnostic>> {
-    let file: RulesetFile = match toml::from_str(source) {
-        Ok(f) => f,
-        Err(e) => return Err(vec![toml_error(&e)]),
+    let read = structure::read(source);
+    let Some(file) = read.file else {
+        return Err(read.diagnostics);
     };
     let mut checker = Checker {
         source,
         diags: Vec::new(),
         options: BTreeMap::new(),
+        option_spans: BTreeMap::new(),
         used: RefCell::new(BTreeSet::new()),
         clauses: Vec::new(),
         holes_per_player: None,
         track_stores: false,
+        vars: BTreeMap::new(),
     };
     let rules = checker.ruleset(&file, overrides);
-    let Checker { diags, .. } = checker;
+    let Checker { mut diags, .. } = checker;
+    if !read.diagnostics.is_empty() {
+        // The structural pass mended the tree: what the checker says of a stand-in is not
+        // the author's problem (a stand-in has no place in the text).
+        diags.retain(|d| match &d.span {
+            Some(span) => !structure::is_stand_in(source, span),
+            None => !read.stood_in,
+        });
+        diags.splice(0..0, read.diagnostics);
+    }
+    // Top to bottom, as an author reads the file; problems with no place come last.
+    diags.sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
     match rules {
         Some(rules) if !diags.iter().any(Diagnostic::is_error) => Ok(Loaded {
             rules,
@@ -61,43 +75,13 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
     }
 }
 
-/// A TOML or serde error, with a "did you mean" for unknown keys and values.
-fn toml_error(e: &toml::de::Error) -> Diagnostic {
-    let message = e.message().trim().to_string();
-    let mut d = Diagnostic::error(sentence(&message));
-    if let Some(span) = e.span() {
-        d = d.at(span);
-    }
-    // serde says: unknown field `x`, expected one of `a`, `b`  (or: unknown variant `x`, ...)
-    if let Some((word, expected)) = message
-        .strip_prefix("unknown field `")
-        .or_else(|| message.strip_prefix("unknown variant `"))
-        .and_then(|rest| rest.split_once('`'))
-    {
-        {
-            let candidates: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-            if let Some(s) = did_you_mean(word, candidates.iter().copied()) {
-                d = d.hint(format!("did you mean `{s}`?"));
-            }
-        }
-    }
-    d
-}
-
-fn sentence(message: &str) -> String {
-    let mut s = message.to_string();
-    if let Some(first) = s.get(0..1) {
-        let upper = first.to_uppercase();
-        s.replace_range(0..1, &upper);
-    }
-    s
-}
-
 struct Checker<'a> {
     source: &'a str,
     diags: Vec<Diagnostic>,
     /// Option name → (value in force, allowed values).
     options: BTreeMap<String, (String, Vec<String>)>,
+    /// Option name → where it is declared.
+    option_spans: BTreeMap<String, std::ops::Range<usize>>,
     used: RefCell<BTreeSet<String>>,
     clauses: Vec<ClauseInfo>,
     /// Holes each player has, once the board is known to be valid: constant hole numbers
@@ -105,6 +89,8 @@ struct Checker<'a> {
     holes_per_player: Option<i64>,
     /// Whether the board has stores on the track.
     track_stores: bool,
+    /// The rules' variables, by name.
+    vars: BTreeMap<String, VarInfo>,
 }
 
 impl Checker<'_> {
@@ -124,10 +110,13 @@ impl Checker<'_> {
     fn ruleset(&mut self, f: &RulesetFile, overrides: &[(String, String)]) -> Option<Rules> {
         if *f.format.get_ref() != 1 {
             self.error(
-                Diagnostic::error(format!(
-                    "format {} is not known to this version of sow",
-                    f.format.get_ref()
-                ))
+                Diagnostic::new(
+                    Code::UnknownFormat,
+                    format!(
+                        "format {} is not known to this version of sow",
+                        f.format.get_ref()
+                    ),
+                )
                 .at(f.format.span())
                 .hint("write `format = 1`"),
             );
@@ -135,21 +124,23 @@ impl Checker<'_> {
         let clauses = f.legal.len() + f.capture.len() + f.extra_turn.len() + f.end.when.len();
         if clauses > MAX_CLAUSES {
             self.error(
-                Diagnostic::error(format!(
-                    "this ruleset has {clauses} rule clauses; the limit is {MAX_CLAUSES}"
-                ))
+                Diagnostic::new(
+                    Code::TooManyClauses,
+                    format!("this ruleset has {clauses} rule clauses; the limit is {MAX_CLAUSES}"),
+                )
                 .hint("legality, capture, extra-turn and [[end.when]] clauses count together"),
             );
             return None;
         }
         let options = self.options(f, overrides);
+        self.vars(f);
         let geometry = self.geometry(&f.board);
         if let Some(g) = &geometry {
             self.holes_per_player = Some(i64::from(g.holes_per_player));
             self.track_stores = g.store.iter().any(Option::is_some);
         }
         if f.board.stores == Stores::Reserve && f.board.store_side != ruleset::StoreSide::Right {
-            let d = Diagnostic::error(
+            let d = Diagnostic::new(Code::StoreSideWithoutStore,
                 "`store_side` places a store on the track, but this board has none (`stores = \"reserve\"`)",
             )
             .hint("add `stores = \"track\"`, or remove `store_side`");
@@ -164,6 +155,7 @@ impl Checker<'_> {
         let start_id = self.clause("start", &f.start.cites);
         let _ = start_id;
         let direction = self.setting(&f.sowing.direction, "sowing.direction");
+        let pass = self.setting(&f.turns.pass, "turns.pass");
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
@@ -179,7 +171,7 @@ impl Checker<'_> {
                     Some(laps) if (1..MAX_LAPS_PER_MOVE).contains(&laps) => Some(laps),
                     _ => {
                         self.error(
-                            Diagnostic::error(format!(
+                            Diagnostic::new(Code::MaxLaps, format!(
                                 "`max_laps` must be a number of laps from 1 to {}",
                                 MAX_LAPS_PER_MOVE - 1
                             ))
@@ -212,13 +204,20 @@ impl Checker<'_> {
         let mut drop_captures = Vec::new();
         let mut lap_captures = Vec::new();
         let mut move_captures = Vec::new();
-        let mut names = BTreeSet::new();
+        let mut names = BTreeMap::new();
         for c in &f.capture {
-            if !names.insert(c.name.clone()) {
-                let d = Diagnostic::error(format!("two capture clauses are named \"{}\"", c.name))
-                    .hint("give each clause its own name: traces name the clause that fired");
+            if let Some(first) = names.insert(c.name.clone(), c.when.span().start) {
+                let d = Diagnostic::new(
+                    Code::DuplicateClauseName,
+                    format!("two capture clauses are named \"{}\"", c.name),
+                )
+                .hint("give each clause its own name: traces name the clause that fired");
                 let d = match key_near(self.source, c.when.span().start, "name") {
-                    Some(span) => d.at(span),
+                    Some(span) => d.at(span).label("named again here"),
+                    None => d,
+                };
+                let d = match key_near(self.source, first, "name") {
+                    Some(span) => d.also(span, "first named here"),
                     None => d,
                 };
                 self.error(d);
@@ -249,7 +248,7 @@ impl Checker<'_> {
                     None => None,
                 };
                 if l.require.is_none() && l.require_after.is_none() {
-                    let d = Diagnostic::error(format!(
+                    let d = Diagnostic::new(Code::LegalWithoutRequire, format!(
                         "legality clause \"{}\" has neither `require` nor `require_after`",
                         l.name
                     ))
@@ -277,10 +276,21 @@ impl Checker<'_> {
                 Some(ExtraRule { id, when })
             })
             .collect();
+        let (mut drop_effects, mut lap_effects, mut move_effects) = (Vec::new(), Vec::new(), Vec::new());
+        for e in &f.effect {
+            if let Some(rule) = self.effect(e) {
+                match e.at {
+                    Moment::Drop => drop_effects.push(rule),
+                    Moment::LapEnd => lap_effects.push(rule),
+                    Moment::MoveEnd => move_effects.push(rule),
+                }
+            }
+        }
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(
+                    Code::RelayWithoutEndless,
                     "relay sowing can go on forever, but [end] names no `endless_move` outcome; \
                  the default (each player takes their own row, most seeds wins) applies",
                 )
@@ -294,17 +304,21 @@ impl Checker<'_> {
                 Seeds::FromOption(o) => self.count_option(&o.option, "rounds.refill")?,
                 Seeds::Layout(_) => {
                     self.error(
-                        Diagnostic::error("`refill` is one number for every hole, not a layout")
-                            .at(r.refill.span()),
+                        Diagnostic::new(
+                            Code::RefillLayout,
+                            "`refill` is one number for every hole, not a layout",
+                        )
+                        .at(r.refill.span()),
                     );
                     return None;
                 }
             };
             if refill == 0 || refill > MAX_SEEDS {
                 self.error(
-                    Diagnostic::error(format!(
-                        "`refill` must be from 1 to {MAX_SEEDS}, found {refill}"
-                    ))
+                    Diagnostic::new(
+                        Code::RefillRange,
+                        format!("`refill` must be from 1 to {MAX_SEEDS}, found {refill}"),
+                    )
                     .at(r.refill.span()),
                 );
             }
@@ -327,7 +341,7 @@ impl Checker<'_> {
         for name in f.options.keys() {
             if !self.used.borrow().contains(name.get_ref()) {
                 self.diags.push(
-                    Diagnostic::warning(format!("option `{}` is never used", name.get_ref()))
+                    Diagnostic::new(Code::OptionNeverUsed, format!("option `{}` is never used", name.get_ref()))
                         .at(name.span())
                         .hint("read it in an expression as `option.NAME` or in a setting as `{ option = \"NAME\" }`"),
                 );
@@ -358,7 +372,12 @@ impl Checker<'_> {
                 ruleset::Side::South => 0,
                 ruleset::Side::North => 1,
             },
-            direction: direction?,
+            direction: match direction? {
+                ruleset::Direction::Cw => Dir::Cw,
+                ruleset::Direction::Ccw | ruleset::Direction::Choose => Dir::Ccw,
+            },
+            choose_direction: direction? == ruleset::Direction::Choose,
+            pass: pass?,
             first_seed: first_seed?,
             skip_origin: skip_origin?,
             closed_holes: closed_holes?,
@@ -374,6 +393,14 @@ impl Checker<'_> {
             max_laps,
             end_when,
             rounds,
+            vars: {
+                let mut vars: Vec<VarInfo> = self.vars.values().cloned().collect();
+                vars.sort_by_key(|v| v.slot);
+                vars
+            },
+            drop_effects,
+            lap_effects,
+            move_effects,
             options,
             claim_clause,
             clauses: std::mem::take(&mut self.clauses),
@@ -425,29 +452,38 @@ impl Checker<'_> {
             for v in &decl.values {
                 if !seen.insert(v.get_ref().as_str()) {
                     self.error(
-                        Diagnostic::error(format!(
-                            "option `{}` lists the value \"{}\" twice",
-                            name.get_ref(),
-                            v.get_ref()
-                        ))
+                        Diagnostic::new(
+                            Code::OptionDuplicateValue,
+                            format!(
+                                "option `{}` lists the value \"{}\" twice",
+                                name.get_ref(),
+                                v.get_ref()
+                            ),
+                        )
                         .at(v.span()),
                     );
                 }
             }
             if values.is_empty() {
                 self.error(
-                    Diagnostic::error(format!("option `{}` has no values", name.get_ref()))
-                        .at(name.span()),
+                    Diagnostic::new(
+                        Code::OptionNoValues,
+                        format!("option `{}` has no values", name.get_ref()),
+                    )
+                    .at(name.span()),
                 );
             }
             if !values.contains(decl.default.get_ref()) {
                 self.error(
-                    Diagnostic::error(format!(
-                        "the default \"{}\" of option `{}` is not one of its values {}",
-                        decl.default.get_ref(),
-                        name.get_ref(),
-                        typing::quoted(&values)
-                    ))
+                    Diagnostic::new(
+                        Code::OptionDefault,
+                        format!(
+                            "the default \"{}\" of option `{}` is not one of its values {}",
+                            decl.default.get_ref(),
+                            name.get_ref(),
+                            typing::quoted(&values)
+                        ),
+                    )
                     .at(decl.default.span()),
                 );
             }
@@ -455,6 +491,8 @@ impl Checker<'_> {
                 name.get_ref().clone(),
                 (decl.default.get_ref().clone(), values.clone()),
             );
+            self.option_spans
+                .insert(name.get_ref().clone(), name.span());
             out.push(OptionValue {
                 name: name.get_ref().clone(),
                 value: decl.default.get_ref().clone(),
@@ -468,7 +506,10 @@ impl Checker<'_> {
         for (name, value) in overrides {
             let Some((current, values)) = self.options.get_mut(name) else {
                 let known: Vec<&str> = f.options.keys().map(|k| k.get_ref().as_str()).collect();
-                let d = Diagnostic::error(format!("this ruleset has no option `{name}`"));
+                let d = Diagnostic::new(
+                    Code::UnknownOption,
+                    format!("this ruleset has no option `{name}`"),
+                );
                 let d = match did_you_mean(name, known.iter().copied()) {
                     Some(s) => d.hint(format!("did you mean `{s}`?")),
                     None if known.is_empty() => d.hint("this ruleset declares no options"),
@@ -478,10 +519,13 @@ impl Checker<'_> {
                 continue;
             };
             if !values.contains(value) {
-                let d = Diagnostic::error(format!(
-                    "option `{name}` cannot be \"{value}\"; its values are {}",
-                    typing::quoted(values)
-                ));
+                let d = Diagnostic::new(
+                    Code::OptionValue,
+                    format!(
+                        "option `{name}` cannot be \"{value}\"; its values are {}",
+                        typing::quoted(values)
+                    ),
+                );
                 let d = match did_you_mean(value, values.iter().map(String::as_str)) {
                     Some(s) => d.hint(format!("did you mean \"{s}\"?")),
                     None => d,
@@ -506,8 +550,11 @@ impl Checker<'_> {
         };
         let name = r.option.get_ref();
         let Some((value, values)) = self.options.get(name).cloned() else {
-            let d = Diagnostic::error(format!("`{key}` names an unknown option `{name}`"))
-                .at(r.option.span());
+            let d = Diagnostic::new(
+                Code::SettingUnknownOption,
+                format!("`{key}` names an unknown option `{name}`"),
+            )
+            .at(r.option.span());
             let d = match did_you_mean(name, self.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `{s}`?")),
                 None => d.hint("declare it under [options]"),
@@ -526,21 +573,29 @@ impl Checker<'_> {
                     T::deserialize(d)
                 }
                 .map_err(|e| {
-                    format!(
-                        "option `{name}`'s value \"{v}\" is not a valid `{key}`: {}",
-                        e.to_string().trim()
+                    (
+                        Code::OptionValueInvalidForSetting,
+                        format!(
+                            "option `{name}`'s value \"{v}\" is not a valid `{key}`: {}",
+                            e.to_string().trim()
+                        ),
                     )
                 })
             } else {
                 r.map.get(v).cloned().ok_or_else(|| {
-                    format!("the map of `{key}` has no entry for option `{name}`'s value \"{v}\"")
+                    (
+                        Code::OptionMapMissing,
+                        format!(
+                            "the map of `{key}` has no entry for option `{name}`'s value \"{v}\""
+                        ),
+                    )
                 })
             };
             match resolved {
                 Ok(t) if *v == value => chosen = Some(t),
                 Ok(_) => {}
-                Err(message) => {
-                    self.error(Diagnostic::error(message).at(r.option.span()).hint(
+                Err((code, message)) => {
+                    self.error(Diagnostic::new(code, message).at(r.option.span()).hint(
                         "give the option values that are valid here, or add `map = { value = setting, ... }`",
                     ));
                     return None;
@@ -550,7 +605,7 @@ impl Checker<'_> {
         for k in r.map.keys() {
             if !values.contains(k) {
                 self.error(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Code::OptionMapExtra, format!(
                         "the map of `{key}` names \"{k}\", which is not a value of option `{name}`"
                     ))
                     .at(r.option.span()),
@@ -563,10 +618,10 @@ impl Checker<'_> {
     /// The value in force of an option whose values are all whole numbers.
     fn count_option(&mut self, name: &toml::Spanned<String>, key: &str) -> Option<u32> {
         let Some((value, values)) = self.options.get(name.get_ref()).cloned() else {
-            let d = Diagnostic::error(format!(
-                "`{key}` names an unknown option `{}`",
-                name.get_ref()
-            ))
+            let d = Diagnostic::new(
+                Code::SettingUnknownOption,
+                format!("`{key}` names an unknown option `{}`", name.get_ref()),
+            )
             .at(name.span());
             let d = match did_you_mean(name.get_ref(), self.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `{s}`?")),
@@ -578,7 +633,7 @@ impl Checker<'_> {
         self.used.borrow_mut().insert(name.get_ref().clone());
         if let Some(bad) = values.iter().find(|v| v.parse::<u32>().is_err()) {
             self.error(
-                Diagnostic::error(format!(
+                Diagnostic::new(Code::OptionNotCount, format!(
                     "option `{}` gives `{key}`, so its values must be whole numbers, but one is \"{bad}\"",
                     name.get_ref()
                 ))
@@ -595,14 +650,18 @@ impl Checker<'_> {
         let mut ok = true;
         if rows != 2 && rows != 4 {
             self.error(
-                Diagnostic::error(format!("a board has 2 or 4 rows, not {rows}")).at(b.rows.span()),
+                Diagnostic::new(
+                    Code::BoardRows,
+                    format!("a board has 2 or 4 rows, not {rows}"),
+                )
+                .at(b.rows.span()),
             );
             ok = false;
         }
         if holes == 0 || holes > MAX_HOLES_PER_ROW || rows.saturating_mul(holes) > MAX_HOLES as u32
         {
             self.error(
-                Diagnostic::error(format!(
+                Diagnostic::new(Code::BoardHoles, format!(
                     "a row holds from 1 to {MAX_HOLES_PER_ROW} holes and a board at most {MAX_HOLES}; \
                      found {holes} holes in each of {rows} rows"
                 ))
@@ -612,9 +671,12 @@ impl Checker<'_> {
         }
         if rows == 4 && b.stores == Stores::Track {
             self.error(
-                Diagnostic::error("stores on the track need a two-row board")
-                    .at(b.rows.span())
-                    .hint("use `stores = \"reserve\"` on four rows"),
+                Diagnostic::new(
+                    Code::TrackStoreRows,
+                    "stores on the track need a two-row board",
+                )
+                .at(b.rows.span())
+                .hint("use `stores = \"reserve\"` on four rows"),
             );
             ok = false;
         }
@@ -633,7 +695,7 @@ impl Checker<'_> {
                 for (who, v) in [("south", &l.south), ("north", &l.north)] {
                     if v.len() != per {
                         self.error(
-                            Diagnostic::error(format!(
+                            Diagnostic::new(Code::LayoutLength, format!(
                                 "the layout gives {} holes for {who}, but each player has {per}",
                                 v.len()
                             ))
@@ -648,9 +710,12 @@ impl Checker<'_> {
         let total: u64 = south.iter().chain(&north).map(|&s| u64::from(s)).sum();
         if total == 0 || total > u64::from(MAX_SEEDS) {
             self.error(
-                Diagnostic::error(format!(
-                    "the board starts with {total} seeds; it must hold from 1 to {MAX_SEEDS}"
-                ))
+                Diagnostic::new(
+                    Code::SeedTotal,
+                    format!(
+                        "the board starts with {total} seeds; it must hold from 1 to {MAX_SEEDS}"
+                    ),
+                )
                 .at(b.seeds.span()),
             );
             return None;
@@ -673,20 +738,13 @@ impl Checker<'_> {
         Some(board)
     }
 
-    fn scope_options(&self) -> BTreeMap<String, (String, Vec<String>)> {
-        self.options.clone()
-    }
-
     /// Parses and compiles a condition written in the file.
     fn condition(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<BoolX> {
         let offset = content_offset(self.source, &e.span());
         let node = match expr::parse(e.get_ref()) {
             Ok(n) => n,
             Err(err) => {
-                self.error(
-                    Diagnostic::error(format!("syntax error in \"{clause}\": {}", err.message))
-                        .at(offset + err.span.start..offset + err.span.end),
-                );
+                self.error(err.diagnostic(clause).shifted(offset));
                 return None;
             }
         };
@@ -694,7 +752,7 @@ impl Checker<'_> {
         let compiled = self.compile_node_bool(&node, facts, place, offset)?;
         if compiled == BoolX::Const(false) && self.never_fires(&node, facts, place) {
             self.diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::NeverHolds, format!(
                     "the condition of \"{clause}\" is false whatever the options: it can never hold"
                 ))
                 .at(e.span()),
@@ -707,26 +765,9 @@ impl Checker<'_> {
     fn never_fires(&self, node: &expr::Node, facts: u32, place: &str) -> bool {
         let names: Vec<(String, Vec<String>)> = {
             let used = RefCell::new(BTreeSet::new());
-            let opts = self.scope_options();
-            let scoped: BTreeMap<String, OptionScope<'_>> = opts
-                .iter()
-                .map(|(k, (v, vs))| {
-                    (
-                        k.clone(),
-                        OptionScope {
-                            value: v,
-                            values: vs,
-                        },
-                    )
-                })
-                .collect();
-            let scope = Scope {
-                facts,
-                place,
-                options: &scoped,
-                used: &used,
-            };
-            let _ = typing::compile_bool(node, &scope);
+            let _ = self.with_scope(&self.options, facts, place, &used, |scope| {
+                typing::compile_bool(node, scope)
+            });
             used.into_inner()
                 .into_iter()
                 .filter_map(|n| self.options.get(&n).map(|(_, vs)| (n, vs.clone())))
@@ -737,7 +778,7 @@ impl Checker<'_> {
             return false;
         }
         for k in 0..combos {
-            let mut opts = self.scope_options();
+            let mut opts = self.options.clone();
             let mut rest = k;
             for (n, vs) in &names {
                 if let (Some(o), Some(v)) = (opts.get_mut(n), vs.get(rest % vs.len().max(1))) {
@@ -745,30 +786,77 @@ impl Checker<'_> {
                 }
                 rest /= vs.len().max(1);
             }
-            let scoped: BTreeMap<String, OptionScope<'_>> = opts
-                .iter()
-                .map(|(k, (v, vs))| {
-                    (
-                        k.clone(),
-                        OptionScope {
-                            value: v,
-                            values: vs,
-                        },
-                    )
-                })
-                .collect();
             let used = RefCell::new(BTreeSet::new());
-            let scope = Scope {
-                facts,
-                place,
-                options: &scoped,
-                used: &used,
-            };
-            if typing::compile_bool(node, &scope) != Ok(BoolX::Const(false)) {
+            let (result, _) = self.with_scope(&opts, facts, place, &used, |scope| {
+                typing::compile_bool(node, scope)
+            });
+            if result != Ok(BoolX::Const(false)) {
                 return false;
             }
         }
         true
+    }
+
+    /// Runs `f` with the scope an expression is compiled in: the options (`options`, with
+    /// their values in force), the facts of its moment and its place. Returns what `f` returns
+    /// and the warnings found.
+    fn with_scope<T>(
+        &self,
+        options: &BTreeMap<String, (String, Vec<String>)>,
+        facts: u32,
+        place: &str,
+        used: &RefCell<BTreeSet<String>>,
+        f: impl FnOnce(&Scope<'_>) -> T,
+    ) -> (T, Vec<Diagnostic>) {
+        let scoped: BTreeMap<String, OptionScope<'_>> = options
+            .iter()
+            .map(|(k, (v, vs))| {
+                (
+                    k.clone(),
+                    OptionScope {
+                        value: v,
+                        values: vs,
+                        declared: self.option_spans.get(k).cloned(),
+                    },
+                )
+            })
+            .collect();
+        let warnings = RefCell::new(Vec::new());
+        let scope = Scope {
+            facts,
+            place,
+            options: &scoped,
+            used,
+            warnings: &warnings,
+            vars: &self.vars,
+        };
+        let out = f(&scope);
+        (out, warnings.into_inner())
+    }
+
+    /// Compiles with [`Checker::with_scope`], keeping the errors and warnings found, moved
+    /// from the expression's text into the file.
+    fn compiled<T>(
+        &mut self,
+        facts: u32,
+        place: &str,
+        offset: usize,
+        f: impl FnOnce(&Scope<'_>) -> typing::Checked<T>,
+    ) -> Option<T> {
+        let (result, warnings) = self.with_scope(&self.options, facts, place, &self.used, f);
+        let at = |mut d: Diagnostic| {
+            // Only the main place counts from the expression; other labels are in the file.
+            d.span = d.span.map(|s| offset + s.start..offset + s.end);
+            d
+        };
+        self.diags.extend(warnings.into_iter().map(at));
+        match result {
+            Ok(x) => Some(x),
+            Err(errors) => {
+                self.diags.extend(errors.into_iter().map(at));
+                None
+            }
+        }
     }
 
     fn compile_node_bool(
@@ -778,34 +866,9 @@ impl Checker<'_> {
         place: &str,
         offset: usize,
     ) -> Option<BoolX> {
-        let opts = self.scope_options();
-        let scoped: BTreeMap<String, OptionScope<'_>> = opts
-            .iter()
-            .map(|(k, (v, vs))| {
-                (
-                    k.clone(),
-                    OptionScope {
-                        value: v,
-                        values: vs,
-                    },
-                )
-            })
-            .collect();
-        let scope = Scope {
-            facts,
-            place,
-            options: &scoped,
-            used: &self.used,
-        };
-        let result = typing::compile_bool(node, &scope);
-        match result {
-            Ok(b) => Some(b),
-            Err(mut d) => {
-                d.span = d.span.map(|s| offset + s.start..offset + s.end);
-                self.error(d);
-                None
-            }
-        }
+        self.compiled(facts, place, offset, |scope| {
+            typing::compile_bool(node, scope)
+        })
     }
 
     fn hole(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<HoleX> {
@@ -813,41 +876,116 @@ impl Checker<'_> {
         let node = match expr::parse(e.get_ref()) {
             Ok(n) => n,
             Err(err) => {
-                self.error(
-                    Diagnostic::error(format!("syntax error in \"{clause}\": {}", err.message))
-                        .at(offset + err.span.start..offset + err.span.end),
-                );
+                self.error(err.diagnostic(clause).shifted(offset));
                 return None;
             }
         };
         self.board_lints(&node, offset);
-        let opts = self.scope_options();
-        let scoped: BTreeMap<String, OptionScope<'_>> = opts
-            .iter()
-            .map(|(k, (v, vs))| {
-                (
-                    k.clone(),
-                    OptionScope {
-                        value: v,
-                        values: vs,
-                    },
-                )
-            })
-            .collect();
-        let scope = Scope {
-            facts,
-            place,
-            options: &scoped,
-            used: &self.used,
+        self.compiled(facts, place, offset, |scope| {
+            typing::compile_hole(&node, scope)
+        })
+    }
+
+    /// The rules' variables: checked names, and a slot each (one a player for those each
+    /// player has).
+    fn vars(&mut self, f: &RulesetFile) {
+        let mut slot = 0usize;
+        for (name, decl) in &f.vars {
+            let n = name.get_ref();
+            let well_formed = n.starts_with(|c: char| c.is_ascii_lowercase())
+                && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if !well_formed || typing::is_builtin(n) || n == "true" || n == "false" {
+                self.error(
+                    Diagnostic::new(
+                        Code::VarName,
+                        format!("`{n}` cannot name a variable: it is not a lowercase word, or the language already has it"),
+                    )
+                    .at(name.span())
+                    .hint("choose another name: lowercase letters, digits and `_`"),
+                );
+                continue;
+            }
+            let slots = if decl.per_player { 2 } else { 1 };
+            if slot + slots > MAX_VARS {
+                self.error(
+                    Diagnostic::new(
+                        Code::TooManyVars,
+                        format!("the variables take more than the {MAX_VARS} slots a position holds"),
+                    )
+                    .at(name.span()),
+                );
+                return;
+            }
+            let initial = match decl.kind {
+                ruleset::VarKind::Direction => 0,
+                ruleset::VarKind::Flag => i32::from(decl.initial != 0),
+                ruleset::VarKind::Number => {
+                    i32::try_from(decl.initial).unwrap_or(if decl.initial < 0 { i32::MIN } else { i32::MAX })
+                }
+            };
+            self.vars.insert(
+                n.clone(),
+                VarInfo {
+                    name: n.clone(),
+                    kind: decl.kind,
+                    scope: decl.scope,
+                    per_player: decl.per_player,
+                    slot: u8::try_from(slot).unwrap_or(u8::MAX),
+                    initial,
+                    about: decl.about.clone(),
+                },
+            );
+            slot += slots;
+        }
+    }
+
+    /// An effect clause: its condition and the values it sets.
+    fn effect(&mut self, e: &ruleset::Effect) -> Option<EffectRule> {
+        let id = self.clause(&e.name, &e.cites);
+        let facts = match e.at {
+            Moment::Drop => DROP,
+            Moment::LapEnd => LAP_END,
+            Moment::MoveEnd => MOVE_END,
         };
-        match typing::compile_hole(&node, &scope) {
-            Ok(h) => Some(h),
-            Err(mut d) => {
-                d.span = d.span.map(|s| offset + s.start..offset + s.end);
-                self.diags.push(d);
-                None
+        let when = match &e.when {
+            Some(w) => self.condition(w, facts, "in an effect", &e.name),
+            None => Some(BoolX::Const(true)),
+        };
+        let mut sets = Vec::new();
+        let mut ok = true;
+        for (name, value) in &e.set {
+            let Some(var) = self.vars.get(name.get_ref()).cloned() else {
+                let d = Diagnostic::new(
+                    Code::EffectSet,
+                    format!("effect \"{}\" sets `{}`, which is not a declared variable", e.name, name.get_ref()),
+                )
+                .at(name.span());
+                let d = match did_you_mean(name.get_ref(), self.vars.keys().map(String::as_str)) {
+                    Some(s) => d.hint(format!("did you mean `{s}`?")),
+                    None => d.hint(format!("declare it under [vars.{}]", name.get_ref())),
+                };
+                self.error(d);
+                ok = false;
+                continue;
+            };
+            let offset = content_offset(self.source, &value.span());
+            let node = match expr::parse(value.get_ref()) {
+                Ok(n) => n,
+                Err(err) => {
+                    self.error(err.diagnostic(&e.name).shifted(offset));
+                    ok = false;
+                    continue;
+                }
+            };
+            match self.compiled(facts, "in an effect", offset, |scope| {
+                typing::compile_value(&node, scope, var.kind)
+            }) {
+                Some(v) => sets.push((var.slot, var.per_player, v)),
+                None => ok = false,
             }
         }
+        let when = when?;
+        ok.then_some(EffectRule { id, when, sets })
     }
 
     fn capture(&mut self, c: &Capture) -> Option<CaptureRule> {
@@ -865,10 +1003,13 @@ impl Checker<'_> {
             .map(|t| self.hole(t, facts, place, &c.name))
             .collect();
         if c.take.is_empty() {
-            let d = Diagnostic::error(format!(
-                "capture clause \"{}\" takes no hole: `take` is empty",
-                c.name
-            ))
+            let d = Diagnostic::new(
+                Code::CaptureTakesNothing,
+                format!(
+                    "capture clause \"{}\" takes no hole: `take` is empty",
+                    c.name
+                ),
+            )
             .hint("list the holes taken, e.g. `take = ['opposite(last)']`");
             let d = match key_near(self.source, c.when.span().start, "take") {
                 Some(span) => d.at(span),
@@ -887,10 +1028,13 @@ impl Checker<'_> {
             .map(|e| self.condition(e, facts, place, &c.name));
         let to = self.setting(&c.to, "to");
         if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
-            let d = Diagnostic::error(format!(
-                "capture clause \"{}\": `then` applies only to `at = \"lap_end\"` clauses",
-                c.name
-            ));
+            let d = Diagnostic::new(
+                Code::ThenNotAtLapEnd,
+                format!(
+                    "capture clause \"{}\": `then` applies only to `at = \"lap_end\"` clauses",
+                    c.name
+                ),
+            );
             let d = match key_near(self.source, c.when.span().start, "then") {
                 Some(span) => d.at(span),
                 None => d,
@@ -898,7 +1042,7 @@ impl Checker<'_> {
             self.error(d);
         }
         if c.then == ruleset::After::Sow && to == Some(ruleset::Destination::Removed) {
-            let d = Diagnostic::error(format!(
+            let d = Diagnostic::new(Code::RemovedThenSow, format!(
                 "capture clause \"{}\": seeds cannot both leave the game (`to = \"removed\"`) and be sown again (`then = \"sow\"`)",
                 c.name
             ))
@@ -936,7 +1080,12 @@ impl Checker<'_> {
     fn end(
         &mut self,
         e: &End,
-    ) -> Option<(EndingRule, EndingRule, Option<EndingRule>, Vec<(BoolX, EndingRule)>)> {
+    ) -> Option<(
+        EndingRule,
+        EndingRule,
+        Option<EndingRule>,
+        Vec<(BoolX, EndingRule)>,
+    )> {
         let default = Ending {
             remaining: Setting::Fixed(ruleset::Remaining::Owners),
             result: Setting::Fixed(Verdict::MostSeeds),
@@ -955,12 +1104,15 @@ impl Checker<'_> {
             },
             None => None,
         };
-        for (name, ending) in [("no_move", Some(&e.no_move)), ("endless_move", e.endless_move.as_ref())] {
+        for (name, ending) in [
+            ("no_move", Some(&e.no_move)),
+            ("endless_move", e.endless_move.as_ref()),
+        ] {
             if let Some(ending) = ending
                 && self.setting(&ending.enabled, "enabled") == Some(false)
             {
                 self.error(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Code::EndingRequired, format!(
                         "`{name}` cannot be left out: play must end somehow when it happens"
                     ))
                     .hint("remove `enabled`, or give the outcome you want with `remaining` and `result`"),
@@ -1064,7 +1216,7 @@ impl Checker<'_> {
                         && let Some(arg) = args.get(1)
                     {
                         self.error(
-                            Diagnostic::error(format!(
+                            Diagnostic::new(Code::ExprNoSuchHole, format!(
                                 "there is no hole {k}: each player has holes 1 to {per} on this board"
                             ))
                             .at(at(arg)),
@@ -1072,7 +1224,7 @@ impl Checker<'_> {
                     }
                     if f == "is_store" && !self.track_stores {
                         self.diags.push(
-                            Diagnostic::warning(
+                            Diagnostic::new(Code::StoreTestWithoutStores,
                                 "`is_store` is always false here: this board has no stores on the track",
                             )
                             .at(offset + name_span.start..offset + name_span.end)
@@ -1091,7 +1243,7 @@ impl Checker<'_> {
                             && !(0..=per).contains(&k)
                         {
                             self.error(
-                                Diagnostic::error(format!(
+                                Diagnostic::new(Code::ExprNoHoleNumbered, format!(
                                     "no hole is numbered {k}: each player has holes 1 to {per} on this board"
                                 ))
                                 .at(at(value)),
@@ -1108,7 +1260,7 @@ impl Checker<'_> {
                                 && !(0..=per).contains(&k)
                             {
                                 self.error(
-                                    Diagnostic::error(format!(
+                                    Diagnostic::new(Code::ExprNoHoleNumbered, format!(
                                         "no hole is numbered {k}: each player has holes 1 to {per} on this board"
                                     ))
                                     .at(at(item)),

@@ -6,9 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::expr::{BinaryOp, Node, NodeKind, Span, UnaryOp};
-use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, PlayerX};
+use crate::rules::{ArithOp, BoolX, CmpOp, DirX, HoleX, IntX, PlayerX, VarInfo};
+use crate::ruleset::VarKind;
 
 /// The facts an expression can read depend on when it is evaluated.
 pub mod facts {
@@ -37,6 +38,7 @@ pub enum Type {
     Player,
     Text,
     Option,
+    Direction,
 }
 
 impl Type {
@@ -46,6 +48,7 @@ impl Type {
             Type::Number => "a number",
             Type::Hole => "a hole",
             Type::Player => "a player",
+            Type::Direction => "a direction",
             Type::Text => "a string",
             Type::Option => "an option's value",
         }
@@ -171,6 +174,30 @@ pub const NAMES: &[NameDoc] = &[
         needs: facts::MOVE,
         doc: "whether the move has dropped a seed into an opponent's hole",
     },
+    NameDoc {
+        name: "direction",
+        ty: Type::Direction,
+        needs: facts::ORIGIN,
+        doc: "the direction of the move (the one tried, in legality clauses)",
+    },
+    NameDoc {
+        name: "ccw",
+        ty: Type::Direction,
+        needs: 0,
+        doc: "counter-clockwise, a direction",
+    },
+    NameDoc {
+        name: "cw",
+        ty: Type::Direction,
+        needs: 0,
+        doc: "clockwise, a direction",
+    },
+    NameDoc {
+        name: "none",
+        ty: Type::Direction,
+        needs: 0,
+        doc: "no direction: what a direction variable holds until it is set",
+    },
 ];
 
 pub const FUNCTIONS: &[FunctionDoc] = &[
@@ -276,6 +303,9 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
 pub struct OptionScope<'a> {
     pub value: &'a str,
     pub values: &'a [String],
+    /// Where the option is declared in the file (a place in the file, not in the
+    /// expression), for a label on the problems it explains.
+    pub declared: Option<std::ops::Range<usize>>,
 }
 
 /// What an expression may refer to.
@@ -286,6 +316,43 @@ pub struct Scope<'a> {
     pub options: &'a BTreeMap<String, OptionScope<'a>>,
     /// Options read by this expression, for the "option never used" warning.
     pub used: &'a std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// Warnings found while compiling (a comparison that can never hold).
+    pub warnings: &'a std::cell::RefCell<Vec<Diagnostic>>,
+    /// The rules' variables, by name.
+    pub vars: &'a BTreeMap<String, VarInfo>,
+}
+
+/// A compiled value, or every error found in the expression. The spans of errors count from
+/// the start of the expression text; the places of their other labels are places in the file.
+pub type Checked<T> = Result<T, Vec<Diagnostic>>;
+
+/// Both values, or the errors of either or both.
+fn both<A, B>(a: Checked<A>, b: Checked<B>) -> Checked<(A, B)> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(mut x), Err(y)) => {
+            x.extend(y);
+            Err(x)
+        }
+        (Err(x), _) | (_, Err(x)) => Err(x),
+    }
+}
+
+/// Every value, or every error.
+fn all<T>(items: impl IntoIterator<Item = Checked<T>>) -> Checked<Vec<T>> {
+    let mut values = Vec::new();
+    let mut errors = Vec::new();
+    for item in items {
+        match item {
+            Ok(v) => values.push(v),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        Err(errors)
+    }
 }
 
 /// A typed, compiled node.
@@ -296,6 +363,7 @@ enum Typed {
     Player(PlayerX),
     Text(String),
     Option(String),
+    Dir(DirX),
 }
 
 impl Typed {
@@ -307,77 +375,181 @@ impl Typed {
             Typed::Player(_) => Type::Player,
             Typed::Text(_) => Type::Text,
             Typed::Option(_) => Type::Option,
+            Typed::Dir(_) => Type::Direction,
         }
     }
 }
 
 /// Compiles a condition. Spans in errors are relative to the expression text.
-pub fn compile_bool(node: &Node, scope: &Scope<'_>) -> Result<BoolX, Diagnostic> {
+pub fn compile_bool(node: &Node, scope: &Scope<'_>) -> Checked<BoolX> {
     match compile(node, scope)? {
         Typed::Bool(b) => Ok(b),
-        other => Err(mismatch(Type::Bool, other.ty(), &node.span)),
+        Typed::Number(_) => {
+            Err(vec![mismatch(Type::Bool, Type::Number, &node.span).hint(
+                format!("did you mean `{} > 0`?", crate::expr::show(node)),
+            )])
+        }
+        other => Err(vec![mismatch(Type::Bool, other.ty(), &node.span)]),
     }
 }
 
+/// Compiles the value a variable of `kind` is given.
+pub fn compile_value(
+    node: &Node,
+    scope: &Scope<'_>,
+    kind: VarKind,
+) -> Checked<crate::rules::VarValue> {
+    use crate::rules::VarValue;
+    match (kind, compile(node, scope)?) {
+        (VarKind::Number, Typed::Number(x)) => Ok(VarValue::Number(x)),
+        (VarKind::Flag, Typed::Bool(x)) => Ok(VarValue::Flag(x)),
+        (VarKind::Direction, Typed::Dir(x)) => Ok(VarValue::Dir(x)),
+        (kind, other) => {
+            let want = match kind {
+                VarKind::Number => Type::Number,
+                VarKind::Flag => Type::Bool,
+                VarKind::Direction => Type::Direction,
+            };
+            Err(vec![mismatch(want, other.ty(), &node.span)])
+        }
+    }
+}
+
+/// Whether a name is one of the language's own (a variable may not take it).
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.iter().any(|n| n.name == name) || FUNCTIONS.iter().any(|f| f.name == name)
+}
+
 /// Compiles a hole expression.
-pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Result<HoleX, Diagnostic> {
+pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Checked<HoleX> {
     match compile(node, scope)? {
         Typed::Hole(h) => Ok(h),
-        other => Err(mismatch(Type::Hole, other.ty(), &node.span)),
+        other => Err(vec![mismatch(Type::Hole, other.ty(), &node.span)]),
     }
 }
 
 fn mismatch(want: Type, got: Type, span: &Span) -> Diagnostic {
-    Diagnostic::error(format!("expected {}, found {}", want.word(), got.word())).at(span.clone())
+    Diagnostic::new(
+        Code::ExprType,
+        format!("expected {}, found {}", want.word(), got.word()),
+    )
+    .at(span.clone())
+    .label(got.word())
 }
 
-fn compile(node: &Node, scope: &Scope<'_>) -> Result<Typed, Diagnostic> {
+fn compile(node: &Node, scope: &Scope<'_>) -> Checked<Typed> {
     let span = &node.span;
     Ok(match &node.kind {
         NodeKind::Number(v) => Typed::Number(IntX::Const(*v)),
         NodeKind::Bool(b) => Typed::Bool(BoolX::Const(*b)),
         NodeKind::Text(t) => Typed::Text(t.clone()),
-        NodeKind::Name(name) => name_node(name, span, scope)?,
+        NodeKind::Name(name) => name_node(name, span, scope).map_err(|d| vec![d])?,
         NodeKind::Call(name, name_span, args) => call_node(name, name_span, args, span, scope)?,
         NodeKind::Unary(UnaryOp::Not, x) => Typed::Bool(not(compile_bool(x, scope)?)),
         NodeKind::Unary(UnaryOp::Neg, x) => match compile(x, scope)? {
             Typed::Number(IntX::Const(v)) => Typed::Number(IntX::Const(v.saturating_neg())),
             Typed::Number(n) => Typed::Number(IntX::Neg(Box::new(n))),
-            other => return Err(mismatch(Type::Number, other.ty(), &x.span)),
+            other => return Err(vec![mismatch(Type::Number, other.ty(), &x.span)]),
         },
         NodeKind::Binary(op, a, b) => binary(*op, a, b, span, scope)?,
         NodeKind::In(x, items) => {
-            let value = number(x, scope)?;
+            let (value, items) = both(
+                number(x, scope),
+                all(items.iter().map(|item| list_item(item, scope))),
+            )?;
             let mut mask: u128 = 0;
+            let mut test = None;
             for item in items {
-                match number(item, scope)? {
-                    IntX::Const(v) if (0..128).contains(&v) => mask |= 1u128 << v,
-                    IntX::Const(_) => {
-                        return Err(Diagnostic::error(
-                            "a list after `in` may hold only whole numbers from 0 to 127",
-                        )
-                        .at(item.span.clone()));
-                    }
-                    _ => {
-                        return Err(
-                            Diagnostic::error("a list after `in` must hold plain numbers")
-                                .at(item.span.clone())
-                                .hint(
-                                    "compare with `==` and join with `or` to test computed values",
-                                ),
-                        );
+                match item {
+                    IntX::Const(v) => mask |= 1u128 << v,
+                    // Known when the game starts (`holes`): tested with `==`.
+                    other => {
+                        let eq = BoolX::Int(CmpOp::Eq, value.clone(), other);
+                        test = Some(match test {
+                            None => eq,
+                            Some(t) => BoolX::Or(Box::new(t), Box::new(eq)),
+                        });
                     }
                 }
             }
-            Typed::Bool(BoolX::In(value, mask))
+            let listed = BoolX::In(value, mask);
+            Typed::Bool(match test {
+                None => listed,
+                Some(t) if mask == 0 => t,
+                Some(t) => BoolX::Or(Box::new(listed), Box::new(t)),
+            })
         }
     })
 }
 
-fn number(node: &Node, scope: &Scope<'_>) -> Result<IntX, Diagnostic> {
+/// An item of a list after `in`: a number from 0 to 127, or a number known when the game
+/// starts.
+fn list_item(item: &Node, scope: &Scope<'_>) -> Checked<IntX> {
+    match number(item, scope)? {
+        IntX::Const(v) if (0..128).contains(&v) => Ok(IntX::Const(v)),
+        IntX::Const(_) => Err(vec![
+            Diagnostic::new(
+                Code::ExprListRange,
+                "a list after `in` may hold only whole numbers from 0 to 127",
+            )
+            .at(item.span.clone()),
+        ]),
+        x if fixed_for_the_game(&x) => Ok(x),
+        _ => Err(vec![
+            Diagnostic::new(
+                Code::ExprListNotConstant,
+                "a list after `in` holds numbers known when the game starts",
+            )
+            .at(item.span.clone())
+            .label("this changes during play")
+            .hint("compare with `==` and join with `or` to test values that change"),
+        ]),
+    }
+}
+
+/// Whether a number is the same all game long: numbers, `holes`, and arithmetic on them.
+fn fixed_for_the_game(x: &IntX) -> bool {
+    match x {
+        IntX::Const(_) | IntX::HolesPerRow => true,
+        IntX::Neg(a) => fixed_for_the_game(a),
+        IntX::Arith(_, a, b) => fixed_for_the_game(a) && fixed_for_the_game(b),
+        _ => false,
+    }
+}
+
+/// The least value a number can take, where it is known: counts are never negative.
+fn least(x: &IntX) -> Option<i64> {
+    match x {
+        IntX::Const(v) => Some(*v),
+        IntX::Seeds(_)
+        | IntX::Number(_)
+        | IntX::Store(_)
+        | IntX::RowSeeds(_)
+        | IntX::MaxSeeds(_)
+        | IntX::BoardSeeds
+        | IntX::HolesPerRow
+        | IntX::MoveCaptures
+        | IntX::TurnSowings => Some(0),
+        IntX::Arith(ArithOp::Add | ArithOp::Mul | ArithOp::Div | ArithOp::Rem, a, b) => {
+            (least(a)? >= 0 && least(b)? >= 0).then_some(0)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `x cmp k` can never hold, `x` never less than `low`.
+fn never(cmp: CmpOp, low: i64, k: i64) -> bool {
+    match cmp {
+        CmpOp::Eq | CmpOp::Le => k < low,
+        CmpOp::Lt => k <= low,
+        CmpOp::Ne | CmpOp::Gt | CmpOp::Ge => false,
+    }
+}
+
+fn number(node: &Node, scope: &Scope<'_>) -> Checked<IntX> {
     match compile(node, scope)? {
         Typed::Number(n) => Ok(n),
-        other => Err(mismatch(Type::Number, other.ty(), &node.span)),
+        other => Err(vec![mismatch(Type::Number, other.ty(), &node.span)]),
     }
 }
 
@@ -394,7 +566,11 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             scope.used.borrow_mut().insert(option.to_string());
             return Ok(Typed::Option(option.to_string()));
         }
-        let d = Diagnostic::error(format!("unknown option `{option}`")).at(span.clone());
+        let d = Diagnostic::new(
+            Code::ExprUnknownOption,
+            format!("unknown option `{option}`"),
+        )
+        .at(span.clone());
         return Err(
             match did_you_mean(option, scope.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `option.{s}`?")),
@@ -402,15 +578,32 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             },
         );
     }
+    if let Some(var) = scope.vars.get(name) {
+        if var.per_player {
+            return Err(Diagnostic::new(
+                Code::ExprFunctionWithoutArguments,
+                format!("`{name}` is a variable each player has: say whose"),
+            )
+            .at(span.clone())
+            .hint(format!("write `{name}(mover)`, `{name}(opponent)`, ...")));
+        }
+        return Ok(match var.kind {
+            VarKind::Number => Typed::Number(IntX::Var(var.slot)),
+            VarKind::Flag => Typed::Bool(BoolX::Var(var.slot)),
+            VarKind::Direction => Typed::Dir(DirX::Var(var.slot)),
+        });
+    }
     let Some(doc) = NAMES.iter().find(|n| n.name == name) else {
         if FUNCTIONS.iter().any(|f| f.name == name) {
-            return Err(
-                Diagnostic::error(format!("`{name}` is a function and needs arguments"))
-                    .at(span.clone())
-                    .hint(format!("write it as `{name}(...)`")),
-            );
+            return Err(Diagnostic::new(
+                Code::ExprFunctionWithoutArguments,
+                format!("`{name}` is a function and needs arguments"),
+            )
+            .at(span.clone())
+            .hint(format!("write it as `{name}(...)`")));
         }
-        let d = Diagnostic::error(format!("unknown name `{name}`")).at(span.clone());
+        let d = Diagnostic::new(Code::ExprUnknownName, format!("unknown name `{name}`"))
+            .at(span.clone());
         let all = NAMES.iter().map(|n| n.name);
         return Err(match did_you_mean(name, all) {
             Some(s) => d.hint(format!("did you mean `{s}`?")),
@@ -421,7 +614,10 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         });
     };
     if doc.needs & scope.facts != doc.needs {
-        let d = Diagnostic::error(format!("`{name}` has no meaning {}", scope.place));
+        let d = Diagnostic::new(
+            Code::ExprNoMeaningHere,
+            format!("`{name}` has no meaning {}", scope.place),
+        );
         return Err(match meaningful(doc.needs) {
             Some((what, places)) => d.hint(format!("`{name}` ({what}) can be read {places}")),
             None => d,
@@ -445,6 +641,10 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "turn_sowings" => Typed::Number(IntX::TurnSowings),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),
+        "direction" => Typed::Dir(DirX::Move),
+        "none" => Typed::Dir(DirX::Const(0)),
+        "ccw" => Typed::Dir(DirX::Const(1)),
+        "cw" => Typed::Dir(DirX::Const(2)),
         _ => Typed::Bool(BoolX::ReachedOpponent),
     })
 }
@@ -481,16 +681,60 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
     })
 }
 
+/// `NAME(player)`: a variable each player has, read for one player.
+fn var_of(
+    var: &VarInfo,
+    name: &str,
+    args: &[Node],
+    span: &Span,
+    compiled: Checked<Vec<Typed>>,
+) -> Checked<Typed> {
+    let args_typed = compiled?;
+    if !var.per_player {
+        return Err(vec![Diagnostic::new(
+            Code::ExprArity,
+            format!("`{name}` is one variable for the whole game: it takes no player"),
+        )
+        .at(span.clone())
+        .hint(format!("write `{name}`"))]);
+    }
+    match (args_typed.as_slice(), args) {
+        ([Typed::Player(p)], _) => {
+            let p = Box::new(p.clone());
+            Ok(match var.kind {
+                VarKind::Number => Typed::Number(IntX::VarOf(var.slot, p)),
+                VarKind::Flag => Typed::Bool(BoolX::VarOf(var.slot, p)),
+                VarKind::Direction => Typed::Dir(DirX::VarOf(var.slot, p)),
+            })
+        }
+        ([other], [node]) => Err(vec![mismatch(Type::Player, other.ty(), &node.span)]),
+        _ => Err(vec![Diagnostic::new(
+            Code::ExprArity,
+            format!("`{name}` takes one argument, the player whose it is, found {}", args.len()),
+        )
+        .at(span.clone())]),
+    }
+}
+
 fn call_node(
     name: &str,
     name_span: &Span,
     args: &[Node],
     span: &Span,
     scope: &Scope<'_>,
-) -> Result<Typed, Diagnostic> {
+) -> Checked<Typed> {
+    // The arguments are compiled whatever the function, so that their errors are found too.
+    let compiled = all(args.iter().map(|a| compile(a, scope)));
+    if let Some(var) = scope.vars.get(name) {
+        return var_of(var, name, args, span, compiled);
+    }
     let Some(doc) = FUNCTIONS.iter().find(|f| f.name == name) else {
-        let d = Diagnostic::error(format!("unknown function `{name}`")).at(name_span.clone());
-        return Err(match did_you_mean(name, FUNCTIONS.iter().map(|f| f.name)) {
+        let d = Diagnostic::new(
+            Code::ExprUnknownFunction,
+            format!("unknown function `{name}`"),
+        )
+        .at(name_span.clone());
+        let d = match did_you_mean(name, FUNCTIONS.iter().map(|f| f.name)) {
             Some(s) => d.hint(format!("did you mean `{s}`?")),
             None => d.hint(format!(
                 "the functions are: {}",
@@ -500,27 +744,45 @@ fn call_node(
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
-        });
+        };
+        return Err(both(Err::<(), _>(vec![d]), compiled)
+            .err()
+            .unwrap_or_default());
     };
     if args.len() != doc.args.len() {
-        return Err(Diagnostic::error(format!(
-            "`{name}` takes {} argument{}, found {}",
-            doc.args.len(),
-            if doc.args.len() == 1 { "" } else { "s" },
-            args.len()
-        ))
-        .at(span.clone()));
+        let d = Diagnostic::new(
+            Code::ExprArity,
+            format!(
+                "`{name}` takes {} argument{}, found {}",
+                doc.args.len(),
+                if doc.args.len() == 1 { "" } else { "s" },
+                args.len()
+            ),
+        )
+        .at(span.clone());
+        return Err(both(Err::<(), _>(vec![d]), compiled)
+            .err()
+            .unwrap_or_default());
     }
-    let mut typed = Vec::with_capacity(args.len());
-    for (arg, want) in args.iter().zip(doc.args) {
-        let t = compile(arg, scope)?;
+    let compiled = compiled?;
+    let mut errors = Vec::new();
+    for ((arg, want), t) in args.iter().zip(doc.args).zip(&compiled) {
         if t.ty() != *want {
-            return Err(
-                mismatch(*want, t.ty(), &arg.span).hint(format!("`{name}` takes {}", want.word()))
-            );
+            let d = mismatch(*want, t.ty(), &arg.span);
+            errors.push(if *want == Type::Hole && t.ty() == Type::Number {
+                d.hint(format!(
+                    "`{name}` takes a hole: `hole(mover, {})` is the mover's hole of that number",
+                    crate::expr::show(arg)
+                ))
+            } else {
+                d.hint(format!("`{name}` takes {}", want.word()))
+            });
         }
-        typed.push(t);
     }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let typed = compiled;
     let mut typed = typed.into_iter();
     let mut hole = || match typed.next() {
         Some(Typed::Hole(h)) => h,
@@ -561,24 +823,20 @@ fn call_node(
     })
 }
 
-fn unreachable_function(name: &str, span: &Span) -> Result<Typed, Diagnostic> {
-    Err(Diagnostic::error(format!(
-        "internal error: function `{name}` is declared but not compiled"
-    ))
-    .at(span.clone()))
+fn unreachable_function(name: &str, span: &Span) -> Checked<Typed> {
+    Err(vec![
+        Diagnostic::new(
+            Code::ExprInternal,
+            format!("internal error: function `{name}` is declared but not compiled"),
+        )
+        .at(span.clone()),
+    ])
 }
 
-fn binary(
-    op: BinaryOp,
-    a: &Node,
-    b: &Node,
-    span: &Span,
-    scope: &Scope<'_>,
-) -> Result<Typed, Diagnostic> {
+fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> Checked<Typed> {
     match op {
         BinaryOp::And | BinaryOp::Or => {
-            let x = compile_bool(a, scope)?;
-            let y = compile_bool(b, scope)?;
+            let (x, y) = both(compile_bool(a, scope), compile_bool(b, scope))?;
             Ok(Typed::Bool(match (op, x, y) {
                 (BinaryOp::And, BoolX::Const(false), _)
                 | (BinaryOp::And, _, BoolX::Const(false)) => BoolX::Const(false),
@@ -592,8 +850,7 @@ fn binary(
             }))
         }
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
-            let x = number(a, scope)?;
-            let y = number(b, scope)?;
+            let (x, y) = both(number(a, scope), number(b, scope))?;
             let arith = match op {
                 BinaryOp::Add => ArithOp::Add,
                 BinaryOp::Sub => ArithOp::Sub,
@@ -615,16 +872,48 @@ fn binary(
                 BinaryOp::Gt => CmpOp::Gt,
                 _ => CmpOp::Ge,
             };
-            let x = compile(a, scope)?;
-            let y = compile(b, scope)?;
+            let (x, y) = both(compile(a, scope), compile(b, scope))?;
             let equality = matches!(cmp, CmpOp::Eq | CmpOp::Ne);
             let eq = cmp == CmpOp::Eq;
             let result = match (x, y) {
                 (Typed::Number(IntX::Const(x)), Typed::Number(IntX::Const(y))) => {
                     BoolX::Const(crate::engine::compare(cmp, x, y))
                 }
-                (Typed::Number(x), Typed::Number(y)) => BoolX::Int(cmp, x, y),
+                (Typed::Number(x), Typed::Number(y)) => {
+                    let hopeless = match (&x, &y) {
+                        (x, IntX::Const(k)) => least(x).is_some_and(|low| never(cmp, low, *k)),
+                        (IntX::Const(k), y) => {
+                            least(y).is_some_and(|low| never(flipped(cmp), low, *k))
+                        }
+                        _ => false,
+                    };
+                    if hopeless {
+                        scope.warnings.borrow_mut().push(
+                            Diagnostic::new(
+                                Code::NeverHolds,
+                                format!(
+                                    "`{}` can never hold: a count is never negative",
+                                    crate::expr::show(&Node {
+                                        kind: NodeKind::Binary(
+                                            op,
+                                            Box::new(a.clone()),
+                                            Box::new(b.clone())
+                                        ),
+                                        span: span.clone(),
+                                    })
+                                ),
+                            )
+                            .at(span.clone())
+                            .label("always false"),
+                        );
+                    }
+                    BoolX::Int(cmp, x, y)
+                }
                 (Typed::Player(x), Typed::Player(y)) if equality => BoolX::Player(eq, x, y),
+                (Typed::Dir(DirX::Const(x)), Typed::Dir(DirX::Const(y))) if equality => {
+                    BoolX::Const((x == y) == eq)
+                }
+                (Typed::Dir(x), Typed::Dir(y)) if equality => BoolX::Dir(eq, x, y),
                 (Typed::Hole(x), Typed::Hole(y)) if equality => BoolX::Hole(eq, x, y),
                 (Typed::Bool(x), Typed::Bool(y)) if equality => {
                     // x == y  is  (x and y) or (not x and not y)
@@ -638,17 +927,38 @@ fn binary(
                 | (Typed::Text(text), Typed::Option(name))
                     if equality =>
                 {
-                    option_test(&name, &text, eq, a, b, scope)?
+                    option_test(&name, &text, eq, a, b, scope).map_err(|d| vec![d])?
                 }
                 (x, y) => {
                     let what = if equality { "compared" } else { "ordered" };
-                    return Err(Diagnostic::error(format!(
-                        "{} and {} cannot be {what} with `{}`",
-                        x.ty().word(),
-                        y.ty().word(),
-                        op.symbol()
-                    ))
-                    .at(span.clone()));
+                    let d = Diagnostic::new(
+                        Code::ExprIncomparable,
+                        format!(
+                            "{} and {} cannot be {what} with `{}`",
+                            x.ty().word(),
+                            y.ty().word(),
+                            op.symbol()
+                        ),
+                    )
+                    .at(span.clone());
+                    let (shown_a, shown_b) = (crate::expr::show(a), crate::expr::show(b));
+                    let sym = op.symbol();
+                    let d = match (x.ty(), y.ty()) {
+                        (Type::Hole, Type::Number) => {
+                            d.hint(format!("did you mean `seeds({shown_a}) {sym} {shown_b}`?"))
+                        }
+                        (Type::Number, Type::Hole) => {
+                            d.hint(format!("did you mean `{shown_a} {sym} seeds({shown_b})`?"))
+                        }
+                        (Type::Option, Type::Number) => d.hint(format!(
+                            "an option's values are strings: `{shown_a} {sym} \"{shown_b}\"`"
+                        )),
+                        (Type::Number, Type::Option) => d.hint(format!(
+                            "an option's values are strings: `\"{shown_a}\" {sym} {shown_b}`"
+                        )),
+                        _ => d,
+                    };
+                    return Err(vec![d]);
                 }
             };
             Ok(Typed::Bool(result))
@@ -665,7 +975,10 @@ fn option_test(
     scope: &Scope<'_>,
 ) -> Result<BoolX, Diagnostic> {
     let Some(option) = scope.options.get(name) else {
-        return Err(Diagnostic::error(format!("unknown option `{name}`")).at(a.span.clone()));
+        return Err(
+            Diagnostic::new(Code::ExprUnknownOption, format!("unknown option `{name}`"))
+                .at(a.span.clone()),
+        );
     };
     if !option.values.iter().any(|v| v == text) {
         let literal = if matches!(a.kind, NodeKind::Text(_)) {
@@ -673,11 +986,19 @@ fn option_test(
         } else {
             b
         };
-        let d = Diagnostic::error(format!(
-            "option `{name}` has no value \"{text}\"; its values are {}",
-            quoted(option.values)
-        ))
-        .at(literal.span.clone());
+        let d = Diagnostic::new(
+            Code::ExprOptionValue,
+            format!(
+                "option `{name}` has no value \"{text}\"; its values are {}",
+                quoted(option.values)
+            ),
+        )
+        .at(literal.span.clone())
+        .label("not a value of the option");
+        let d = match &option.declared {
+            Some(at) => d.also(at.clone(), "option declared here"),
+            None => d,
+        };
         return Err(
             match did_you_mean(text, option.values.iter().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean \"{s}\"?")),
@@ -686,6 +1007,17 @@ fn option_test(
         );
     }
     Ok(BoolX::Const((option.value == text) == eq))
+}
+
+/// The comparison that holds when `cmp` does with its sides swapped.
+fn flipped(cmp: CmpOp) -> CmpOp {
+    match cmp {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
 }
 
 /// `"a", "b" and "c"`.

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use std::path::Path;
 
-use sow::diagnostic::Diagnostic;
+use sow::diagnostic::{Code, Diagnostic};
 use sow::render::escape;
 
 use super::{
@@ -17,8 +17,14 @@ Every problem is shown with its file, line and column, the source line and a car
 exact place, also inside an expression string. Warnings flag what is legal but suspicious: an
 option never used, a condition that can never hold, relay sowing with no endless-move outcome.
 
+A file is checked whole in one run: every unknown key, wrong type, unknown word, missing key or
+table and number out of range (each at its place, in file order), then every problem the rules
+have (the board, the options, every error in every expression). Each diagnostic has a code;
+`sow explain --code CODE` tells what it means. `-` reads the ruleset from standard input.
+
 Examples:
   sow check my_variant.toml
+  cat my_variant.toml | sow check -
   sow check rulesets/*.toml --deny-warnings
   sow check RULESET --option NAME=VALUE
   sow --format json check my_variant.toml
@@ -30,7 +36,8 @@ Exit codes: 0 no errors (warnings allowed unless --deny-warnings), 1 problems fo
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Rulesets to check: paths of .toml files or names of shipped rulesets.
+    /// Rulesets to check: paths of .toml files, names of shipped rulesets, or `-` for
+    /// standard input.
     #[arg(required = true, value_name = "RULESET")]
     pub rulesets: Vec<String>,
 
@@ -47,7 +54,18 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let (mut errors, mut warnings, mut unreadable) = (0, 0, 0);
     let mut text = String::new();
     for given in &args.rulesets {
-        let found = match read_ruleset(Path::new(""), given) {
+        let found = if given == "-" {
+            super::input::read_stdin(super::input::RULESET_BYTES, "ruleset").map(|source| {
+                super::Found {
+                    file: "<stdin>".into(),
+                    source,
+                    note: None,
+                }
+            })
+        } else {
+            read_ruleset(Path::new(""), given)
+        };
+        let found = match found {
             Ok(found) => found,
             Err(message) => {
                 unreadable += 1;
@@ -66,14 +84,14 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             Err(diags) => diags,
         };
         if let Some(note) = found.note {
-            diags.insert(0, Diagnostic::warning(note));
+            diags.insert(0, Diagnostic::new(Code::NameNote, note));
         }
         // Top to bottom, as an author reads the file; problems with no place come last.
         diags.sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
         let e = diags.iter().filter(|d| d.is_error()).count();
         errors += e;
         warnings += diags.len() - e;
-        text.push_str(&render_all(&diags, &file, &source));
+        text.push_str(&render_all(&diags, &file, &source, super::Stream::Out));
         text.push_str(&escape(&summary(&file, &diags)));
         text.push('\n');
         files.push(json!({

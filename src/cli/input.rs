@@ -46,6 +46,24 @@ pub fn read_file(path: &Path, limit: usize, what: &str) -> Result<String, String
     text_of(bytes).map_err(|at| format!("{shown} is not UTF-8 text (byte {at} is not)"))
 }
 
+/// Standard input as text, at most `limit` bytes of UTF-8, as [`read_file`] reads a file.
+pub fn read_stdin(limit: usize, what: &str) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    std::io::stdin()
+        .lock()
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "standard input is larger than {}, the limit for a {what} file",
+            size(limit)
+        ));
+    }
+    text_of(bytes).map_err(|at| format!("standard input is not UTF-8 text (byte {at} is not)"))
+}
+
 /// Bytes as text, without a leading byte order mark; or the offset of the first byte that is
 /// not UTF-8.
 fn text_of(mut bytes: Vec<u8>) -> Result<String, usize> {

@@ -10,10 +10,13 @@
 
 mod analyze;
 mod check;
+mod completions;
 mod draw;
 mod explain;
 mod input;
 mod list;
+mod lsp;
+mod new;
 mod play;
 mod players;
 mod replay;
@@ -31,7 +34,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
 use sow::catalog::Source;
-use sow::diagnostic::{self, Diagnostic};
+use sow::diagnostic::{self, Code, Diagnostic};
 use sow::render::{Detail, Output, escape};
 use sow::rules::Rules;
 
@@ -48,6 +51,8 @@ Examples:
   sow simulate RULESET --games 1000 --seed 1 --option NAME=VALUE
   sow analyze RULESET --sweep --games 500   balance, length and endings of every reading
   sow --format json replay game.sow         one JSON document on stdout
+  sow new my_variant                        a starter ruleset, with the schema beside it
+  sow explain --code E0305                  what a diagnostic code means
 
 A ruleset is the name of a shipped one (see `sow list`) or the path of a .toml file.
 Exit codes: 0 ok, 1 the input was checked and is wrong (a bad ruleset, an illegal move in a
@@ -65,6 +70,11 @@ pub struct Cli {
     /// stdout, diagnostics included); `html` for `sow replay`: the replay as one web page.
     #[arg(long, global = true, value_enum, default_value_t = FormatFlag::Text)]
     pub format: FormatFlag,
+
+    /// When to colour diagnostics: `auto` on a terminal (unless `NO_COLOR` is set), `always`,
+    /// or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorFlag::Auto)]
+    pub color: ColorFlag,
 
     #[command(subcommand)]
     pub command: Command,
@@ -85,6 +95,40 @@ pub enum FormatFlag {
     Html,
 }
 
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorFlag {
+    Auto,
+    Always,
+    Never,
+}
+
+static COLOR: std::sync::OnceLock<ColorFlag> = std::sync::OnceLock::new();
+
+/// Where text goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Out,
+    Err,
+}
+
+/// Whether diagnostics written on `stream` are coloured: `--color`, and with `auto`, whether
+/// the stream is a terminal and `NO_COLOR`, `CLICOLOR` and `TERM` allow it (as anstream reads
+/// them).
+pub fn colored(stream: Stream) -> bool {
+    match COLOR.get().copied().unwrap_or(ColorFlag::Auto) {
+        ColorFlag::Always => true,
+        ColorFlag::Never => false,
+        ColorFlag::Auto => {
+            let choice = match stream {
+                Stream::Out => anstream::AutoStream::choice(&std::io::stdout()),
+                Stream::Err => anstream::AutoStream::choice(&std::io::stderr()),
+            };
+            !matches!(choice, anstream::ColorChoice::Never)
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Analyze(analyze::Args),
@@ -96,6 +140,10 @@ pub enum Command {
     Simulate(simulate::Args),
     List(list::Args),
     Schema(schema::Args),
+    New(new::Args),
+    Lsp(lsp::Args),
+    Completions(completions::Args),
+    Man(completions::ManArgs),
 }
 
 impl Command {
@@ -110,6 +158,10 @@ impl Command {
             Command::Simulate(_) => "simulate",
             Command::List(_) => "list",
             Command::Schema(_) => "schema",
+            Command::New(_) => "new",
+            Command::Lsp(_) => "lsp",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
         }
     }
     /// The `--option` arguments, for the commands that load a ruleset.
@@ -122,7 +174,12 @@ impl Command {
             Command::Play(a) => Some(&a.options),
             Command::Replay(a) => Some(&a.options),
             Command::Simulate(a) => Some(&a.options),
-            Command::List(_) | Command::Schema(_) => None,
+            Command::List(_)
+            | Command::Schema(_)
+            | Command::New(_)
+            | Command::Lsp(_)
+            | Command::Completions(_)
+            | Command::Man(_) => None,
         }
     }
 }
@@ -171,6 +228,7 @@ pub fn main() -> ExitCode {
         FormatFlag::Json => Format::Json,
         FormatFlag::Text | FormatFlag::Html => Format::Text,
     };
+    let _ = COLOR.set(cli.color);
     let name = cli.command.name();
     let html = cli.format == FormatFlag::Html;
     let repeated = cli.command.options().map_or(Ok(()), OptionArgs::once_each);
@@ -188,6 +246,10 @@ pub fn main() -> ExitCode {
         Command::Simulate(a) => simulate::run(a, format),
         Command::List(a) => list::run(a, format),
         Command::Schema(a) => schema::run(a, format),
+        Command::New(a) => new::run(a, format),
+        Command::Lsp(a) => lsp::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => completions::man(a),
     });
     let exit = match result {
         Ok(exit) => exit,
@@ -253,7 +315,7 @@ fn report_failure(command: &str, fail: Fail, format: Format) -> Exit {
             },
             Format::Text,
         ) => {
-            say_err(&render_all(&diagnostics, &file, &source));
+            say_err(&render_all(&diagnostics, &file, &source, Stream::Err));
             say_err(&format!("{}\n", escape(&summary(&file, &diagnostics))));
             Exit::Wrong
         }
@@ -329,15 +391,14 @@ pub fn say_err(text: &str) {
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
-/// Every diagnostic drawn as text, one after another, separated by blank lines. The source
-/// lines they quote are the user's text: control characters in them are shown escaped.
-pub fn render_all(diags: &[Diagnostic], file: &str, source: &str) -> String {
+/// Every diagnostic drawn as text for `stream`, one after another, separated by blank lines.
+/// The source lines they quote are the user's text: control characters in them are shown
+/// escaped (by the renderer).
+pub fn render_all(diags: &[Diagnostic], file: &str, source: &str, stream: Stream) -> String {
+    let color = colored(stream);
     let mut out = String::new();
     for d in diags {
-        for line in diagnostic::render(d, file, source).lines() {
-            out.push_str(&escape(line));
-            out.push('\n');
-        }
+        out.push_str(&diagnostic::render(d, file, source, color));
         out.push('\n');
     }
     out
@@ -429,7 +490,7 @@ impl Ruleset {
     /// A note about how the ruleset was found, shown with its warnings.
     pub fn notes(&mut self, note: Option<String>) {
         if let Some(note) = note {
-            self.warnings.insert(0, Diagnostic::warning(note));
+            self.warnings.insert(0, Diagnostic::new(Code::NameNote, note));
         }
     }
 
@@ -458,7 +519,7 @@ impl Ruleset {
     /// In text mode, the warnings go to stderr so they never mix with the command's output.
     pub fn print_warnings(&self, format: Format) {
         if format == Format::Text && !self.warnings.is_empty() {
-            say_err(&render_all(&self.warnings, &self.file, &self.source));
+            say_err(&render_all(&self.warnings, &self.file, &self.source, Stream::Err));
         }
     }
 
@@ -549,11 +610,11 @@ pub fn position_json_to_move(rules: &Rules, pos: &sow::engine::Position) -> Valu
     v
 }
 
-/// Labels of a list of holes, space-separated.
-pub fn labels(rules: &Rules, holes: &[sow::rules::Pos]) -> String {
-    holes
+/// Labels of a list of moves, space-separated.
+pub fn labels(rules: &Rules, moves: &[sow::engine::Move]) -> String {
+    moves
         .iter()
-        .map(|&h| rules.geometry.label(h))
+        .map(|m| m.label(rules))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -572,62 +633,33 @@ pub fn shell_quote(s: &str) -> String {
 }
 
 /// What the engine did before any move, when the player to move in a set-up position cannot
-/// move: the game (or its first round) ends at once. Read from the game, to be shown after
-/// the position as given.
+/// move: the game (or its first round) ends at once. Shown after the position as given.
 pub struct StartEnding {
     /// Lines of text, each ending in a newline.
     pub text: String,
     pub json: Value,
 }
 
-/// The ending applied at the start, if the position `given` had one (see [`StartEnding`]).
-pub fn start_ending(
-    rules: &Rules,
-    given: &sow::engine::Position,
-    game: &sow::engine::Game,
-) -> Option<StartEnding> {
-    if !game.is_over() && game.round() == 1 {
-        return None;
+/// A set-up position as a game, with what happened before any move ([`StartEnding`]) when
+/// the player to move could not move.
+pub fn game_from(
+    rules: &Arc<Rules>,
+    given: sow::engine::Position,
+) -> (sow::engine::Game, Option<StartEnding>) {
+    let mut events = Vec::new();
+    let game = sow::engine::Game::from_position_traced(rules.clone(), given, &mut events);
+    if events.is_empty() {
+        return (game, None);
     }
-    let c = rules.clause(rules.no_move.id);
-    let clause = sow::render::clause(rules, rules.no_move.id);
     let stuck = sow::notation::player_name(given.to_move);
-    let after = game.position();
-    let mut text = String::new();
-    let how = match game.status() {
-        sow::engine::Status::Over { winner } => {
-            let scores = [after.held(rules, 0), after.held(rules, 1)];
-            let end = sow::trace::Event::GameEnd {
-                winner,
-                scores,
-                stopped: None,
-            };
-            text.push_str(&format!(
-                "  {stuck}, to move, has no legal move: the game ends before any move, by {clause}\n"
-            ));
-            text.push_str(&sow::render::trace_text(rules, &[end], &[], Detail::Plies));
-            json!({ "game_over": true, "winner": winner.map(side), "holdings": { "south": scores[0], "north": scores[1] } })
-        }
-        sow::engine::Status::Playing | sow::engine::Status::Stopped { .. } => {
-            text.push_str(&format!(
-                "  {stuck}, to move, has no legal move: round 1 ends before any move, by {clause}; round {} starts, {} to move\n",
-                game.round(),
-                sow::notation::player_name(after.to_move)
-            ));
-            json!({ "game_over": false, "round": game.round() })
-        }
-    };
-    text.push_str(&format!("  board {}\n", sow::render::board(rules, after)));
-    let mut json = json!({
-        "cause": "no legal move",
-        "mover": side(given.to_move),
-        "clause": { "name": c.name, "cites": c.cites },
-        "position": position_json_to_move(rules, after),
+    let mut text = format!("  {stuck}, to move, has no legal move before any move:\n");
+    text.push_str(&sow::render::trace_text(rules, &events, &[], Detail::Laps));
+    text.push_str(&format!("  board {}\n", sow::render::board(rules, game.position())));
+    let json = json!({
+        "events": events.iter().map(|e| sow::render::event_json(rules, e)).collect::<Vec<_>>(),
+        "position": position_json_to_move(rules, game.position()),
     });
-    if let (Some(map), Value::Object(more)) = (json.as_object_mut(), how) {
-        map.extend(more);
-    }
-    Some(StartEnding { text, json })
+    (game, Some(StartEnding { text, json }))
 }
 
 /// Ends a ply's object in a JSON document (`replay`, `play`) once its events are written:

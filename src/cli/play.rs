@@ -8,18 +8,18 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use sow::engine::{Game, Position, Status};
+use sow::engine::{Game, Move, Position, Status};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
 use sow::render::{self, Detail, Output, escape, play_traced};
-use sow::rules::{Player, Pos, Rules};
+use sow::rules::{Player, Rules};
 use sow::trace::Event;
 
 use super::input::{self, Line};
 use super::players::{Bot, Computer, Seat, players_help};
 use super::{
     Exit, Fail, Format, OptionArgs, Ruleset, done, labels, position_notation, say_err, side,
-    signals, start_ending,
+    signals,
 };
 
 const AFTER_HELP: &str = concat!(
@@ -93,7 +93,7 @@ pub struct Args {
 
 /// What a person typed at the prompt.
 enum Entry {
-    Move(Pos),
+    Move(Move),
     /// Take back the person's last ply and the plies after it.
     Undo,
     Quit,
@@ -128,24 +128,25 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let seats = [args.south, args.north];
     let humans = seats.contains(&Seat::Human);
 
-    let (start, mut game) = match &args.from {
+    let (start, mut game, at_start) = match &args.from {
         Some(text) => {
             let pos = parse_position(&rules, text).map_err(|e| Fail::Invalid {
                 file: "--from".into(),
                 source: text.clone(),
                 diagnostics: vec![
-                    sow::diagnostic::Diagnostic::error(format!(
+                    sow::diagnostic::Diagnostic::new(sow::diagnostic::Code::BadPosition, format!(
                         "bad starting position: {}",
                         e.message
                     ))
                     .at(e.span),
                 ],
             })?;
-            (pos, Game::from_position(rules.clone(), pos))
+            let (game, at_start) = super::game_from(&rules, pos);
+            (pos, game, at_start)
         }
         None => {
             let game = Game::new(rules.clone());
-            (*game.position(), game)
+            (*game.position(), game, None)
         }
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -224,7 +225,6 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             }
         ),
     );
-    let at_start = start_ending(&rules, &start, &game);
     if let Some(ending) = &at_start {
         say(
             &mut screen,
@@ -278,7 +278,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             .and_then(Option::as_mut);
         let h = match (computer, screen.as_mut()) {
             (Some(computer), _) => match computer.choose(&game, &mut rng) {
-                Some(choice) => choice.hole,
+                Some(choice) => choice.mv,
                 // Cannot happen: a game still playing has a legal move.
                 None => break Ending::Over,
             },
@@ -305,9 +305,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                         doc.value(Some("ply"), &json!(game.ply()));
                         super::close_ply_json(doc, &game);
                     }
-                    let labels: Vec<String> = (helper.played.iter())
-                        .map(|p| rules.geometry.label(p.hole))
-                        .collect();
+                    let labels: Vec<String> =
+                        (helper.played.iter()).map(|p| p.mv.label(&rules)).collect();
                     let written = match session.lock() {
                         Ok(mut s) => {
                             s.ply = game.ply();
@@ -339,7 +338,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             doc.value(Some("ply"), &json!(game.ply() + 1));
             doc.value(Some("mover"), &json!(side(mover)));
             doc.value(Some("player"), &json!(seat.to_string()));
-            doc.value(Some("move"), &json!(rules.geometry.label(h)));
+            doc.value(Some("move"), &json!(h.label(&rules)));
             doc.open_array(Some("events"));
         }
         let played = play_traced(&mut game, h, args.detail, screen.as_mut(), doc.as_mut())
@@ -347,7 +346,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             .map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
         end = played.end.or(end);
         helper.played.push(Played {
-            hole: h,
+            mv: h,
             mover,
             round,
         });
@@ -379,7 +378,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             Ok(mut s) => {
                 s.ply = game.ply();
                 match s.record.as_mut() {
-                    Some(r) => r.add(&rules.geometry.label(h)),
+                    Some(r) => r.add(&h.label(&rules)),
                     None => Ok(()),
                 }
             }
@@ -748,7 +747,7 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
 /// A ply played in the session, to list, take back and replay.
 #[derive(Debug, Clone, Copy)]
 struct Played {
-    hole: Pos,
+    mv: Move,
     mover: Player,
     /// The round it was played in.
     round: u32,
@@ -795,7 +794,7 @@ impl Helper {
         let Some(c) = self.hint.choose(game, &mut self.rng) else {
             return "  no hint: the game is over.\n".to_string();
         };
-        let hole = game.rules().geometry.label(c.hole);
+        let mv = c.mv.label(game.rules());
         let how = match (bot, c.depth) {
             (Bot::AlphaBeta(_), Some(depth)) => {
                 format!(
@@ -808,8 +807,8 @@ impl Helper {
             _ => String::new(),
         };
         match c.score {
-            Some(score) => format!("  hint: {hole}, from {bot}{how}: {score}\n"),
-            None => format!("  hint: {hole}, from {bot}\n"),
+            Some(score) => format!("  hint: {mv}, from {bot}{how}: {score}\n"),
+            None => format!("  hint: {mv}, from {bot}\n"),
         }
     }
 
@@ -818,7 +817,7 @@ impl Helper {
         if self.played.is_empty() {
             return "  no move has been played yet.\n".to_string();
         }
-        let mut out = String::from("  moves so far (ply and hole):\n");
+        let mut out = String::from("  moves so far (ply and move):\n");
         let mut round = 0;
         let mut on_line = 0;
         for (ply, p) in (1..).zip(&self.played) {
@@ -835,7 +834,7 @@ impl Helper {
                 on_line = 0;
             }
             out.push_str(if on_line == 0 { "    " } else { "  " });
-            out.push_str(&format!("{ply} {}", rules.geometry.label(p.hole)));
+            out.push_str(&format!("{ply} {}", p.mv.label(rules)));
             on_line += 1;
         }
         out.push('\n');
@@ -856,7 +855,7 @@ fn replayed(
         Game::new(rules.clone())
     };
     for p in played {
-        game.play(p.hole, &mut ()).map_err(|e| {
+        game.play(p.mv, &mut ()).map_err(|e| {
             Fail::Usage(format!(
                 "internal error: a move played before is refused when played again: {e}"
             ))
@@ -930,6 +929,7 @@ fn result_line(game: &Game, end: Option<(Option<Player>, [u32; 2])>) -> String {
             "stopped by the engine's {} after ply {}, no result ({held})",
             match limit {
                 sow::trace::Limit::Laps => "lap limit",
+                sow::trace::Limit::Steps => "limit on the work of a move",
                 sow::trace::Limit::Plies => "ply limit",
             },
             game.ply()

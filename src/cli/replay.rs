@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use sow::diagnostic::{self, Diagnostic, did_you_mean};
+use sow::diagnostic::{self, Code, Diagnostic, did_you_mean};
 use sow::engine::{Game, Position};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item};
@@ -13,7 +13,7 @@ use sow::render::{self, Detail, escape, play_traced};
 use super::draw::Picture;
 use super::{
     Exit, Fail, Format, Found, OptionArgs, Ruleset, diagnostics_json, input, position_notation,
-    read_ruleset, render_all, say_err, side, start_ending,
+    read_ruleset, render_all, say_err, side,
 };
 
 const AFTER_HELP: &str = "\
@@ -111,13 +111,14 @@ pub fn run_with(
             &script.record_warnings,
             &origin.file,
             &origin.source,
+            super::Stream::Err,
         ));
     }
     let rules = script.ruleset.rules.clone();
-    let (start, mut game) = match &script.position {
+    let (start, mut game, at_start) = match &script.position {
         None => {
             let game = Game::new(rules.clone());
-            (*game.position(), game)
+            (*game.position(), game, None)
         }
         Some((item, origin)) => {
             let pos = parse_position(&rules, &item.text).map_err(|e| {
@@ -127,15 +128,15 @@ pub fn run_with(
                     file: origin.file.clone(),
                     source: origin.source.clone(),
                     diagnostics: vec![
-                        Diagnostic::error(format!("bad starting position: {}", e.message))
+                        Diagnostic::new(Code::BadPosition, format!("bad starting position: {}", e.message))
                             .at(start + e.span.start..start + e.span.end),
                     ],
                 }
             })?;
-            (pos, Game::from_position(rules.clone(), pos))
+            let (game, at_start) = super::game_from(&rules, pos);
+            (pos, game, at_start)
         }
     };
-    let at_start = start_ending(&rules, &start, &game);
     if let Some(p) = picture.as_deref_mut() {
         p.start(&script.ruleset, &start, game.to_move());
     }
@@ -189,7 +190,7 @@ pub fn run_with(
         let legal: Vec<String> = game
             .legal_moves()
             .iter()
-            .map(|h| rules.geometry.label(h))
+            .map(|m| m.label(&rules))
             .collect();
         let h = match parse_move(&rules, mover, &item.text).and_then(|h| {
             match game.why_illegal(mover, h) {
@@ -256,7 +257,7 @@ pub fn run_with(
     let legal_now: Vec<String> = game
         .legal_moves()
         .iter()
-        .map(|h| rules.geometry.label(h))
+        .map(|m| m.label(&rules))
         .collect();
     match format {
         Format::Text => {
@@ -401,19 +402,19 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
         note,
     } = found.map_err(|message| {
         invalid(vec![
-            Diagnostic::error(format!("cannot load the ruleset: {message}"))
+            Diagnostic::new(Code::RecordRuleset, format!("cannot load the ruleset: {message}"))
                 .at(rec.ruleset.span.clone()),
         ])
     })?;
     let mut record_warnings = Vec::new();
     if let Some(note) = note {
-        record_warnings.push(Diagnostic::warning(note).at(rec.ruleset.span.clone()));
+        record_warnings.push(Diagnostic::new(Code::NameNote, note).at(rec.ruleset.span.clone()));
     }
     if let Some(f) = &rec.fingerprint {
         let now = record::fingerprint(&rsource);
         if f.text != now {
             record_warnings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::RulesetChanged, format!(
                     "the ruleset has changed since this record was made: its fingerprint is now {now}"
                 ))
                 .at(f.span.clone())
@@ -428,7 +429,7 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
     let mut problems = Vec::new();
     for (name, value) in &rec.options {
         let Some(decl) = plain.rules.options.iter().find(|o| o.name == name.text) else {
-            let d = Diagnostic::error(format!(
+            let d = Diagnostic::new(Code::UnknownOption, format!(
                 "{} has no option `{}`",
                 plain.rules.name, name.text
             ))
@@ -450,7 +451,7 @@ fn from_record(args: &Args) -> Result<Script, Fail> {
             continue;
         };
         if !decl.values.contains(&value.text) {
-            let d = Diagnostic::error(format!(
+            let d = Diagnostic::new(Code::OptionValue, format!(
                 "option `{}` cannot be `{}`; its values are {}",
                 name.text,
                 value.text,
@@ -526,7 +527,7 @@ struct Stop {
 
 impl Stop {
     fn diagnostic(&self) -> Diagnostic {
-        let d = Diagnostic::error(self.message.clone()).at(self.item.span.clone());
+        let d = Diagnostic::new(Code::IllegalMove, self.message.clone()).at(self.item.span.clone());
         if self.legal.is_empty() {
             d.hint("remove the moves after the end of the game")
         } else {
@@ -536,7 +537,12 @@ impl Stop {
 
     fn render(&self, script: &Script, rules: &sow::rules::Rules) -> String {
         let origin = &script.moves_from;
-        let mut out = diagnostic::render(&self.diagnostic(), &origin.file, &origin.source);
+        let mut out = diagnostic::render(
+            &self.diagnostic(),
+            &origin.file,
+            &origin.source,
+            super::colored(super::Stream::Err),
+        );
         out.push_str(&format!(
             "\nposition before ply {}: {}\n{}",
             self.ply,

@@ -15,8 +15,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use sow::engine::{Game, PlyReport, Status};
-use sow::rules::{ClauseId, Player, Pos, Rules};
+use sow::engine::{Game, Move, PlyReport, Status};
+use sow::rules::{ClauseId, Player, Rules};
 use sow::trace::{Event, Firings, Tracer};
 
 use super::players::{Bot, Computer};
@@ -108,13 +108,13 @@ impl Table {
     }
 
     /// Plays game `index` of `plan` from the start; `each` sees the game after every ply,
-    /// the hole played and the ply's report, and stops the game by returning false. The
+    /// the move played and the ply's report, and stops the game by returning false. The
     /// firings are those of this game alone.
     pub fn play(
         &mut self,
         plan: &Plan,
         index: u64,
-        mut each: impl FnMut(&Game, Pos, &PlyReport) -> bool,
+        mut each: impl FnMut(&Game, Move, &PlyReport) -> bool,
     ) -> Played {
         let mut rng = ChaCha8Rng::seed_from_u64(plan.seed(index));
         let game = &mut self.game;
@@ -135,7 +135,7 @@ impl Table {
                 self.computers
                     .get_mut(who)
                     .and_then(|c| c.choose(game, &mut rng))
-                    .map(|c| c.hole)
+                    .map(|c| c.mv)
             };
             let Some(h) = h else { break };
             let mut watch = Watch {

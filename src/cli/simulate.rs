@@ -418,7 +418,7 @@ fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example, laps: bool) -> Stri
     let mut table = Table::new(&ruleset.rules, &plan);
     let mut moves = Vec::new();
     table.play(&plan, e.game, |game, h, _| {
-        moves.push(ruleset.rules.geometry.label(h));
+        moves.push(h.label(&ruleset.rules));
         game.ply() < e.ply
     });
     let mut cmd = format!("sow replay {}", shell_quote(&ruleset.given));

@@ -10,8 +10,8 @@ use super::Position;
 use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
-    ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, EndingRule, Fact, HoleX, IntX, NO_HOLE, NOBODY,
-    Player, PlayerX, Pos, RelayRule, Rules,
+    ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact, HoleX, IntX,
+    NO_HOLE, NOBODY, Player, PlayerX, Pos, RelayRule, Rules, VarValue,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
 
@@ -23,6 +23,55 @@ pub type Num = Box<dyn Fn(&Cx<'_>, &Position) -> i64 + Send + Sync>;
 pub type Hole = Box<dyn Fn(&Cx<'_>, &Position) -> Pos + Send + Sync>;
 /// A compiled player.
 pub type Who = Box<dyn Fn(&Cx<'_>, &Position) -> Player + Send + Sync>;
+/// A compiled direction: 0 none, 1 counter-clockwise, 2 clockwise.
+pub type Way = Box<dyn Fn(&Cx<'_>, &Position) -> i32 + Send + Sync>;
+
+/// A compiled effect clause.
+pub struct EffectProgram {
+    pub id: ClauseId,
+    pub when: Cond,
+    /// Each variable set: its first slot, whether each player has one (the mover's is set),
+    /// and its new value.
+    pub sets: Vec<(usize, bool, Value)>,
+}
+
+/// A compiled value for a variable.
+pub enum Value {
+    Number(Num),
+    Flag(Cond),
+    Dir(Way),
+}
+
+impl EffectProgram {
+    /// Applies the effect, if its condition holds: every value is read before any is set.
+    #[inline]
+    pub fn apply(&self, cx: &Cx<'_>, pos: &mut Position) -> bool {
+        if !(self.when)(cx, pos) {
+            return false;
+        }
+        let mut values = [0i32; crate::rules::MAX_VARS];
+        for (i, (_, _, value)) in self.sets.iter().enumerate() {
+            let v = match value {
+                Value::Number(n) => {
+                    let n = n(cx, pos);
+                    i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX })
+                }
+                Value::Flag(c) => i32::from(c(cx, pos)),
+                Value::Dir(d) => d(cx, pos),
+            };
+            if let Some(slot) = values.get_mut(i) {
+                *slot = v;
+            }
+        }
+        for ((slot, per_player, _), v) in self.sets.iter().zip(values) {
+            let at = slot + if *per_player { usize::from(cx.mover) } else { 0 };
+            if let Some(s) = pos.vars.get_mut(at) {
+                *s = v;
+            }
+        }
+        true
+    }
+}
 
 /// A capture clause's expressions, compiled, with what else the engine reads of the clause
 /// at play time (so that playing walks one list, not the rules' and the program's side by
@@ -34,6 +83,8 @@ pub struct CaptureProgram {
     pub claim: bool,
     pub when: Cond,
     pub takes: Takes,
+    /// The work of trying the clause, in steps: the terms of its condition.
+    pub cost: u64,
 }
 
 /// What a capture clause takes.
@@ -124,8 +175,15 @@ pub struct Program {
     pub drops: Drops,
     /// The most laps a move may take by the rules (`u32::MAX` when they set none).
     pub max_laps: u32,
+    /// The engine's limit on the work of one move, in steps
+    /// ([`crate::rules::MAX_STEPS_PER_MOVE`]; lower only in tests, which cannot wait for it).
+    pub max_steps: u64,
     /// The rounds' `match_ends` condition.
     pub match_ends: Option<Cond>,
+    /// Effect clauses by moment.
+    pub drop_effects: Vec<EffectProgram>,
+    pub lap_effects: Vec<EffectProgram>,
+    pub move_effects: Vec<EffectProgram>,
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
@@ -148,6 +206,7 @@ impl Program {
             to: r.to,
             then: r.then,
             claim: r.claim,
+            cost: r.when.size(),
             when: c.cond(&r.when),
             takes: match r.take.as_slice() {
                 [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
@@ -171,12 +230,18 @@ impl Program {
             .unzip();
         let quiet_laps = rules.lap_captures.is_empty()
             && drop_captures.is_empty()
+            && rules.drop_effects.is_empty()
+            && rules.lap_effects.is_empty()
             && rules.claim_clause.is_none()
             && rules.first_seed != FirstSeed::Origin
             && !rules.reads(Fact::ReachedOpponent);
         Program {
             quiet_laps,
             max_laps: rules.max_laps.unwrap_or(u32::MAX),
+            drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
+            lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
+            move_effects: rules.move_effects.iter().map(|e| c.effect(e)).collect(),
+            max_steps: crate::rules::MAX_STEPS_PER_MOVE,
             match_ends: (rules.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())
                 .map(|x| c.cond(x)),
@@ -204,7 +269,13 @@ impl Program {
             end_when: (rules.end_when.iter())
                 .map(|(x, ending)| (*ending, c.cond(x)))
                 .collect(),
-            drops: Drops::of(guards),
+            drops: {
+                let mut drops = Drops::of(guards);
+                if !rules.drop_effects.is_empty() {
+                    drops.try_every_drop();
+                }
+                drops
+            },
             track_reached: rules.move_reads(Fact::ReachedOpponent),
             watch_reached: rules.reads(Fact::ReachedOpponent),
         }
@@ -351,6 +422,21 @@ impl Compiler<'_> {
         }
         match x {
             &BoolX::Const(b) => Box::new(move |_, _| b),
+            &BoolX::Var(slot) => {
+                let slot = usize::from(slot);
+                Box::new(move |_, pos| pos.vars.get(slot).is_some_and(|&v| v != 0))
+            }
+            BoolX::VarOf(slot, p) => {
+                let (slot, who) = (usize::from(*slot), self.who(p));
+                Box::new(move |cx, pos| {
+                    let at = slot + usize::from(who(cx, pos));
+                    pos.vars.get(at).is_some_and(|&v| v != 0)
+                })
+            }
+            BoolX::Dir(eq, a, b) => {
+                let (eq, a, b) = (*eq, self.dir(a), self.dir(b));
+                Box::new(move |cx, pos| (a(cx, pos) == b(cx, pos)) == eq)
+            }
             BoolX::Not(a) => {
                 let a = self.cond(a);
                 Box::new(move |cx, pos| !a(cx, pos))
@@ -632,10 +718,61 @@ impl Compiler<'_> {
         }
     }
 
+    fn dir(&self, x: &DirX) -> Way {
+        match x {
+            DirX::Move => Box::new(|cx, _| crate::rules::dir_value(cx.dir)),
+            &DirX::Const(v) => {
+                let v = i32::from(v);
+                Box::new(move |_, _| v)
+            }
+            &DirX::Var(slot) => {
+                let slot = usize::from(slot);
+                Box::new(move |_, pos| pos.vars.get(slot).copied().unwrap_or(0))
+            }
+            DirX::VarOf(slot, p) => {
+                let (slot, who) = (usize::from(*slot), self.who(p));
+                Box::new(move |cx, pos| {
+                    let at = slot + usize::from(who(cx, pos));
+                    pos.vars.get(at).copied().unwrap_or(0)
+                })
+            }
+        }
+    }
+
+    fn effect(&self, e: &EffectRule) -> EffectProgram {
+        EffectProgram {
+            id: e.id,
+            when: self.cond(&e.when),
+            sets: e
+                .sets
+                .iter()
+                .map(|(slot, per_player, v)| {
+                    let value = match v {
+                        VarValue::Number(n) => Value::Number(self.num(n)),
+                        VarValue::Flag(c) => Value::Flag(self.cond(c)),
+                        VarValue::Dir(d) => Value::Dir(self.dir(d)),
+                    };
+                    (usize::from(*slot), *per_player, value)
+                })
+                .collect(),
+        }
+    }
+
     fn num(&self, x: &IntX) -> Num {
         let g = &self.rules.geometry;
         match x {
             &IntX::Const(v) => Box::new(move |_, _| v),
+            &IntX::Var(slot) => {
+                let slot = usize::from(slot);
+                Box::new(move |_, pos| i64::from(pos.vars.get(slot).copied().unwrap_or(0)))
+            }
+            IntX::VarOf(slot, p) => {
+                let (slot, who) = (usize::from(*slot), self.who(p));
+                Box::new(move |cx, pos| {
+                    let at = slot + usize::from(who(cx, pos));
+                    i64::from(pos.vars.get(at).copied().unwrap_or(0))
+                })
+            }
             IntX::Seeds(h) => on_hole!(self, h, |cx, pos, p| i64::from(pos.seeds(p))),
             IntX::Number(h) => {
                 let numbers = g.number;
@@ -881,7 +1018,7 @@ mod tests {
     fn fused_row_tests_keep_their_meaning() {
         let rules = test_board(4);
         let g = &rules.geometry;
-        let tables = Tables::build(&rules, 0);
+        let tables = Tables::build(&rules, 0, rules.direction);
         let row = |p: u8, op: CmpOp, k: i64| {
             BoolX::Int(op, IntX::RowSeeds(PlayerX::Fixed(p)), IntX::Const(k))
         };
@@ -954,7 +1091,7 @@ mod tests {
         let rules = test_board(5);
         let g = &rules.geometry;
         assert_ne!(g.store_mask, 0, "the test board has stores on the track");
-        let tables = Tables::build(&rules, 0);
+        let tables = Tables::build(&rules, 0, rules.direction);
         let mut pos = Position::empty();
         // Seeds in the odd positions, so that `seeds(last) == 0` varies too.
         for h in (1..g.positions).step_by(2) {

@@ -1,7 +1,7 @@
 //! What an expression reads at one moment of play, and the arithmetic it uses.
 
 use super::Tables;
-use crate::rules::{ArithOp, BoolX, CmpOp, HoleX, IntX, NO_HOLE, Player, PlayerX, Pos, Rules};
+use crate::rules::{ArithOp, BoolX, CmpOp, Dir, HoleX, IntX, NO_HOLE, Player, PlayerX, Pos, Rules};
 
 /// Everything an expression can read at one moment, beside the position (which compiled
 /// expressions take as a second argument). A move keeps one context and moves it from moment
@@ -12,6 +12,8 @@ pub struct Cx<'a> {
     pub tables: &'a Tables,
     pub mover: Player,
     pub starter: Player,
+    /// The direction of the move (`direction` in legality clauses).
+    pub dir: Dir,
     pub here: Pos,
     pub last: Pos,
     pub origin: Pos,
@@ -20,6 +22,8 @@ pub struct Cx<'a> {
     pub last_seed: bool,
     pub move_captures: u32,
     pub reached_opponent: bool,
+    /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
+    pub steps: u64,
 }
 
 impl<'a> Cx<'a> {
@@ -30,6 +34,7 @@ impl<'a> Cx<'a> {
             tables,
             mover,
             starter,
+            dir: rules.direction,
             here: NO_HOLE,
             last: NO_HOLE,
             origin: NO_HOLE,
@@ -38,14 +43,8 @@ impl<'a> Cx<'a> {
             last_seed: false,
             move_captures: 0,
             reached_opponent: false,
+            steps: 0,
         }
-    }
-
-    /// Makes this the context between moves, when `mover` is to move: no hole facts, nothing
-    /// captured, nothing reached.
-    #[inline(always)]
-    pub fn between_moves(&mut self, mover: Player) {
-        *self = Cx::new(self.rules, self.tables, mover, self.starter);
     }
 
     /// Moves the context to a moment of the move: the hole it stands at, where the last seed
@@ -113,11 +112,23 @@ pub fn reads_hole(x: &BoolX) -> bool {
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => player(p),
             IntX::Neg(a) => int(a),
             IntX::Arith(_, a, b) => int(a) || int(b),
+            IntX::VarOf(_, p) => player(p),
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow
             | IntX::MoveCaptures
-            | IntX::TurnSowings => false,
+            | IntX::TurnSowings
+            | IntX::Var(_) => false,
+        }
+    }
+    // A listing of the legal moves is made for one direction at a time, so the move's
+    // direction is fixed across its holes, as the variables are.
+    fn dir(x: &crate::rules::DirX) -> bool {
+        match x {
+            crate::rules::DirX::VarOf(_, p) => player(p),
+            crate::rules::DirX::Move | crate::rules::DirX::Const(_) | crate::rules::DirX::Var(_) => {
+                false
+            }
         }
     }
     match x {
@@ -131,6 +142,9 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::Hole(_, a, b) => hole(a) || hole(b),
         BoolX::In(v, _) => int(v),
         BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => hole(h),
+        BoolX::Var(_) => false,
+        BoolX::VarOf(_, p) => player(p),
+        BoolX::Dir(_, a, b) => dir(a) || dir(b),
     }
 }
 

@@ -2,7 +2,7 @@
 //! that a position coming back is found and ends the round.
 
 use super::{Block, Blocks, Position};
-use crate::rules::{Player, Pos};
+use crate::rules::{MAX_VARS, Player, Pos};
 
 /// Positions recorded since the history was last cleared, with the ply after which each
 /// stood, in compact form, as parallel lists: a hash of each (scanned first, so kept densely
@@ -22,7 +22,24 @@ pub(super) struct History {
     /// The blocks the game's board covers.
     blocks: Blocks,
     pending: Option<Pending>,
+    /// Once the history is long ([`INDEXED_FROM`] records), an open-addressing table of the
+    /// records by key (each slot a record's index plus one, 0 empty), so that a game which
+    /// banks nothing for thousands of plies looks a position up in constant time rather
+    /// than scanning every earlier one (which made such a game quadratic). Short histories,
+    /// the usual case, are scanned: cheaper than hashing into a table.
+    index: Vec<u32>,
+    /// Whether `index` holds the records (it is rebuilt when the history grows past it).
+    indexed: bool,
 }
+
+/// The first slot to probe for a key: its high bits, mixed (the low bits of a product are
+/// the weakest).
+fn home(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
+}
+
+/// The length from which the history keeps its records in a hash table.
+const INDEXED_FROM: usize = 64;
 
 /// What the history needs of a pending position besides the position itself, which the next
 /// move keeps as its start.
@@ -44,6 +61,7 @@ struct Rest {
     moved: u8,
     turn_sowings: u8,
     claims: [Pos; 2],
+    vars: [i32; MAX_VARS],
 }
 
 impl Rest {
@@ -56,6 +74,7 @@ impl Rest {
             moved: pos.moved,
             turn_sowings: pos.turn_sowings,
             claims: pos.claims,
+            vars: pos.vars,
         }
     }
 }
@@ -73,9 +92,14 @@ fn key(pos: &Position, blocks: Blocks) -> u64 {
             h = (h.rotate_left(23) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
     }
+    let vars = pos
+        .vars
+        .iter()
+        .fold(0u64, |h, &v| h.rotate_left(7) ^ u64::from(v as u32));
     h ^ u64::from(pos.reserve[0])
         ^ (u64::from(pos.reserve[1]) << 20)
         ^ (u64::from(pos.turn_sowings) << 40)
+        ^ vars.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl History {
@@ -87,6 +111,10 @@ impl History {
             boards: Vec::with_capacity(records * blocks.0),
             blocks,
             pending: None,
+            // Room for the index of a full history, reserved now so that indexing a long
+            // history allocates nothing during play.
+            index: Vec::with_capacity((2 * records).next_power_of_two().max(2 * INDEXED_FROM)),
+            indexed: false,
         }
     }
 
@@ -101,6 +129,7 @@ impl History {
         self.records.clear();
         self.boards.clear();
         self.pending = None;
+        self.indexed = false;
     }
 
     /// Takes `pos`, settled after `ply`: the ply after which it stood before, if it repeats a
@@ -147,6 +176,12 @@ impl History {
         let rest = Rest::of(pos);
         let board = pos.blocks(self.blocks);
         let n = board.len();
+        if self.indexed {
+            return self.look_up(key, |i| {
+                self.records.get(i).filter(|(r, _)| *r == rest).is_some()
+                    && self.boards.get(i * n..(i + 1) * n) == Some(board)
+            });
+        }
         // The keys are scanned on their own, in a loop that only compares (the scan runs over
         // every position since the last capture, once a ply); a match is then checked in full.
         let mut from = 0;
@@ -166,15 +201,84 @@ impl History {
         None
     }
 
+    /// The ply of the record with this key for which `same` holds, looked up in the index.
+    #[cold]
+    fn look_up(&self, key: u64, same: impl Fn(usize) -> bool) -> Option<u32> {
+        let mask = self.index.len().wrapping_sub(1);
+        let mut slot = home(key) & mask;
+        // The table is never more than half full, so an empty slot ends every probe.
+        for _ in 0..self.index.len() {
+            let i = match self.index.get(slot) {
+                Some(0) | None => return None,
+                Some(&i) => (i - 1) as usize,
+            };
+            if self.keys.get(i) == Some(&key) && same(i) {
+                return self.records.get(i).map(|(_, ply)| *ply);
+            }
+            slot = (slot + 1) & mask;
+        }
+        None
+    }
+
+    /// Puts record `i` (of key `key`) into the index.
+    fn insert(&mut self, key: u64, i: usize) {
+        let mask = self.index.len().wrapping_sub(1);
+        let mut slot = home(key) & mask;
+        for _ in 0..self.index.len() {
+            match self.index.get_mut(slot) {
+                Some(s) if *s == 0 => {
+                    // Below MAX_PLIES records, which fits u32.
+                    *s = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                    return;
+                }
+                Some(_) => slot = (slot + 1) & mask,
+                None => return,
+            }
+        }
+    }
+
+    /// Keeps the index covering every record at most half full: built when the history
+    /// reaches [`INDEXED_FROM`] records, doubled when it fills up.
+    #[cold]
+    fn reindex(&mut self) {
+        let size = (self.keys.len() * 2).next_power_of_two().max(2 * INDEXED_FROM);
+        self.index.clear();
+        self.index.resize(size, 0);
+        let keys = std::mem::take(&mut self.keys);
+        for (i, &key) in keys.iter().enumerate() {
+            self.insert(key, i);
+        }
+        self.keys = keys;
+        self.indexed = true;
+    }
+
     /// Records `pos`, hashing to `key`, as the position after `ply`.
     #[inline(always)]
     fn record(&mut self, pos: &Position, key: u64, ply: u32) {
+        if self.indexed || self.keys.len() + 1 >= INDEXED_FROM {
+            self.record_indexed(pos, key, ply);
+            return;
+        }
         self.keys.push(key);
         self.records.push((Rest::of(pos), ply));
         match pos.blocks(self.blocks) {
             // One block, the usual board: a fixed-size copy.
             [block] => self.boards.push(*block),
             board => self.boards.extend_from_slice(board),
+        }
+    }
+
+    /// [`History::record`] for a long history: the record also goes into the index.
+    #[cold]
+    fn record_indexed(&mut self, pos: &Position, key: u64, ply: u32) {
+        self.keys.push(key);
+        self.records.push((Rest::of(pos), ply));
+        self.boards.extend_from_slice(pos.blocks(self.blocks));
+        let i = self.keys.len() - 1;
+        if !self.indexed || 2 * self.keys.len() > self.index.len() {
+            self.reindex();
+        } else {
+            self.insert(key, i);
         }
     }
 }

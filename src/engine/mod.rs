@@ -12,8 +12,10 @@ use std::sync::Arc;
 
 pub use eval::{arith, compare};
 
-use crate::rules::{ClauseId, EndingRule, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules, bit};
-use crate::ruleset::{ClosedHoles, Direction, NextStarter, Remaining, RowEnd, Verdict};
+use crate::rules::{
+    ClauseId, Dir, EndingRule, MAX_POSITIONS, MAX_VARS, NO_HOLE, Player, Pos, Rules, bit,
+};
+use crate::ruleset::{ClosedHoles, NextStarter, Remaining, RowEnd, VarScope, Verdict};
 use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
 use eval::Cx;
@@ -41,6 +43,8 @@ pub struct Position {
     pub turn_sowings: u8,
     /// Each player's claimed hole (see `claim` in capture clauses), or [`NO_HOLE`].
     pub claims: [Pos; 2],
+    /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
+    pub vars: [i32; MAX_VARS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
     /// [`Position`]'s methods, and recounted whenever a position enters a [`Game`] (so a
     /// `board` written directly counts from then on). Whether a row is empty, and which holes
@@ -62,6 +66,7 @@ impl Position {
             moved: 0b11,
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
+            vars: [0; MAX_VARS],
             sown: 0,
         }
     }
@@ -93,6 +98,7 @@ impl Position {
         self.moved = other.moved;
         self.turn_sowings = other.turn_sowings;
         self.claims = other.claims;
+        self.vars = other.vars;
         self.sown = other.sown;
     }
 
@@ -221,6 +227,7 @@ impl Position {
             && self.moved == other.moved
             && self.turn_sowings == other.turn_sowings
             && self.claims == other.claims
+            && self.vars == other.vars
     }
 
     /// Seeds banked so far; a change means no earlier position can come back.
@@ -304,16 +311,16 @@ impl Lane {
 }
 
 impl Tables {
-    fn build(rules: &Rules, closed: u64) -> Tables {
+    fn build(rules: &Rules, closed: u64, dir: Dir) -> Tables {
         let g = &rules.geometry;
         let mut t = Tables {
             lanes: [Lane::NONE, Lane::NONE, Lane::NONE],
             next: [[NO_HOLE; MAX_POSITIONS]; 2],
             prev: [[NO_HOLE; MAX_POSITIONS]; 2],
         };
-        let fwd = match rules.direction {
-            Direction::Ccw => &g.ccw,
-            Direction::Cw => &g.cw,
+        let fwd = match dir {
+            Dir::Ccw => &g.ccw,
+            Dir::Cw => &g.cw,
         };
         let [south_store, north_store] = g.store;
         // Per player: their circuit, and the opponent's store.
@@ -427,50 +434,192 @@ impl Tables {
     }
 }
 
-/// The legal moves of a position, as a set of board positions (a bit per position). The
-/// moves come out in the mover's hole order, because a player's holes are numbered in the
-/// order of their positions (see [`crate::rules::Geometry::build`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// A move: what the player to move chooses for a ply. In the notation, `s3` (the rules'
+/// direction), `s3:cw` (a direction the mover chooses), `pass`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The hole sown from ([`NO_HOLE`] for a pass).
+    pub hole: Pos,
+    /// The direction, when the rules let the mover choose it; `None` sows the rules' way.
+    pub dir: Option<Dir>,
+}
+
+impl Move {
+    /// Passing: the move of a player who cannot sow, where the rules let them wait.
+    pub const PASS: Move = Move {
+        hole: NO_HOLE,
+        dir: None,
+    };
+
+    /// Sowing from `hole` the rules' way.
+    pub fn sow(hole: Pos) -> Move {
+        Move { hole, dir: None }
+    }
+
+    /// Sowing from `hole` in a direction the mover chose.
+    pub fn towards(hole: Pos, dir: Dir) -> Move {
+        Move {
+            hole,
+            dir: Some(dir),
+        }
+    }
+
+    /// Whether this is a pass.
+    pub fn is_pass(self) -> bool {
+        self.hole == NO_HOLE
+    }
+
+    /// The move as the notation writes it: `s3`, `s3:cw`, `pass`.
+    pub fn label(self, rules: &Rules) -> String {
+        match (self.is_pass(), self.dir) {
+            (true, _) => "pass".into(),
+            (false, None) => rules.geometry.label(self.hole),
+            (false, Some(d)) => format!("{}:{}", rules.geometry.label(self.hole), d.word()),
+        }
+    }
+}
+
+/// A pass: a placeholder where a move must stand before one is chosen (the players' move
+/// buffers, the root of a search tree). Not a move to play unless the rules offer it.
+impl Default for Move {
+    fn default() -> Move {
+        Move::PASS
+    }
+}
+
+impl From<Pos> for Move {
+    fn from(hole: Pos) -> Move {
+        Move::sow(hole)
+    }
+}
+
+/// The legal moves of a position, as sets of board positions (a bit per position): no
+/// allocation, whatever the moves. The moves come out in the mover's hole order (a player's
+/// holes are numbered in the order of their positions, see
+/// [`crate::rules::Geometry::build`]); where the mover chooses the direction, each hole's
+/// counter-clockwise move comes before its clockwise one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoveList {
+    /// The holes that may be sown from the rules' way (counter-clockwise, when the mover
+    /// chooses).
     mask: u64,
+    /// When the mover chooses: the holes that may be sown from clockwise.
+    cw: u64,
+    choose: bool,
+    /// The rules' direction, which a move naming it may also give.
+    fixed: Dir,
+    /// Passing is the only move.
+    pass: bool,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
 }
 
 impl MoveList {
     fn new() -> Self {
-        MoveList { mask: 0 }
+        MoveList {
+            mask: 0,
+            cw: 0,
+            choose: false,
+            fixed: Dir::Ccw,
+            pass: false,
+        }
     }
+
+    /// The moves of holes sown the rules' way.
+    fn of(mask: u64, fixed: Dir) -> Self {
+        MoveList {
+            mask,
+            fixed,
+            ..MoveList::new()
+        }
+    }
+
     /// How many moves there are.
     pub fn len(&self) -> usize {
-        self.mask.count_ones() as usize
+        (self.mask.count_ones() + self.cw.count_ones()) as usize + usize::from(self.pass)
     }
+
     pub fn is_empty(&self) -> bool {
-        self.mask == 0
+        self.mask == 0 && self.cw == 0 && !self.pass
     }
-    pub fn contains(&self, h: Pos) -> bool {
-        h < 64 && self.mask & (1 << h) != 0
-    }
-    /// The `k`-th move (from 0) in hole order.
-    pub fn get(&self, k: usize) -> Option<Pos> {
-        let mut rest = self.mask;
-        for _ in 0..k {
-            rest &= rest.wrapping_sub(1);
+
+    /// Whether `mv` is one of the moves.
+    pub fn contains(&self, mv: impl Into<Move>) -> bool {
+        let mv = mv.into();
+        if mv.is_pass() {
+            return self.pass;
         }
-        (rest != 0).then(|| rest.trailing_zeros() as Pos)
+        let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
+        match (self.choose, mv.dir) {
+            (true, Some(Dir::Ccw)) => bit(self.mask),
+            (true, Some(Dir::Cw)) => bit(self.cw),
+            (true, None) => false,
+            (false, Some(d)) => d == self.fixed && bit(self.mask),
+            (false, None) => bit(self.mask),
+        }
     }
-    /// The moves in hole order.
-    pub fn iter(&self) -> impl Iterator<Item = Pos> + use<> {
-        let mut rest = self.mask;
+
+    /// Whether sowing from `hole` is legal in some direction.
+    pub fn has_hole(&self, hole: Pos) -> bool {
+        hole < 64 && (self.mask | self.cw) & (1 << hole) != 0
+    }
+
+    /// The `k`-th move (from 0), in the order of [`MoveList::iter`].
+    #[inline]
+    pub fn get(&self, k: usize) -> Option<Move> {
+        if self.pass {
+            return (k == 0).then_some(Move::PASS);
+        }
+        if !self.choose {
+            let mut rest = self.mask;
+            for _ in 0..k {
+                rest &= rest.wrapping_sub(1);
+            }
+            return (rest != 0).then(|| Move::sow(rest.trailing_zeros() as Pos));
+        }
+        self.iter().nth(k)
+    }
+
+    /// The moves, in hole order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
+        let (ccw, cw, choose, pass) = (self.mask, self.cw, self.choose, self.pass);
+        let mut rest = ccw | cw;
+        let mut pending_cw: Option<Pos> = None;
+        let mut passed = !pass;
         std::iter::from_fn(move || {
+            if !passed {
+                passed = true;
+                return Some(Move::PASS);
+            }
+            if let Some(h) = pending_cw.take() {
+                return Some(Move::towards(h, Dir::Cw));
+            }
             if rest == 0 {
                 return None;
             }
             let h = rest.trailing_zeros() as Pos;
             rest &= rest - 1;
-            Some(h)
+            if !choose {
+                return Some(Move::sow(h));
+            }
+            let bit = 1u64 << h;
+            match (ccw & bit != 0, cw & bit != 0) {
+                (true, true) => {
+                    pending_cw = Some(h);
+                    Some(Move::towards(h, Dir::Ccw))
+                }
+                (true, false) => Some(Move::towards(h, Dir::Ccw)),
+                _ => Some(Move::towards(h, Dir::Cw)),
+            }
         })
     }
+
     /// The moves in hole order, as a vector (for display and tests).
-    pub fn to_vec(&self) -> Vec<Pos> {
+    pub fn to_vec(&self) -> Vec<Move> {
         self.iter().collect()
     }
 }
@@ -492,13 +641,17 @@ pub enum Status {
 pub enum MoveError {
     /// The game is already over.
     GameOver,
-    /// The hole is not a legal move now.
-    Illegal { hole: Pos, reason: String },
+    /// The move is not legal now.
+    Illegal { mv: Move, reason: String },
 }
 
 /// Why a move is illegal, before it is put in words.
 #[derive(Debug, Clone, Copy)]
 enum Illegality {
+    Pass,
+    MustPass,
+    NoDirection,
+    FixedDirection,
     NotOwn,
     Closed,
     Empty,
@@ -512,8 +665,11 @@ pub struct PlyReport {
     pub extra_turn: bool,
     /// The move's laps would never end (a lap-end state repeated).
     pub endless: bool,
-    /// The move was stopped by the engine's safety limit on laps, with no repeat found.
+    /// The move was stopped by one of the engine's safety limits on a move (laps or steps),
+    /// with no repeat found.
     pub lap_limit: bool,
+    /// Which limit stopped play, if one did.
+    pub limit: Option<Limit>,
     pub cycle: bool,
     /// A round (or the game) ended with this ply.
     pub round_over: bool,
@@ -527,17 +683,18 @@ pub struct Game {
     program: Arc<Program>,
     /// The neighbour tables when no hole is closed, built once: every game and most rounds
     /// start with them.
-    open_tables: Arc<Tables>,
+    open_tables: Arc<DirTables>,
     /// Tables built for other closed-hole masks, at most [`TABLES_KEPT`] (the rounds of a
     /// match close the same few patterns again and again). The room is reserved at set-up, so
     /// no round allocates.
-    closed_tables: Vec<(u64, Tables)>,
+    closed_tables: Vec<(u64, DirTables)>,
     pos: Position,
     /// The position every game of these rules starts from (see [`Game::restart`]).
     opening: Position,
     /// The position as the current move began (see [`Mover::run`]).
     move_start: Position,
-    tables: Tables,
+    /// The tables of each direction for the holes closed now.
+    tables: DirTables,
     starter: Player,
     round: u32,
     ply: u32,
@@ -550,6 +707,9 @@ pub struct Game {
     round_starts: Vec<Position>,
     track_first_move: bool,
     track_turn_sowings: bool,
+    /// Whether some variable lasts a move, or a turn (so each move or turn resets it).
+    vars_by_move: bool,
+    vars_by_turn: bool,
     /// Whether a move can have more than one lap (a relay, or captured seeds sown again).
     can_relay: bool,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -576,6 +736,14 @@ enum Plain {
     OnceMoved,
     /// Never: the clauses are tried at each listing.
     Never,
+}
+
+/// The neighbour tables of both directions (see [`Tables`]), indexed by [`Dir::index`].
+pub type DirTables = [Tables; 2];
+
+/// Builds the tables of both directions for a mask of closed holes.
+fn both_tables(rules: &Rules, closed: u64) -> DirTables {
+    Dir::BOTH.map(|dir| Tables::build(rules, closed, dir))
 }
 
 /// How many closed-hole masks a game keeps the neighbour tables of.
@@ -610,7 +778,7 @@ impl Game {
     pub fn new(rules: Arc<Rules>) -> Game {
         let pos = Game::opening(&rules);
         let first = rules.first;
-        Game::start(rules, pos, first)
+        Game::start(rules, pos, first, &mut ())
     }
 
     /// The position a game of `rules` starts from.
@@ -624,31 +792,50 @@ impl Game {
             moved: 0,
             turn_sowings: 0,
             claims: [NO_HOLE; 2],
+            vars: [0; MAX_VARS],
             sown: 0,
         };
+        reset_vars(rules, &mut pos, |_| true);
         pos.recount();
         pos
     }
 
     /// A game from a set-up position. It counts as mid-game: both players have moved.
-    pub fn from_position(rules: Arc<Rules>, mut pos: Position) -> Game {
-        pos.moved = 0b11;
-        pos.turn_sowings = 0;
-        Game::start(rules, pos, pos.to_move)
+    pub fn from_position(rules: Arc<Rules>, pos: Position) -> Game {
+        Game::from_position_traced(rules, pos, &mut ())
     }
 
-    fn start(rules: Arc<Rules>, mut pos: Position, starter: Player) -> Game {
+    /// [`Game::from_position`], tracing what happens before any move: when the player to move
+    /// cannot move, the game (or its first round) ends at once, and `tracer` hears it.
+    pub fn from_position_traced<T: Tracer>(
+        rules: Arc<Rules>,
+        mut pos: Position,
+        tracer: &mut T,
+    ) -> Game {
+        pos.moved = 0b11;
+        pos.turn_sowings = 0;
+        Game::start(rules, pos, pos.to_move, tracer)
+    }
+
+    fn start<T: Tracer>(
+        rules: Arc<Rules>,
+        mut pos: Position,
+        starter: Player,
+        tracer: &mut T,
+    ) -> Game {
         pos.recount();
         let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
+        let vars_by_move = rules.vars.iter().any(|v| v.scope == VarScope::Move);
+        let vars_by_turn = rules.vars.iter().any(|v| v.scope == VarScope::Turn);
         let track_turn_sowings = rules.reads(crate::rules::Fact::TurnSowings);
         if !track_first_move {
             pos.moved = 0;
         }
-        let open_tables = Arc::new(Tables::build(&rules, 0));
+        let open_tables = Arc::new(both_tables(&rules, 0));
         let tables = if pos.closed == 0 {
             (*open_tables).clone()
         } else {
-            Tables::build(&rules, pos.closed)
+            both_tables(&rules, pos.closed)
         };
         let history =
             History::with_capacity(HISTORY_CAPACITY, Blocks::of(rules.geometry.positions));
@@ -703,6 +890,8 @@ impl Game {
             round_starts,
             track_first_move,
             track_turn_sowings,
+            vars_by_move,
+            vars_by_turn,
             can_relay,
             fixed_when,
             dead_legal,
@@ -712,7 +901,7 @@ impl Game {
         };
         game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
-        game.settle(&mut ());
+        game.settle(tracer);
         game
     }
 
@@ -776,28 +965,56 @@ impl Game {
             Plain::OnceMoved => self.pos.moved & (1 << (player & 1)) != 0,
             Plain::Never => false,
         };
-        if plain {
-            return self.open_sown(player);
+        let dir = self.rules.direction;
+        if !self.rules.choose_direction {
+            let mask = if plain {
+                self.open_sown(player)
+            } else {
+                self.legal_by_clauses(player, dir)
+            };
+            return MoveList::of(mask, dir);
         }
-        self.legal_by_clauses(player)
+        let [ccw, cw] = Dir::BOTH.map(|dir| {
+            if plain {
+                self.open_sown(player)
+            } else {
+                self.legal_by_clauses(player, dir)
+            }
+        });
+        MoveList {
+            mask: ccw,
+            cw,
+            choose: true,
+            ..MoveList::of(0, dir)
+        }
     }
 
     /// `player`'s open holes holding seeds.
     #[inline(always)]
-    fn open_sown(&self, player: Player) -> MoveList {
+    fn open_sown(&self, player: Player) -> u64 {
         let holes = self.rules.geometry.holes_mask.get(usize::from(player));
-        MoveList {
-            mask: self.pos.sown() & holes.copied().unwrap_or(0) & !self.pos.closed,
+        self.pos.sown() & holes.copied().unwrap_or(0) & !self.pos.closed
+    }
+
+    /// The tables of a direction.
+    #[inline(always)]
+    fn tables_of(&self, dir: Dir) -> &Tables {
+        let [ccw, cw] = &self.tables;
+        match dir {
+            Dir::Ccw => ccw,
+            Dir::Cw => cw,
         }
     }
 
-    fn legal_by_clauses(&self, player: Player) -> MoveList {
+    /// The holes `player` may sow from in direction `dir`, by the legality clauses.
+    fn legal_by_clauses(&self, player: Player, dir: Dir) -> u64 {
         // Clauses whose `when` reads no hole apply to every hole or to none: tried once.
         let rules = &*self.rules;
         let mut off = self.dead_legal;
         let mut on = 0u64;
         let fixed = self.fixed_when & !off;
-        let mut cx = Cx::new(rules, &self.tables, player, self.starter);
+        let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
+        cx.dir = dir;
         if fixed != 0 {
             for (i, rule) in self.program.legal.iter().enumerate().take(64) {
                 if fixed & (1 << i) != 0 {
@@ -814,9 +1031,9 @@ impl Game {
         // it is open and not empty. This skips the per-hole clause loop, the most frequent work
         // of a playout.
         let n = rules.legal.len();
-        let open = self.open_sown(player).mask;
+        let open = self.open_sown(player);
         if n < 64 && off == (1u64 << n) - 1 {
-            return MoveList { mask: open };
+            return open;
         }
         // Otherwise the clauses are tried on the open holes holding seeds, in one context.
         let mut mask = open;
@@ -830,15 +1047,27 @@ impl Game {
                 mask &= !(1 << h);
             }
         }
-        MoveList { mask }
+        mask
     }
 
-    /// Why `player` may not sow from `h` now, or None if they may. (Cold: `play` calls it only
+    /// Why `player` may not play `mv` now, or None if they may. (Cold: `play` calls it only
     /// for an illegal move, and it would otherwise weigh on the layout of every ply.)
     #[cold]
-    pub fn why_illegal(&self, player: Player, h: Pos) -> Option<String> {
+    pub fn why_illegal(&self, player: Player, mv: impl Into<Move>) -> Option<String> {
+        let mv = mv.into();
         let g = &self.rules.geometry;
-        self.illegality(player, h).map(|why| match why {
+        let h = mv.hole;
+        self.illegality(player, mv).map(|why| match why {
+            Illegality::Pass => "passing is not a move now: a player passes only when the rules say so and they cannot sow".to_string(),
+            Illegality::MustPass => "the player to move cannot sow: they pass".to_string(),
+            Illegality::NoDirection => format!(
+                "the mover chooses the direction: write {0}:ccw or {0}:cw",
+                g.label(h)
+            ),
+            Illegality::FixedDirection => format!(
+                "the rules sow {}: the direction is not the mover's to choose",
+                self.rules.direction.word()
+            ),
             Illegality::NotOwn => format!("{} is not a hole of the player to move", g.label(h)),
             Illegality::Closed => format!("{} is closed", g.label(h)),
             Illegality::Empty => format!("{} is empty", g.label(h)),
@@ -849,15 +1078,31 @@ impl Game {
                     .as_deref()
                     .map(|c| format!(" ({c})"))
                     .unwrap_or_default();
-                format!("the rule \"{}\"{cites} forbids {}", clause.name, g.label(h))
+                format!(
+                    "the rule \"{}\"{cites} forbids {}",
+                    clause.name,
+                    mv.label(&self.rules)
+                )
             }
         })
     }
 
-    /// Why `player` may not sow from `h` now, without building the message (no allocation).
-    fn illegality(&self, player: Player, h: Pos) -> Option<Illegality> {
+    /// Why `player` may not play `mv` now, without building the message (no allocation).
+    fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
+        if self.moves.pass && player == self.pos.to_move {
+            return (!mv.is_pass()).then_some(Illegality::MustPass);
+        }
+        if mv.is_pass() {
+            return Some(Illegality::Pass);
+        }
+        let dir = match (rules.choose_direction, mv.dir) {
+            (true, None) => return Some(Illegality::NoDirection),
+            (false, Some(d)) if d != rules.direction => return Some(Illegality::FixedDirection),
+            (_, d) => d.unwrap_or(rules.direction),
+        };
+        let h = mv.hole;
         if !g.is_hole(h) || g.owner_of(h) != player {
             return Some(Illegality::NotOwn);
         }
@@ -867,7 +1112,8 @@ impl Game {
         if self.pos.seeds(h) == 0 {
             return Some(Illegality::Empty);
         }
-        let mut cx = Cx::new(rules, &self.tables, player, self.starter);
+        let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
+        cx.dir = dir;
         cx.origin = h;
         self.forbidding(&cx, h, 0, 0).map(Illegality::Rule)
     }
@@ -898,39 +1144,55 @@ impl Game {
     fn holds_after(&self, cx: &Cx<'_>, h: Pos, after: &compile::Cond) -> bool {
         let mut copy = self.pos;
         let mut moved = *cx;
-        self.mover(cx.mover, h)
+        self.mover(cx.mover, h, cx.dir)
             .run(&mut copy, &mut moved, &self.pos, &mut ());
         after(&moved, &copy)
     }
 
-    fn mover(&self, player: Player, origin: Pos) -> Mover<'_> {
+    fn mover(&self, player: Player, origin: Pos, dir: Dir) -> Mover<'_> {
         Mover {
             rules: &self.rules,
             program: &self.program,
-            tables: &self.tables,
+            tables: self.tables_of(dir),
+            dir,
             player,
             starter: self.starter,
             origin,
         }
     }
 
-    /// Plays one ply: the player to move sows from hole `h`.
-    pub fn play<T: Tracer>(&mut self, h: Pos, tracer: &mut T) -> Result<PlyReport, MoveError> {
+    /// Plays one ply: the player to move plays `mv` (a hole, `Move::towards` a hole in a
+    /// direction the mover chooses, or `Move::PASS`).
+    pub fn play<T: Tracer>(
+        &mut self,
+        mv: impl Into<Move>,
+        tracer: &mut T,
+    ) -> Result<PlyReport, MoveError> {
+        let mv = mv.into();
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
         let mover = self.pos.to_move;
         // The legal moves were listed when this position was settled.
-        if !self.moves.contains(h) {
-            let reason = self.why_illegal(mover, h).unwrap_or_default();
-            return Err(MoveError::Illegal { hole: h, reason });
+        if !self.moves.contains(mv) {
+            let reason = self.why_illegal(mover, mv).unwrap_or_default();
+            return Err(MoveError::Illegal { mv, reason });
         }
+        if mv.is_pass() {
+            return self.pass(tracer);
+        }
+        let h = mv.hole;
+        let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
+        if self.vars_by_move {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Move);
+        }
         if T::EVENTS {
             tracer.event(Event::Move {
                 ply: self.ply,
                 player: mover,
                 hole: h,
+                dir: mv.dir,
             });
         }
         if self.track_turn_sowings {
@@ -942,10 +1204,15 @@ impl Game {
         if self.history.is_pending() || self.can_relay {
             self.move_start.copy_from(&self.pos, self.history.blocks());
         }
+        let [ccw, cw] = &self.tables;
         let move_of = Mover {
             rules: &self.rules,
             program: &self.program,
-            tables: &self.tables,
+            tables: match dir {
+                Dir::Ccw => ccw,
+                Dir::Cw => cw,
+            },
+            dir,
             player: mover,
             starter: self.starter,
             origin: h,
@@ -960,7 +1227,7 @@ impl Game {
             laps: run.laps,
             ..PlyReport::default()
         };
-        if run.endless.is_some() || run.lap_limit {
+        if run.endless.is_some() || run.limit.is_some() {
             report.round_over = true;
             // Seeds captured to be sown, still in hand when the move stopped, go back on the
             // board where the next lap would have sown them, so every ending counts them.
@@ -971,10 +1238,11 @@ impl Game {
                     tracer.event(Event::HandBack { hole: at, seeds: hand });
                 }
             }
-            if run.lap_limit {
+            if let Some(limit) = run.limit {
                 // The engine's safety limit, not a rule: play stops with no result.
                 report.lap_limit = true;
-                self.stop(Limit::Laps, tracer);
+                report.limit = Some(limit);
+                self.stop(limit, tracer);
             } else {
                 report.endless = true;
                 self.end_round(self.rules.endless_move, EndCause::EndlessMove, mover, 1 - mover, tracer);
@@ -1000,11 +1268,55 @@ impl Game {
                 1 - mover
             }
         };
+        if next != mover && self.vars_by_turn {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+        }
         self.pos.to_move = next;
+        self.between_plies(next, cx.dir, report, tracer)
+    }
+
+    /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
+    fn pass<T: Tracer>(&mut self, tracer: &mut T) -> Result<PlyReport, MoveError> {
+        let mover = self.pos.to_move;
+        self.ply += 1;
+        if T::EVENTS {
+            tracer.event(Event::Pass {
+                ply: self.ply,
+                player: mover,
+            });
+        }
+        if self.history.is_pending() {
+            self.move_start.copy_from(&self.pos, self.history.blocks());
+        }
+        self.pos.turn_sowings = 0;
+        if self.vars_by_turn {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+        }
+        let next = 1 - mover;
+        self.pos.to_move = next;
+        self.between_plies(next, self.rules.direction, PlyReport::default(), tracer)
+    }
+
+    /// What follows a ply once the next player is known: the ending conditions, the cycle
+    /// history, the next player's legal moves, the ply limit.
+    #[inline(always)]
+    fn between_plies<T: Tracer>(
+        &mut self,
+        next: Player,
+        dir: Dir,
+        mut report: PlyReport,
+        tracer: &mut T,
+    ) -> Result<PlyReport, MoveError> {
         // Endings are read between moves, with no hole facts.
-        cx.between_moves(next);
-        let ends = self.program.end_when.iter();
-        if let Some(&(ending, _)) = ends.into_iter().find(|(_, when)| when(&cx, &self.pos)) {
+        let ending = {
+            let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
+            cx.dir = dir;
+            let ends = self.program.end_when.iter();
+            ends.into_iter()
+                .find(|(_, when)| when(&cx, &self.pos))
+                .map(|&(ending, _)| ending)
+        };
+        if let Some(ending) = ending {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);
@@ -1014,7 +1326,7 @@ impl Game {
             // No earlier position can come back, the move's start included.
             self.history.clear();
             self.banked = banked;
-        } else {
+        } else if self.rules.cycle.is_some() {
             self.history.record_pending(&mut self.move_start);
         }
         let round = self.round;
@@ -1039,8 +1351,16 @@ impl Game {
         let moves = self.legal_for(next);
         self.moves = moves;
         if moves.is_empty() {
-            self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
-            return false;
+            if self.rules.pass && !self.legal_for(1 - next).is_empty() {
+                // The player cannot sow but another can: they pass.
+                self.moves = MoveList {
+                    pass: true,
+                    ..MoveList::of(0, self.rules.direction)
+                };
+            } else {
+                self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
+                return false;
+            }
         }
         if let Some(cycle) = self.rules.cycle
             && let Some(first) = self.history.settle(&self.pos, self.ply)
@@ -1061,7 +1381,7 @@ impl Game {
     fn stop<T: Tracer>(&mut self, limit: Limit, tracer: &mut T) {
         if T::EVENTS {
             match limit {
-                Limit::Laps => {}
+                Limit::Laps | Limit::Steps => {}
                 Limit::Plies => tracer.event(Event::PlyLimit { plies: self.ply }),
             }
         }
@@ -1150,7 +1470,7 @@ impl Game {
             return;
         };
         let refill = u32::from(rounds.refill);
-        let cx = Cx::new(&rules, &self.tables, next_up, self.starter);
+        let cx = Cx::new(&rules, self.tables_of(self.rules.direction), next_up, self.starter);
         let ends = (self.program.match_ends.as_ref()).is_some_and(|m| m(&cx, &self.pos));
         if ends || scores.iter().any(|&s| s < refill) {
             self.finish(most(scores), scores, tracer);
@@ -1220,6 +1540,7 @@ impl Game {
         pos.to_move = starter;
         pos.moved = 0;
         pos.turn_sowings = 0;
+        reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
         self.round += 1;
         if rounds.end_on_repeated_start {
             if self.round_starts.contains(&pos) {
@@ -1261,7 +1582,7 @@ impl Game {
             self.tables.clone_from(kept);
             return;
         }
-        self.tables = Tables::build(&self.rules, closed);
+        self.tables = both_tables(&self.rules, closed);
         let kept = (closed, self.tables.clone());
         if self.closed_tables.len() < TABLES_KEPT {
             self.closed_tables.push(kept);
@@ -1281,6 +1602,21 @@ impl Game {
                 scores,
                 stopped: None,
             });
+        }
+    }
+}
+
+/// Sets the variables whose scope `resets` says to their first values.
+fn reset_vars(rules: &Rules, pos: &mut Position, resets: impl Fn(crate::ruleset::VarScope) -> bool) {
+    for v in &rules.vars {
+        if !resets(v.scope) {
+            continue;
+        }
+        let slots = if v.per_player { 2 } else { 1 };
+        for s in 0..slots {
+            if let Some(slot) = pos.vars.get_mut(usize::from(v.slot) + s) {
+                *slot = v.initial;
+            }
         }
     }
 }

@@ -3,9 +3,9 @@
 use super::compile::{CaptureProgram, InFull, Program, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
-use crate::rules::{MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
-use crate::trace::{Event, Tracer};
+use crate::trace::{Event, Limit, Tracer};
 
 /// What a move did.
 #[derive(Debug, Clone, Copy)]
@@ -18,8 +18,9 @@ pub struct MoveRun {
     /// For an endless move: the lap whose end state the move came back to, and the lap that
     /// repeated it.
     pub endless: Option<(u32, u32)>,
-    /// The move was stopped at [`MAX_LAPS_PER_MOVE`] before any repeat was found.
-    pub lap_limit: bool,
+    /// The move was stopped by one of the engine's safety limits (laps or steps) before any
+    /// repeat was found.
+    pub limit: Option<Limit>,
     /// For a move stopped before its end (endless, or at the lap limit): seeds captured to be
     /// sown that were still in hand, and the hole the next lap would have sown them after.
     pub hand: (Pos, u16),
@@ -56,7 +57,7 @@ impl MoveRun {
             last: NO_HOLE,
             laps: 0,
             endless: None,
-            lap_limit: false,
+            limit: None,
             hand: (NO_HOLE, 0),
         }
     }
@@ -74,7 +75,9 @@ struct LapState {
 pub struct Mover<'a> {
     pub rules: &'a Rules,
     pub program: &'a Program,
+    /// The tables of the move's direction.
     pub tables: &'a Tables,
+    pub dir: Dir,
     pub player: Player,
     pub starter: Player,
     pub origin: Pos,
@@ -86,6 +89,22 @@ pub struct Mover<'a> {
 pub struct Drops {
     guards: Vec<Guard>,
     counts: Counts,
+    /// With many drop clauses: those whose guard names a seed count, as (count, clause) in
+    /// that order, so that a drop finds the few that may fire by a binary search instead of
+    /// trying them all; and the clauses with no count to test. Empty with few clauses, which
+    /// are tried in turn.
+    by_count: Vec<(u16, u16)>,
+    unguarded: Vec<u16>,
+    /// Whether drops look their clauses up (see `by_count`).
+    looked_up: bool,
+}
+
+/// From how many drop clauses a drop looks the ones that may fire up by count.
+const LOOKED_UP_FROM: usize = 8;
+
+/// Whether a number of clauses is at least `n`.
+fn guards_len_at_least(n: usize) -> impl Fn(usize) -> bool {
+    move |len| len >= n
 }
 
 /// The seed counts at which some drop clause may fire: bit `n % 64` for a hole that now holds
@@ -111,8 +130,18 @@ impl Counts {
 }
 
 impl Drops {
+    /// Makes every drop try the drop clauses (effects at drops have no count to test).
+    pub fn try_every_drop(&mut self) {
+        self.counts = Counts(u64::MAX);
+    }
+
     /// The quick tests of the drop clauses kept, in order.
     pub fn of(guards: Vec<Guard>) -> Drops {
+        Drops::with_lookup(guards, guards_len_at_least(LOOKED_UP_FROM))
+    }
+
+    /// The drop clauses' tests, looked up by count when `looked_up` says of their number.
+    fn with_lookup(guards: Vec<Guard>, looked_up: impl Fn(usize) -> bool) -> Drops {
         let mut counts = 0u64;
         for guard in &guards {
             match *guard {
@@ -121,9 +150,24 @@ impl Drops {
                 Guard::Any => counts = u64::MAX,
             }
         }
+        let looked_up = looked_up(guards.len());
+        let (mut by_count, mut unguarded) = (Vec::new(), Vec::new());
+        if looked_up {
+            for (i, guard) in (0u16..).zip(&guards) {
+                match *guard {
+                    Guard::Never => {}
+                    Guard::Seeds(n) | Guard::Exactly(n) => by_count.push((n, i)),
+                    Guard::Any => unguarded.push(i),
+                }
+            }
+            by_count.sort_unstable();
+        }
         Drops {
             guards,
             counts: Counts(counts),
+            by_count,
+            unguarded,
+            looked_up,
         }
     }
 }
@@ -305,7 +349,7 @@ impl<'a> Mover<'a> {
     ) -> MoveRun {
         let stop = match ahead.endless {
             Some((_, repeat)) => Some(repeat),
-            None if ahead.lap_limit => Some(ahead.laps),
+            None if ahead.limit.is_some() => Some(ahead.laps),
             None => None,
         };
         let route = self.route(pos);
@@ -321,10 +365,12 @@ impl<'a> Mover<'a> {
                 LapOutcome::Relay(next, _) => cursor = next,
             }
             if Some(run.laps) == stop {
-                if let Some((first, repeat)) = ahead.endless {
-                    tracer.event(Event::EndlessMove { first, repeat });
-                } else {
-                    tracer.event(Event::LapLimit { laps: run.laps });
+                match (ahead.endless, ahead.limit) {
+                    (Some((first, repeat)), _) => {
+                        tracer.event(Event::EndlessMove { first, repeat });
+                    }
+                    (None, Some(Limit::Steps)) => tracer.event(Event::StepLimit { laps: run.laps }),
+                    (None, _) => tracer.event(Event::LapLimit { laps: run.laps }),
                 }
                 // No move-end captures after an endless move or the lap limit.
                 cx.at(ahead.last, ahead.last, NO_HOLE, false);
@@ -358,6 +404,10 @@ impl<'a> Mover<'a> {
             if (rule.when)(cx, pos) {
                 self.capture(rule, pos, cx, tracer);
             }
+        }
+        if !self.program.move_effects.is_empty() {
+            cx.at(last, last, lap_origin, false);
+            self.effects(&self.program.move_effects, pos, cx, tracer);
         }
         // After the move, there is no lap.
         cx.lap_origin = NO_HOLE;
@@ -491,6 +541,7 @@ impl<'a> Mover<'a> {
     #[inline(always)]
     pub fn context(&self) -> Cx<'a> {
         let mut cx = Cx::new(self.rules, self.tables, self.player, self.starter);
+        cx.dir = self.dir;
         cx.origin = self.origin;
         cx
     }
@@ -525,12 +576,16 @@ impl<'a> Mover<'a> {
                 }
                 LapOutcome::Relay(next, _) => cursor = next,
             }
-            if run.laps >= MAX_LAPS_PER_MOVE {
-                run.lap_limit = true;
+            let limit = if run.laps >= MAX_LAPS_PER_MOVE {
+                Some(Limit::Laps)
+            } else if cx.steps > self.program.max_steps {
+                Some(Limit::Steps)
+            } else {
+                None
+            };
+            if limit.is_some() {
+                run.limit = limit;
                 run.hand = (cursor.from, cursor.hand);
-                if T::EVENTS {
-                    tracer.event(Event::LapLimit { laps: run.laps });
-                }
                 return Err(run);
             }
             if saved.cursor == cursor && saved.pos.same_as(pos, n) {
@@ -663,6 +718,7 @@ impl<'a> Mover<'a> {
                 });
             }
         }
+        cx.steps += u64::from(hand);
         // The lap walks the mover's track by index, from the position after the lap's start.
         // With nowhere to sow after it (every position closed, or NOBODY's missing track), the
         // seeds go back where they came from: a track of that one position.
@@ -793,6 +849,25 @@ impl<'a> Mover<'a> {
             tracer.event(Event::LapEnd { lap, last });
         }
         cx.at(last, last, lap_origin, false);
+        let outcome = self.lap_captures_and_relay(pos, cx, last, lap, tracer);
+        if !self.program.lap_effects.is_empty() {
+            // After the lap's captures (and the relay decided), its effects.
+            cx.at(last, last, lap_origin, false);
+            self.effects(&self.program.lap_effects, pos, cx, tracer);
+        }
+        outcome
+    }
+
+    /// The lap-end captures, then the relay (see [`Mover::lap_end`]).
+    #[inline(always)]
+    fn lap_captures_and_relay<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        last: Pos,
+        lap: u32,
+        tracer: &mut T,
+    ) -> LapOutcome {
         for rule in &self.program.lap_captures {
             if !(rule.when)(cx, pos) {
                 continue;
@@ -897,24 +972,130 @@ impl<'a> Mover<'a> {
         lap_origin: Pos,
         tracer: &mut T,
     ) {
-        for (rule, guard) in self
-            .program
-            .drop_captures
-            .iter()
-            .zip(&self.program.drops.guards)
-        {
+        if cx.steps > self.program.max_steps {
+            // The move is past its work limit: it stops at the end of this lap.
+            return;
+        }
+        if !self.program.drop_effects.is_empty() {
+            // After the captures of the drop, its effects.
+            self.drop_captures(pos, cx, at, last_seed, lap_origin, tracer);
+            cx.at(at, NO_HOLE, lap_origin, last_seed);
+            self.effects(&self.program.drop_effects, pos, cx, tracer);
+            return;
+        }
+        self.drop_captures(pos, cx, at, last_seed, lap_origin, tracer);
+    }
+
+    /// Applies effect clauses at the moment `cx` stands at.
+    #[inline(never)]
+    pub(super) fn effects<T: Tracer>(
+        &self,
+        effects: &[super::compile::EffectProgram],
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        tracer: &mut T,
+    ) {
+        for effect in effects {
+            if effect.apply(cx, pos) {
+                if T::EVENTS {
+                    tracer.event(Event::Effect { clause: effect.id });
+                }
+                if T::FIRINGS {
+                    tracer.fired(effect.id);
+                }
+            }
+        }
+    }
+
+    /// The capture clauses of a drop.
+    #[inline(always)]
+    fn drop_captures<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        at: Pos,
+        last_seed: bool,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
+        let drops = &self.program.drops;
+        if drops.looked_up {
+            return self.looked_up_drop_clauses(pos, cx, at, last_seed, lap_origin, tracer);
+        }
+        for (rule, guard) in self.program.drop_captures.iter().zip(&drops.guards) {
             let fires = match *guard {
                 // Left out when the program is compiled; here for the match.
                 Guard::Never => false,
                 Guard::Exactly(n) => pos.seeds(at) == n,
                 Guard::Seeds(n) if pos.seeds(at) != n => false,
                 Guard::Seeds(_) | Guard::Any => {
+                    cx.steps += rule.cost;
                     cx.at(at, NO_HOLE, lap_origin, last_seed);
                     (rule.when)(cx, pos)
                 }
             };
             if fires {
                 // A capture reads the hole dropped into as both `here` and `last`.
+                cx.at(at, at, lap_origin, false);
+                self.capture(rule, pos, cx, tracer);
+            }
+        }
+    }
+
+    /// [`Mover::drop_clauses`] for many clauses: only those whose guard may hold at this
+    /// count are tried (those guarded by another count cannot fire), in file order.
+    #[inline(never)]
+    fn looked_up_drop_clauses<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        at: Pos,
+        last_seed: bool,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
+        let drops = &self.program.drops;
+        let seeds = pos.seeds(at);
+        let from = drops.by_count.partition_point(|&(n, _)| n < seeds);
+        let counted = drops.by_count.get(from..).unwrap_or_default();
+        let mut counted = counted.iter().take_while(|&&(n, _)| n == seeds).map(|&(_, i)| i);
+        let mut unguarded = drops.unguarded.iter().copied();
+        let (mut a, mut b) = (counted.next(), unguarded.next());
+        // The two lists are each in file order: merged, the clauses are tried in file order.
+        while a.is_some() || b.is_some() {
+            let i = match (a, b) {
+                (Some(x), Some(y)) if x < y => {
+                    a = counted.next();
+                    x
+                }
+                (Some(x), None) => {
+                    a = counted.next();
+                    x
+                }
+                (_, Some(y)) => {
+                    b = unguarded.next();
+                    y
+                }
+                (None, None) => break,
+            };
+            let (Some(rule), Some(guard)) = (
+                self.program.drop_captures.get(usize::from(i)),
+                drops.guards.get(usize::from(i)),
+            ) else {
+                continue;
+            };
+            let fires = match *guard {
+                Guard::Never => false,
+                // Its count was looked up; the hole may have been emptied since by a capture.
+                Guard::Exactly(n) => pos.seeds(at) == n,
+                Guard::Seeds(n) if pos.seeds(at) != n => false,
+                Guard::Seeds(_) | Guard::Any => {
+                    cx.steps += rule.cost;
+                    cx.at(at, NO_HOLE, lap_origin, last_seed);
+                    (rule.when)(cx, pos)
+                }
+            };
+            if fires {
                 cx.at(at, at, lap_origin, false);
                 self.capture(rule, pos, cx, tracer);
             }
@@ -1328,5 +1509,114 @@ mod tests {
         // The seed that made the claim, and the one that reached the hole a lap later.
         assert_eq!(untraced.reserve[0], 2, "both went to South: {untraced:?}");
         assert_eq!(untraced.total(), 9, "seeds conserved");
+    }
+
+    /// With many drop clauses a drop tries only those whose guard may hold at its count,
+    /// looked up by count (`Drops::by_count`); trying every clause in turn must give the same
+    /// games, event for event: clauses guarded by counts, unguarded ones, two clauses that fire
+    /// at the same count (the first empties the hole, so the second must not fire: file order
+    /// matters), over whole seeded games.
+    #[test]
+    fn looked_up_drop_clauses_fire_as_trying_each_does() {
+        use crate::engine::compile::Program;
+        use crate::trace::Event;
+        let mut text = String::from(
+            "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 3\n\n\
+             [sowing]\ndirection = \"ccw\"\n\n[sowing.relay]\nfrom = \"landing\"\n\n",
+        );
+        let whens = [
+            "seeds(here) == 4",
+            "seeds(here) == 4 and own(here)",
+            "seeds(here) == 7",
+            "own(here) and seeds(here) > 5",
+            "seeds(here) == 2 and not own(here)",
+            "seeds(here) == 4",
+            "seeds(here) == 100",
+            "last_seed and seeds(here) == 3",
+            "seeds(here) == 3",
+        ];
+        for (k, when) in whens.iter().enumerate() {
+            let to = if k % 2 == 0 { "mover" } else { "owner" };
+            text.push_str(&format!(
+                "[[capture]]\nname = \"c{k}\"\nat = \"drop\"\nwhen = '{when}'\ntake = ['here']\nto = \"{to}\"\n\n"
+            ));
+        }
+        text.push_str(
+            "[end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n\
+             endless_move = { remaining = \"owners\", result = \"draw\" }\n\
+             cycle = { remaining = \"owners\", result = \"draw\" }\n",
+        );
+        let rules = Arc::new(
+            crate::check::load(&text, &[])
+                .expect("the test board loads")
+                .rules,
+        );
+        let looked_up = Game::new(rules.clone());
+        assert!(looked_up.program.drops.looked_up, "nine clauses are looked up");
+        let mut one_by_one = looked_up.clone();
+        let mut program = Program::new(&rules);
+        program.drops = super::Drops::with_lookup(program.drops.guards.clone(), |_| false);
+        one_by_one.program = Arc::new(program);
+        let mut fired = 0usize;
+        for seed in 0..40usize {
+            let (mut a, mut b) = (looked_up.clone(), one_by_one.clone());
+            for ply in 0..200usize {
+                let moves = a.legal_moves();
+                let Some(h) = moves.get((ply * 7 + seed) % moves.len().max(1)) else {
+                    break;
+                };
+                let (mut ea, mut eb) = (Vec::new(), Vec::new());
+                a.play(h, &mut ea).expect("a legal move");
+                b.play(h, &mut eb).expect("a legal move");
+                assert_eq!(ea, eb, "seed {seed}, ply {ply}");
+                fired += ea.iter().filter(|e| matches!(e, Event::Capture { .. })).count();
+            }
+        }
+        assert!(fired > 100, "the clauses fire ({fired} captures)");
+    }
+
+    /// Every move ends in bounded work: a long relay on a board of many seeds, trying a
+    /// costly drop clause at every seed, is stopped once past the limit on a move's work
+    /// (lowered here from `MAX_STEPS_PER_MOVE`, as a test cannot wait a second a move), traced
+    /// as that limit, and play stops with no result, seeds conserved.
+    #[test]
+    fn a_move_past_its_work_limit_stops_play() {
+        use crate::engine::Status;
+        use crate::engine::compile::Program;
+        use crate::trace::{Event, Limit};
+        let text = "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 2\nseeds = 500\n\n\
+                    [sowing]\ndirection = \"ccw\"\n\n[sowing.relay]\nfrom = \"landing\"\nwhen = 'true'\n\n\
+                    [[capture]]\nname = \"never\"\nat = \"drop\"\n\
+                    when = 'own(here) and seeds(here) > 100000 and seeds(next(here)) > 100000'\n\
+                    take = ['here']\nto = \"mover\"\n\n\
+                    [end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n\
+                    endless_move = { remaining = \"owners\", result = \"draw\" }\n";
+        let rules = Arc::new(
+            crate::check::load(text, &[])
+                .expect("the test board loads")
+                .rules,
+        );
+        let mut game = Game::new(rules.clone());
+        let mut program = Program::new(&rules);
+        program.max_steps = 2_000_000;
+        game.program = Arc::new(program);
+        let h = game.legal_moves().get(0).expect("a legal move");
+        let mut traced = game.clone();
+        let report = game.play(h, &mut ()).expect("a legal move");
+        assert_eq!(report.limit, Some(Limit::Steps), "{report:?}");
+        assert_eq!(game.status(), Status::Stopped { limit: Limit::Steps });
+        assert_eq!(game.position().total(), 2000, "seeds conserved");
+        let mut events = Vec::new();
+        traced.play(h, &mut events).expect("a legal move");
+        assert_eq!(traced.position(), game.position(), "traced as untraced");
+        let laps = events.iter().filter(|e| matches!(e, Event::LapEnd { .. })).count();
+        assert!(
+            matches!(events.iter().rev().nth(1), Some(Event::StepLimit { .. })),
+            "{:?}",
+            events.iter().rev().take(2).collect::<Vec<_>>()
+        );
+        // Each lap sows several hundred seeds and tries the clause (8 terms) at most of them:
+        // several thousand steps a lap, a few hundred laps in all.
+        assert!((100..2000).contains(&laps), "{laps} laps");
     }
 }

@@ -8,6 +8,8 @@
 
 mod parse;
 
+use crate::diagnostic::{Code, Diagnostic};
+
 pub use parse::parse;
 
 /// A byte range in the expression text.
@@ -97,6 +99,47 @@ impl BinaryOp {
 /// A syntax error in an expression.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyntaxError {
+    pub code: Code,
     pub message: String,
     pub span: Span,
+    /// What the author probably meant (`==` for `=`, `and` for `&&`).
+    pub hint: Option<String>,
+}
+
+impl SyntaxError {
+    /// The error as a diagnostic of the clause it is in; its span counts from the start of
+    /// the expression.
+    pub fn diagnostic(&self, clause: &str) -> Diagnostic {
+        let d = Diagnostic::new(
+            self.code,
+            format!("syntax error in \"{clause}\": {}", self.message),
+        )
+        .at(self.span.clone());
+        match &self.hint {
+            Some(h) => d.hint(h.clone()),
+            None => d,
+        }
+    }
+}
+
+/// The text of an expression as the language writes it, from its tree: for suggestions
+/// (`seeds(last) == 1`) and hovers.
+pub fn show(n: &Node) -> String {
+    match &n.kind {
+        NodeKind::Number(v) => v.to_string(),
+        NodeKind::Text(t) => format!("\"{t}\""),
+        NodeKind::Bool(b) => b.to_string(),
+        NodeKind::Name(s) => s.clone(),
+        NodeKind::Call(f, _, a) => {
+            format!("{f}({})", a.iter().map(show).collect::<Vec<_>>().join(", "))
+        }
+        NodeKind::Unary(UnaryOp::Not, x) => format!("not {}", show(x)),
+        NodeKind::Unary(UnaryOp::Neg, x) => format!("-{}", show(x)),
+        NodeKind::Binary(op, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
+        NodeKind::In(x, l) => format!(
+            "{} in [{}]",
+            show(x),
+            l.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }

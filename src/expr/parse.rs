@@ -4,6 +4,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 use super::{BinaryOp, MAX_DEPTH, MAX_LEN, Node, NodeKind, Span, SyntaxError, UnaryOp};
+use crate::diagnostic::Code;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/expr.pest"]
@@ -13,21 +14,27 @@ struct ExprParser;
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
     if text.len() > MAX_LEN {
         return Err(SyntaxError {
+            code: Code::ExprTooLong,
             message: format!(
                 "this expression is {} bytes long; the limit is {MAX_LEN}",
                 text.len()
             ),
             span: 0..0,
+            hint: None,
         });
     }
     check_depth(text)?;
-    let mut pairs = ExprParser::parse(Rule::expression, text).map_err(from_pest)?;
+    // Parse attempts name the literal tokens (`)`, `,`, `]`) that could come at the fault.
+    pest::set_error_detail(true);
+    let mut pairs = ExprParser::parse(Rule::expression, text).map_err(|e| from_pest(e, text))?;
     let top = pairs
         .next()
         .and_then(|p| p.into_inner().next())
         .ok_or_else(|| SyntaxError {
+            code: Code::ExprSyntax,
             message: "empty expression".into(),
             span: 0..0,
+            hint: None,
         })?;
     build(top)
 }
@@ -36,8 +43,10 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
 /// operators count as nesting too, since each one is a level of the tree.
 fn check_depth(text: &str) -> Result<(), SyntaxError> {
     let too_deep = |at: usize| SyntaxError {
+        code: Code::ExprTooDeep,
         message: format!("expression nested deeper than {MAX_DEPTH} levels"),
         span: at..at + 1,
+        hint: None,
     };
     let mut depth = 0usize;
     let mut prefixes = 0usize;
@@ -56,7 +65,7 @@ fn check_depth(text: &str) -> Result<(), SyntaxError> {
     Ok(())
 }
 
-fn from_pest(err: pest::error::Error<Rule>) -> SyntaxError {
+fn from_pest(err: pest::error::Error<Rule>, text: &str) -> SyntaxError {
     use pest::error::{ErrorVariant, InputLocation};
     let span = match err.location {
         InputLocation::Pos(p) => p..p,
@@ -64,7 +73,23 @@ fn from_pest(err: pest::error::Error<Rule>) -> SyntaxError {
     };
     let message = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            let mut words: Vec<&str> = positives
+                .iter()
+                .filter_map(|r| describe(*r))
+                .flat_map(|w| w.split('|'))
+                .collect();
+            // Closers and separators are literal tokens of the grammar, not rules: the parse
+            // attempts name them.
+            if let Some(attempts) = err.parse_attempts() {
+                for token in attempts.expected_tokens() {
+                    match token.to_string().as_str() {
+                        ")" => words.push("`)`"),
+                        "]" => words.push("`]`"),
+                        "," => words.push("`,`"),
+                        _ => {}
+                    }
+                }
+            }
             words.sort_unstable();
             words.dedup();
             match words.as_slice() {
@@ -78,7 +103,48 @@ fn from_pest(err: pest::error::Error<Rule>) -> SyntaxError {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    SyntaxError { message, span }
+    let hint = hint_at(text, span.start);
+    let span = match span {
+        // A place in the text is drawn as the character there.
+        s if s.start == s.end => {
+            let width = text
+                .get(s.start..)
+                .and_then(|t| t.chars().next())
+                .map_or(0, char::len_utf8);
+            s.start..s.start + width
+        }
+        s => s,
+    };
+    SyntaxError {
+        code: Code::ExprSyntax,
+        message,
+        span,
+        hint,
+    }
+}
+
+/// What the author of a faulty expression probably meant, from the text at the fault:
+/// operators of other languages.
+fn hint_at(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?;
+    let hint = if rest.starts_with("&&") {
+        "write `and` for `&&`"
+    } else if rest.starts_with("||") {
+        "write `or` for `||`"
+    } else if rest.starts_with("!=") {
+        return None;
+    } else if rest.starts_with('!') {
+        "write `not` for `!`"
+    } else if rest.starts_with("=") && !rest.starts_with("==") {
+        "did you mean `==`? `=` alone is not an operator of the language"
+    } else if rest.starts_with('\'') {
+        "strings are written in double quotes: `option.x == \"a\"`"
+    } else if rest.starts_with('"') && !rest.get(1..).is_some_and(|r| r.contains('"')) {
+        "this string has no closing `\"`"
+    } else {
+        return None;
+    };
+    Some(hint.to_string())
 }
 
 /// How a grammar rule is named in an error message; `None` for rules never worth naming.
@@ -102,9 +168,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::and_op => "`and`",
         Rule::not_op => "`not`",
         Rule::in_op => "`in`",
-        Rule::cmp_op => "a comparison (== != < <= > >=)",
-        Rule::add_op => "`+` or `-`",
-        Rule::mul_op => "`*`, `/` or `%`",
+        Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
+        // Several words, split on `|`.
+        Rule::add_op => "`+`|`-`",
+        Rule::mul_op => "`*`|`/`|`%`",
         Rule::neg_op => "`-`",
         Rule::expression | Rule::WHITESPACE | Rule::keyword | Rule::text | Rule::ident_char => {
             return None;
@@ -179,12 +246,14 @@ fn build(pair: Pair<'_, Rule>) -> Result<Node, SyntaxError> {
         Rule::primary => build(pair.into_inner().next().ok_or_else(|| internal(&span))?),
         Rule::number => {
             let value = pair.as_str().parse::<i64>().map_err(|_| SyntaxError {
+                code: Code::ExprNumberTooLarge,
                 message: format!(
                     "the number {} is too large (the largest is {})",
                     pair.as_str(),
                     i64::MAX
                 ),
                 span: span.clone(),
+                hint: None,
             })?;
             Ok(Node {
                 kind: NodeKind::Number(value),
@@ -241,8 +310,10 @@ fn binary_op(text: &str) -> BinaryOp {
 /// A tree the grammar cannot produce; reported rather than panicking.
 fn internal(span: &Span) -> SyntaxError {
     SyntaxError {
+        code: Code::ExprInternal,
         message: "internal error: unexpected syntax tree shape".into(),
         span: span.clone(),
+        hint: None,
     }
 }
 
@@ -294,6 +365,10 @@ mod tests {
     fn errors_point_at_the_fault() {
         let e = parse("seeds(last) ==").unwrap_err();
         assert_eq!(e.span, 14..14);
+        let e = parse("seeds(last").unwrap_err();
+        assert!(e.message.contains("`)`"), "{}", e.message);
+        let e = parse("seeds(last) = 1").unwrap_err();
+        assert!(e.hint.is_some_and(|h| h.contains("`==`")));
         assert!(e.message.contains("expression"), "{}", e.message);
         let e = parse("seeds(last)) > 1").unwrap_err();
         assert_eq!(e.span.start, 11);

@@ -294,7 +294,9 @@ impl Replay {
         };
         let mut item: Option<(&'static str, String, Option<ClauseId>)> = None;
         match e {
-            Event::Move { ply, player, hole } => {
+            Event::Move {
+                ply, player, hole, ..
+            } => {
                 self.ply = *ply;
                 self.lap = 0;
                 step.ply = *ply;
@@ -467,12 +469,30 @@ impl Replay {
                 step.highlights
                     .extend(self.layout.site_of(*last).map(|i| (i, "last")));
             }
+            Event::Effect { clause } => {
+                step.text = self.trace_line(e);
+                item = Some(("turn", step.text.clone(), Some(*clause)));
+            }
+            Event::Pass { ply, player } => {
+                self.ply = *ply;
+                self.lap = 0;
+                step.ply = *ply;
+                step.lap = 0;
+                self.plies.push(PlyInfo {
+                    mover: *player,
+                    origin: None,
+                    end: self.steps.len() + 1,
+                });
+                step.text = format!("{} passes", self.name(*player));
+                item = Some(("move", format!("ply {ply}: {}", step.text), None));
+            }
             Event::ExtraTurn { clause } => {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
             Event::EndlessMove { .. }
             | Event::LapLimit { .. }
+            | Event::StepLimit { .. }
             | Event::LapCap { .. }
             | Event::PlyLimit { .. }
             | Event::RepeatedStart

@@ -92,18 +92,26 @@ struct Entry {
     key: u64,
     value: i32,
     generation: u16,
-    depth: u8,
-    /// [`EMPTY`], [`EXACT`], [`AT_LEAST`] or [`AT_MOST`] in the low two bits, the best move's
-    /// slot (below 64) above them.
-    packed: u8,
+    /// [`EMPTY`], [`EXACT`], [`AT_LEAST`] or [`AT_MOST`] in the low two bits, the depth
+    /// searched (at most [`MAX_DEPTH`], seven bits) above them, and the best move's slot
+    /// (below [`MAX_MOVES`], seven bits) in the top seven.
+    packed: u16,
 }
 
+const _: () = assert!(MAX_DEPTH < 128 && MAX_MOVES <= 128);
+
 impl Entry {
+    fn pack(bound: u8, depth: u32, slot: u8) -> u16 {
+        u16::from(bound & 3) | (depth.min(127) as u16) << 2 | u16::from(slot & 127) << 9
+    }
     fn bound(&self) -> u8 {
-        self.packed & 3
+        (self.packed & 3) as u8
+    }
+    fn depth(&self) -> u32 {
+        u32::from(self.packed >> 2 & 127)
     }
     fn slot(&self) -> u8 {
-        self.packed >> 2
+        (self.packed >> 9) as u8
     }
 }
 
@@ -367,7 +375,7 @@ impl<M: Model> AlphaBeta<M> {
             && e.bound() != EMPTY
         {
             hinted = e.slot();
-            if u32::from(e.depth) >= depth {
+            if e.depth() >= depth {
                 let v = from_table(e.value, ply);
                 match e.bound() {
                     EXACT => return v,
@@ -419,14 +427,13 @@ impl<M: Model> AlphaBeta<M> {
         };
         let generation = self.generation;
         if let Some(e) = self.table.get_mut(index)
-            && (e.generation != generation || e.key == key || u32::from(e.depth) <= depth)
+            && (e.generation != generation || e.key == key || e.depth() <= depth)
         {
             *e = Entry {
                 key,
                 value: to_table(best, ply),
                 generation,
-                depth: depth.min(u32::from(u8::MAX)) as u8,
-                packed: bound | (best_slot & 63) << 2,
+                packed: Entry::pack(bound, depth, best_slot),
             };
         }
         best

@@ -26,10 +26,10 @@
 //! let mut south = Computer::new(bot);
 //! let mut rng = ChaCha8Rng::seed_from_u64(1);
 //! let choice = south.choose(&game, &mut rng).expect("a move to make");
-//! assert!(game.legal_moves().contains(choice.hole));
-//! println!("alpha-beta plays {} ({})", game.rules().geometry.label(choice.hole),
+//! assert!(game.legal_moves().contains(choice.mv));
+//! println!("alpha-beta plays {} ({})", choice.mv.label(game.rules()),
 //!     choice.score.expect("a search gives a score"));
-//! game.play(choice.hole, &mut ()).expect("a legal move");
+//! game.play(choice.mv, &mut ()).expect("a legal move");
 //! ```
 
 pub mod alphabeta;
@@ -42,8 +42,8 @@ use std::str::FromStr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::Game;
-use crate::rules::{Player, Pos};
+use crate::engine::{Game, Move};
+use crate::rules::Player;
 
 pub use alphabeta::{AlphaBeta, Budget};
 pub use mcts::Mcts;
@@ -369,8 +369,9 @@ impl fmt::Display for Score {
 /// A move chosen by a computer player, and what its search said of it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Choice {
-    /// The hole sown from.
-    pub hole: Pos,
+    /// The move: a hole (with its direction, where the mover chooses it) or a pass, as the
+    /// game lists its legal moves.
+    pub mv: Move,
     /// How good the search judged it (none for the random and greedy players).
     pub score: Option<Score>,
     /// Alpha-beta: the depth searched in full.
@@ -417,8 +418,8 @@ impl Computer {
     /// The move this player makes in `game`, or None when the game is over. Exactly one
     /// number is drawn from `rng`.
     pub fn choose(&mut self, game: &Game, rng: &mut ChaCha8Rng) -> Option<Choice> {
-        let plain = |hole| Choice {
-            hole,
+        let plain = |mv| Choice {
+            mv,
             score: None,
             depth: None,
             nodes: 0,
@@ -434,13 +435,13 @@ impl Computer {
             }
             Brain::Greedy(scratch) => greedy(game, scratch, rng).map(plain),
             Brain::AlphaBeta(search) => search.search(game, rng).map(|found| Choice {
-                hole: found.best,
+                mv: found.best,
                 score: Some(Score::of_value(found.value)),
                 depth: Some(found.depth),
                 nodes: found.nodes,
             }),
             Brain::Mcts(search) => search.search(game, rng).map(|found| Choice {
-                hole: found.best,
+                mv: found.best,
                 score: Some(Score::Expected(found.value)),
                 depth: None,
                 nodes: u64::from(found.playouts),
@@ -450,7 +451,7 @@ impl Computer {
 }
 
 /// The greedy player: every legal move played on a copy, the best margin after it kept
-/// (ties in hole order), one of them drawn at random.
+/// (ties in the order the moves are listed), one of them drawn at random.
 fn greedy<M: Model>(
     game: &M,
     scratch: &mut Option<Box<M>>,

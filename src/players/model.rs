@@ -2,17 +2,18 @@
 //! [`Game`]: this module is the only code of [`crate::players`] that touches the engine.
 //!
 //! The search is written against [`Model`], not against [`Game`], so that the engine's model
-//! can change (moves made of several choices, more seats, passing) with only this module
-//! following it. The search assumes nothing about whose turn comes next: it asks
-//! [`Model::to_move`] after every move, so extra turns, compound moves (a hole, then a
-//! direction, by the same seat) and any turn order are the same thing to it.
+//! can change (more seats, moves made of several choices) with only this module following
+//! it. The search assumes nothing about whose turn comes next: it asks [`Model::to_move`]
+//! after every move, so extra turns, passes, compound moves (a hole, then a direction, by the
+//! same seat) and any turn order are the same thing to it.
 
-use crate::engine::{Game, Position, Status};
-use crate::rules::{EndingRule, MAX_POSITIONS, Player, Pos, Rules};
+use crate::engine::{Game, Move, Position, Status};
+use crate::rules::{Dir, EndingRule, MAX_POSITIONS, Player, Pos, Rules};
 use crate::ruleset::Verdict;
 
-/// The most moves a position may offer (a mask of board positions holds them today).
-pub const MAX_MOVES: usize = MAX_POSITIONS;
+/// The most moves a position may offer: a hole in each direction, where the mover chooses
+/// it (a pass is only ever offered alone).
+pub const MAX_MOVES: usize = 2 * MAX_POSITIONS;
 
 /// The most seats at one table the search players handle.
 pub const MAX_SEATS: usize = 6;
@@ -182,9 +183,10 @@ pub trait Model: Clone {
     fn slot(m: Self::Move) -> usize;
 }
 
-/// The engine's [`Game`] as a [`Model`]: a move is the hole sown from.
+/// The engine's [`Game`] as a [`Model`]: a move is the engine's [`Move`], a hole (with its
+/// direction where the mover chooses it) or a pass, as [`Game::legal_moves`] lists them.
 impl Model for Game {
-    type Move = Pos;
+    type Move = Move;
 
     #[inline]
     fn seats(&self) -> usize {
@@ -197,16 +199,16 @@ impl Model for Game {
     }
 
     #[inline]
-    fn moves(&self, out: &mut Moves<Pos>) {
+    fn moves(&self, out: &mut Moves<Move>) {
         out.clear();
-        for h in self.legal_moves().iter() {
-            out.push(h);
+        for m in self.legal_moves().iter() {
+            out.push(m);
         }
     }
 
     #[inline]
-    fn play(&mut self, h: Pos) -> bool {
-        Game::play(self, h, &mut ()).is_ok()
+    fn play(&mut self, m: Move) -> bool {
+        Game::play(self, m, &mut ()).is_ok()
     }
 
     #[inline]
@@ -245,9 +247,18 @@ impl Model for Game {
         hash(self.position(), self.starter())
     }
 
+    /// The hole for a move the rules' way or counter-clockwise, the hole plus
+    /// [`MAX_POSITIONS`] clockwise, the last slot for a pass.
     #[inline]
-    fn slot(h: Pos) -> usize {
-        usize::from(h) % MAX_MOVES
+    fn slot(m: Move) -> usize {
+        if m.is_pass() {
+            return MAX_MOVES - 1;
+        }
+        let turned = match m.dir {
+            Some(Dir::Cw) => MAX_POSITIONS,
+            Some(Dir::Ccw) | None => 0,
+        };
+        (usize::from(m.hole) % MAX_POSITIONS + turned) % MAX_MOVES
     }
 }
 
@@ -265,8 +276,8 @@ pub fn verdicts_count_seeds(rules: &Rules) -> bool {
 }
 
 /// A Zobrist-style hash of a position and the round's starter (which rules may read): the
-/// exclusive or of one key per (position, seeds) for every position holding seeds, and one
-/// per other field. Every term stands on its own, so an engine could keep the hash up to date
+/// exclusive or of one key per (position, seeds) for every position holding seeds, one per
+/// variable, and one per other field. Every term stands on its own, so an engine could keep the hash up to date
 /// as it writes the board (the key of the old count out, the new one in) instead of computing
 /// it again; an empty position's key is zero, so only occupied positions are visited here.
 pub fn hash(pos: &Position, starter: Player) -> u64 {
@@ -280,6 +291,12 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
     let [r0, r1] = pos.reserve;
     let [t0, t1] = pos.taken;
     let [c0, c1] = pos.claims;
+    for (slot, &v) in (0u64..).zip(&pos.vars) {
+        // An unused slot (or a variable at 0) adds nothing, like an empty position.
+        if v != 0 {
+            h ^= key(8 << 40 | slot << 32 | u64::from(v as u32));
+        }
+    }
     h ^ key(1 << 40 | u64::from(r0))
         ^ key(2 << 40 | u64::from(r1))
         ^ key(3 << 40 | u64::from(t0))

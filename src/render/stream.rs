@@ -6,7 +6,7 @@
 
 use super::{Detail, Output, TextTrace, event_json, shown};
 use crate::engine::{Game, MoveError, PlyReport};
-use crate::rules::{Player, Pos, Rules};
+use crate::rules::{Player, Rules};
 use crate::trace::{Event, Tracer};
 
 /// What a ply played with [`play_traced`] did.
@@ -22,7 +22,7 @@ pub struct Played {
 /// is kept in its output (see [`Output::finish`]); the ply is played all the same.
 pub fn play_traced(
     game: &mut Game,
-    h: Pos,
+    h: crate::engine::Move,
     detail: Detail,
     text: Option<&mut Output<'_>>,
     json: Option<&mut Output<'_>>,
