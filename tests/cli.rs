@@ -899,6 +899,450 @@ fn simulate_suggests_a_short_replay_of_a_long_move() {
     assert!(replay.stdout.lines().count() < 100, "{}", replay.stdout);
 }
 
+// ---- players and analyze ----
+
+#[test]
+fn analyze_text() {
+    let run = snapshot(
+        "analyze_kalah",
+        &[
+            "analyze",
+            "kalah",
+            "--games",
+            "200",
+            "--seed",
+            "1",
+            "--south",
+            "alphabeta:depth=2",
+            "--north",
+            "greedy",
+            "--alternate",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn analyze_sweep() {
+    let run = snapshot(
+        "analyze_sweep_kalah",
+        &[
+            "analyze",
+            "kalah",
+            "--sweep=seeds,sweep",
+            "--games",
+            "100",
+            "--seed",
+            "1",
+            "--south",
+            "greedy",
+            "--north",
+            "random",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+/// A match: rounds with their spread, matches ended by their rules.
+#[test]
+fn analyze_a_match() {
+    let run = snapshot(
+        "analyze_raja_pasu",
+        &[
+            "analyze",
+            "raja_pasu",
+            "--games",
+            "40",
+            "--seed",
+            "5",
+            "--south",
+            "greedy",
+            "--north",
+            "greedy",
+            "--opening",
+            "2",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn analyze_json_does_not_depend_on_threads() {
+    let args = |t: &'static str| {
+        [
+            "--format",
+            "json",
+            "analyze",
+            "kalah",
+            "--sweep=sweep,empty_capture",
+            "--combine",
+            "--games",
+            "40",
+            "--seed",
+            "2",
+            "--south",
+            "alphabeta:depth=2",
+            "--north",
+            "mcts:playouts=30",
+            "--opening",
+            "2",
+            "--threads",
+            t,
+        ]
+    };
+    let one = sow(&args("1"), None);
+    let three = sow(&args("3"), None);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert_eq!(one.stdout, three.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&one.stdout).expect("one JSON document");
+    let readings = doc["readings"].as_array().expect("readings");
+    // Every combination of two options of two values, the reference first.
+    assert_eq!(readings.len(), 4);
+    assert_eq!(readings[0]["changed"], serde_json::json!({}));
+    assert_eq!(
+        readings[0]["options"],
+        serde_json::json!({ "sweep": "counted", "empty_capture": "no" })
+    );
+    for r in readings {
+        assert_eq!(r["games"], 40);
+        let results = &r["results"];
+        let total: u64 = [
+            "south_wins",
+            "north_wins",
+            "draws",
+            "no_result",
+            "unfinished",
+        ]
+        .iter()
+        .map(|k| results[k]["count"].as_u64().expect("a count"))
+        .sum();
+        assert_eq!(total, 40);
+        let ci = results["south_wins"]["ci95"]
+            .as_array()
+            .expect("an interval");
+        let rate = results["south_wins"]["rate"].as_f64().expect("a rate");
+        assert!(ci[0].as_f64().expect("low") <= rate && rate <= ci[1].as_f64().expect("high"));
+        assert!(r["differs_from_reference"]["plies"].is_boolean());
+        let endings: u64 = (r["endings"].as_array().expect("endings").iter())
+            .map(|e| e["count"].as_u64().expect("a count"))
+            .sum();
+        assert_eq!(endings, 40);
+    }
+}
+
+#[test]
+fn analyze_writes_every_game() {
+    let path = scratch().join("analyze_games.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let file = path.to_str().expect("a path");
+    let args = [
+        "analyze",
+        "raja_pasu",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--south",
+        "alphabeta:depth=2",
+        "--north",
+        "random",
+        "--alternate",
+        "--games-out",
+        file,
+    ];
+    let run = sow(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("One line per game written to [TMP]/analyze_games.jsonl.")
+    );
+    let text = std::fs::read_to_string(&path).expect("written");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 12);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["game"], i);
+        assert_eq!(line["seed"], 3 + i);
+        let (south, north) = if i % 2 == 0 {
+            ("alphabeta:depth=2", "random")
+        } else {
+            ("random", "alphabeta:depth=2")
+        };
+        assert_eq!(
+            (line["south"].as_str(), line["north"].as_str()),
+            (Some(south), Some(north))
+        );
+        // The moves replay to the same end.
+        let moves = line["moves"].as_str().expect("moves");
+        let replay = sow(
+            &["--format", "json", "replay", "raja_pasu", "--moves", moves],
+            None,
+        );
+        let doc: serde_json::Value = serde_json::from_str(&replay.stdout).expect("a replay");
+        let winner = match line["result"].as_str() {
+            Some("south_wins") => serde_json::json!("south"),
+            Some("north_wins") => serde_json::json!("north"),
+            _ => serde_json::Value::Null,
+        };
+        assert_eq!(doc["status"]["winner"], winner, "game {i}");
+        assert_eq!(doc["status"]["round"], line["rounds"], "game {i}");
+        assert_eq!(
+            doc["plies"].as_array().map(Vec::len),
+            line["plies"].as_u64().map(|n| n as usize)
+        );
+    }
+    // The file is not overwritten without --force.
+    let again = sow(&args, None);
+    assert_eq!(again.code, 2);
+    assert!(
+        again.stderr.contains("already exists; give --force"),
+        "{}",
+        again.stderr
+    );
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert_eq!(sow(&forced, None).code, 0);
+}
+
+/// `sow play` between two computers plays the game analyze counted first with the same seed.
+#[test]
+fn play_plays_the_game_analyze_counted() {
+    let path = scratch().join("analyze_one.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let players = [
+        "--south",
+        "alphabeta:nodes=300",
+        "--north",
+        "mcts:playouts=40",
+    ];
+    let mut args = vec!["analyze", "kalah", "--games", "1", "--seed", "11"];
+    args.extend(players);
+    args.extend(["--games-out", path.to_str().expect("a path")]);
+    assert_eq!(sow(&args, None).code, 0);
+    let line: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("JSON");
+    let mut play = vec!["--format", "json", "play", "kalah", "--seed", "11"];
+    play.extend(players);
+    let run = sow(&play, None);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let moves: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
+        .filter_map(|p| p["move"].as_str())
+        .collect();
+    assert_eq!(Some(moves.join(" ").as_str()), line["moves"].as_str());
+}
+
+/// Where the mover chooses the direction, the computer players' moves name it: analyze's
+/// games replay move for move, and `sow play` between the same players plays the same game.
+#[test]
+fn search_players_choose_directions_on_the_command_line() {
+    let ruleset = root().join("tests/scenarios/rulesets/choices.toml");
+    let ruleset = ruleset.to_str().expect("a path");
+    let path = scratch().join("analyze_choices.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let players = [
+        "--south",
+        "alphabeta:depth=3",
+        "--north",
+        "mcts:playouts=30",
+    ];
+    let mut args = vec!["analyze", ruleset, "--games", "4", "--seed", "2"];
+    args.extend(players);
+    args.extend([
+        "--max-plies",
+        "200",
+        "--games-out",
+        path.to_str().expect("a path"),
+    ]);
+    let run = sow(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&path).expect("written");
+    for (i, line) in text.lines().enumerate() {
+        let line: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let moves = line["moves"].as_str().expect("moves");
+        assert!(
+            moves
+                .split(' ')
+                .all(|m| m == "pass" || m.ends_with(":cw") || m.ends_with(":ccw")),
+            "game {i}: {moves}"
+        );
+        let replay = sow(
+            &["--format", "json", "replay", ruleset, "--moves", moves],
+            None,
+        );
+        assert_eq!(replay.code, 0, "game {i}: {}", replay.stderr);
+        if i == 0 {
+            let mut play = vec!["--format", "json", "play", ruleset, "--seed", "2"];
+            play.extend(players);
+            let run = sow(&play, None);
+            let doc: serde_json::Value =
+                serde_json::from_str(&run.stdout).expect("one JSON document");
+            let played: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
+                .filter_map(|p| p["move"].as_str())
+                .collect();
+            assert_eq!(played.join(" "), moves);
+        }
+    }
+}
+
+#[test]
+fn analyze_refusals() {
+    let run = snapshot(
+        "analyze_sweep_unknown_option",
+        &["analyze", "kalah", "--sweep=seed,sweep"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    let run = snapshot(
+        "analyze_bad_player",
+        &["analyze", "kalah", "--south", "alphabeta:dept=3"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    let refused = |args: &[&str], message: &str| {
+        let run = sow(args, None);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+    };
+    refused(
+        &["analyze", "toguz_kumalak", "--sweep"],
+        "has no options, so there is nothing to sweep",
+    );
+    refused(
+        &[
+            "analyze",
+            "kalah",
+            "--sweep=sweep",
+            "--option",
+            "sweep=counted",
+        ],
+        "`sweep` is both set by --option and swept by --sweep",
+    );
+    refused(
+        &["analyze", "kalah", "--sweep=sweep,sweep"],
+        "--sweep names `sweep` twice",
+    );
+    refused(&["analyze", "kalah", "--combine"], "--sweep");
+    refused(
+        &["analyze", "kalah", "--north", "human"],
+        "only `sow play` asks a person",
+    );
+    refused(
+        &["simulate", "kalah", "--north", "mcts:playouts=0"],
+        "playouts must be a whole number",
+    );
+    refused(
+        &["analyze", "kalah", "--games", "0"],
+        "--games must be at least 1",
+    );
+    refused(
+        &["play", "kalah", "--north", "greedy:depth=1"],
+        "`greedy` takes no settings",
+    );
+}
+
+#[test]
+fn simulate_takes_the_search_players() {
+    let run = snapshot(
+        "simulate_search_players",
+        &[
+            "simulate",
+            "kalah",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--south",
+            "alphabeta:depth=3",
+            "--north",
+            "mcts:playouts=50",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0);
+}
+
+/// hint, undo, history, score and help at the prompt.
+#[test]
+fn play_prompt_commands() {
+    let run = snapshot(
+        "play_prompt_commands",
+        &[
+            "play",
+            "kalah",
+            "--north",
+            "alphabeta:depth=2",
+            "--hint",
+            "alphabeta:depth=5",
+            "--seed",
+            "3",
+        ],
+        &[],
+        Some("hint\n3\nhistory\nscore\nundo\nhistory\nundo\n1\nhint\nhelp\nquit\n"),
+    );
+    assert_eq!(run.code, 0);
+}
+
+/// Undo rewrites the record: it holds the moves still played.
+#[test]
+fn undo_rewrites_the_record() {
+    let path = scratch().join("undo.sow");
+    let _ = std::fs::remove_file(&path);
+    let run = sow(
+        &[
+            "play",
+            "kalah",
+            "--north",
+            "greedy",
+            "--seed",
+            "3",
+            "--record",
+            path.to_str().expect("a path"),
+        ],
+        Some("3\n1\nundo\n2\nquit\n"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let record = std::fs::read_to_string(&path).expect("a record");
+    assert!(record.contains("\nmoves = s3 s2 n5\n# result:"), "{record}");
+    let replay = sow(&["replay", path.to_str().expect("a path")], None);
+    assert_eq!(replay.code, 0);
+}
+
+/// In a match, the running score at each new round.
+#[test]
+fn play_shows_the_running_score_of_a_match() {
+    let run = sow(
+        &[
+            "play",
+            "raja_pasu",
+            "--south",
+            "alphabeta:depth=2",
+            "--north",
+            "greedy",
+            "--seed",
+            "2",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout
+            .contains("  match score in round 2: rounds won South 1, North 0; seeds South"),
+        "{}",
+        run.stdout
+    );
+}
+
 // ---- new, completions, man ----
 
 /// `sow new` writes a starter that checks clean, with the schema its first line names, and

@@ -8,6 +8,7 @@
 //! Everything here reads user input: no `unwrap`, `expect` or indexing that could panic
 //! (denied for the whole binary in `main.rs`).
 
+mod analyze;
 mod check;
 mod completions;
 mod draw;
@@ -20,6 +21,7 @@ mod play;
 mod players;
 mod replay;
 mod schema;
+mod series;
 mod signals;
 mod simulate;
 
@@ -47,6 +49,7 @@ Examples:
   sow replay game.sow --format html -O game.html
   sow draw RULESET -O board.svg             the board as SVG (also a position, or after a ply)
   sow simulate RULESET --games 1000 --seed 1 --option NAME=VALUE
+  sow analyze RULESET --sweep --games 500   balance, length and endings of every reading
   sow --format json replay game.sow         one JSON document on stdout
   sow new my_variant                        a starter ruleset, with the schema beside it
   sow explain --code E0305                  what a diagnostic code means
@@ -128,6 +131,7 @@ pub fn colored(stream: Stream) -> bool {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    Analyze(analyze::Args),
     Check(check::Args),
     Draw(draw::Args),
     Explain(explain::Args),
@@ -145,6 +149,7 @@ pub enum Command {
 impl Command {
     fn name(&self) -> &'static str {
         match self {
+            Command::Analyze(_) => "analyze",
             Command::Check(_) => "check",
             Command::Draw(_) => "draw",
             Command::Explain(_) => "explain",
@@ -162,6 +167,7 @@ impl Command {
     /// The `--option` arguments, for the commands that load a ruleset.
     fn options(&self) -> Option<&OptionArgs> {
         match self {
+            Command::Analyze(a) => Some(&a.options),
             Command::Check(a) => Some(&a.options),
             Command::Draw(a) => Some(&a.options),
             Command::Explain(a) => Some(&a.options),
@@ -231,6 +237,7 @@ pub fn main() -> ExitCode {
         _ if html => Err(Fail::Usage(format!(
             "--format html is for `sow replay` (a replay as a web page), not `sow {name}`; `sow draw` draws a board as SVG"
         ))),
+        Command::Analyze(a) => analyze::run(a, format),
         Command::Check(a) => check::run(a, format),
         Command::Draw(a) => draw::run(a, format),
         Command::Explain(a) => explain::run(a, format),

@@ -1,6 +1,6 @@
 //! `sow play`: a game or a whole match in the terminal, each side a person or a computer.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Seek, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -8,25 +8,33 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use sow::engine::{Game, Position, Status};
+use sow::engine::{Game, Move, Position, Status};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
 use sow::render::{self, Detail, Output, escape, play_traced};
 use sow::rules::{Player, Rules};
+use sow::trace::Event;
 
 use super::input::{self, Line};
-use super::players::{self, Seat};
+use super::players::{Bot, Computer, Seat, players_help};
 use super::{
     Exit, Fail, Format, OptionArgs, Ruleset, done, labels, position_notation, say_err, side,
     signals,
 };
 
-const AFTER_HELP: &str = "\
+const AFTER_HELP: &str = concat!(
+    "\
 At your turn, type a move: the side's letter and the hole number counted from your own left
-(s3), or just the number (3). `help` shows the commands, `quit` ends the game. A mistyped or
-illegal move is explained and asked again. When the input ends (Ctrl-D, or the end of a
-script fed on stdin) the game is left unfinished: exit code 0. A line longer than 1024 bytes
-ends the input too (exit code 2).
+(s3), or just the number (3). `hint` shows the move the --hint player would make, with its
+score; `undo` takes back your last move and the replies to it; `history` lists the moves;
+`score` says what each side holds (in a match, the running score); `help` shows the
+commands, `quit` ends the game. A mistyped or illegal move is explained and asked again.
+When the input ends (Ctrl-D, or the end of a script fed on stdin) the game is left
+unfinished: exit code 0. A line longer than 1024 bytes ends the input too (exit code 2).
+
+",
+    players_help!(),
+    "
 
 --record FILE creates FILE before the game starts (never an existing file) and writes each
 move as it is played, so that a game cut short by Ctrl-C, a closed terminal or a kill leaves
@@ -36,7 +44,9 @@ Examples:
   sow play RULESET                            you (South) against the greedy player
   sow play RULESET --south greedy --north human --seed 7
   sow play RULESET --south random --north greedy --seed 1 --record game.sow
-  sow play RULESET --option NAME=VALUE --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1]\"";
+  sow play RULESET --north alphabeta:depth=8   you against alpha-beta, 8 plies deep
+  sow play RULESET --option NAME=VALUE --from \"S[0 1 0 1 1 2 1] N[0 1 0 2 1 0 1]\""
+);
 
 /// Play a game (or a whole match) in the terminal.
 #[derive(Debug, clap::Args)]
@@ -45,13 +55,18 @@ pub struct Args {
     /// The ruleset: a shipped name (see `sow list`) or a path.
     pub ruleset: String,
 
-    /// Who plays South (the bottom row).
-    #[arg(long, value_enum, default_value_t = Seat::Human)]
+    /// Who plays South (the bottom row): human, random, greedy, alphabeta[:depth=N,nodes=N]
+    /// or mcts[:playouts=N].
+    #[arg(long, default_value = "human", value_name = "PLAYER")]
     pub south: Seat,
 
-    /// Who plays North (the top row).
-    #[arg(long, value_enum, default_value_t = Seat::Greedy)]
+    /// Who plays North (the top row), as --south.
+    #[arg(long, default_value = "greedy", value_name = "PLAYER")]
     pub north: Seat,
+
+    /// The player whose move `hint` shows (a computer player, as --south).
+    #[arg(long, default_value = "alphabeta", value_name = "PLAYER")]
+    pub hint: Bot,
 
     /// Seed of the computer players' choices; by default one is picked and printed, so that
     /// the game can be played again.
@@ -78,7 +93,9 @@ pub struct Args {
 
 /// What a person typed at the prompt.
 enum Entry {
-    Move(sow::engine::Move),
+    Move(Move),
+    /// Take back the person's last ply and the plies after it.
+    Undo,
     Quit,
     /// The input ended.
     Eof,
@@ -134,11 +151,21 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut computers = seats.map(|s| match s {
+        Seat::Bot(b) => Some(Computer::new(b)),
+        Seat::Human => None,
+    });
+    // Hints draw from a generator of their own: asking for one never changes the game.
+    let mut helper = Helper {
+        hint: Computer::new(args.hint),
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        played: Vec::new(),
+        humans: seats.map(|s| s == Seat::Human),
+        rounds: Vec::new(),
+    };
     let title = format!(
         "{}, played with sow: South {}, North {}, seed {seed}",
-        rules.name,
-        seats[0].name(),
-        seats[1].name()
+        rules.name, seats[0], seats[1]
     );
 
     // The record is made before the first move: a file that exists or a folder that does
@@ -189,8 +216,8 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         &format!(
             "{}: South {}, North {}, seed {seed}{}\n",
             escape(&rules.name),
-            seats[0].name(),
-            seats[1].name(),
+            seats[0],
+            seats[1],
             if args.seed.is_none() {
                 format!(" (play this game again with --seed {seed})")
             } else {
@@ -211,7 +238,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     if humans {
         say(
             &mut screen,
-            "Type a move such as s3 (or just 3), `help` or `quit`.\n",
+            "Type a move such as s3 (or just 3), `hint`, `undo`, `help` or `quit`.\n",
         );
     }
     if let Some(doc) = doc.as_mut() {
@@ -221,7 +248,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         doc.value(Some("seed"), &json!(seed));
         doc.value(
             Some("players"),
-            &json!({ "south": seats[0].name(), "north": seats[1].name() }),
+            &json!({ "south": seats[0].to_string(), "north": seats[1].to_string() }),
         );
         doc.value(Some("start"), &super::position_json_to_move(&rules, &start));
         if let Some(ending) = &at_start {
@@ -246,14 +273,55 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             &mut screen,
             &format!("\n{}", render::picture(&rules, game.position())),
         );
-        let h = match (seat.bot(), screen.as_mut()) {
-            (Some(bot), _) => match players::choose(bot, &game, &mut rng) {
-                Some(h) => h,
+        let computer = computers
+            .get_mut(usize::from(mover))
+            .and_then(Option::as_mut);
+        let h = match (computer, screen.as_mut()) {
+            (Some(computer), _) => match computer.choose(&game, &mut rng) {
+                Some(choice) => choice.mv,
                 // Cannot happen: a game still playing has a legal move.
                 None => break Ending::Over,
             },
-            (None, Some(out)) => match ask(&game, mover, &mut input, out, echo) {
+            (None, Some(out)) => match ask(&game, mover, &mut input, out, echo, &mut helper) {
                 Entry::Move(h) => h,
+                Entry::Undo => {
+                    let taken = helper.undo();
+                    game = replayed(&rules, &start, args.from.is_some(), &helper.played)?;
+                    let now = game.round();
+                    helper.rounds.retain(|&(r, _)| r < now);
+                    end = None;
+                    say(
+                        &mut screen,
+                        &format!(
+                            "  {} taken back: ply {} again, {} to move.\n",
+                            plural_plies(taken),
+                            game.ply() + 1,
+                            game.to_move().map_or("nobody", player_name)
+                        ),
+                    );
+                    if let Some(doc) = doc.as_mut() {
+                        doc.open_object(None);
+                        doc.value(Some("undo"), &json!(taken));
+                        doc.value(Some("ply"), &json!(game.ply()));
+                        super::close_ply_json(doc, &game);
+                    }
+                    let labels: Vec<String> =
+                        (helper.played.iter()).map(|p| p.mv.label(&rules)).collect();
+                    let written = match session.lock() {
+                        Ok(mut s) => {
+                            s.ply = game.ply();
+                            match s.record.as_mut() {
+                                Some(r) => r.rewrite(&labels),
+                                None => Ok(()),
+                            }
+                        }
+                        Err(_) => Ok(()),
+                    };
+                    if let Err(e) = written {
+                        break Ending::RecordFailed(e);
+                    }
+                    continue;
+                }
                 Entry::Quit => break Ending::Quit,
                 Entry::Eof => break Ending::Eof,
                 Entry::TooLong => break Ending::TooLong,
@@ -261,11 +329,15 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             // A person always has a screen.
             (None, None) => break Ending::Eof,
         };
+        let round = game.round();
+        // In a match, the game before the ply: played again with its events should the ply
+        // end a round, to learn who won it (for the running score).
+        let before = rules.rounds.is_some().then(|| game.clone());
         if let Some(doc) = doc.as_mut() {
             doc.open_object(None);
             doc.value(Some("ply"), &json!(game.ply() + 1));
             doc.value(Some("mover"), &json!(side(mover)));
-            doc.value(Some("player"), &json!(seat.name()));
+            doc.value(Some("player"), &json!(seat.to_string()));
             doc.value(Some("move"), &json!(h.label(&rules)));
             doc.open_array(Some("events"));
         }
@@ -273,9 +345,31 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             // `ask` and the computer players only offer legal moves.
             .map_err(|e| Fail::Usage(format!("internal error: a legal move was refused: {e}")))?;
         end = played.end.or(end);
+        helper.played.push(Played {
+            mv: h,
+            mover,
+            round,
+        });
         if let Some(doc) = doc.as_mut() {
             doc.close();
             super::close_ply_json(doc, &game);
+        }
+        if let Some(mut before) = before
+            && game.round() != round
+        {
+            let mut events = Vec::new();
+            if before.play(h, &mut events).is_ok() {
+                helper.rounds.extend(events.iter().filter_map(|e| match e {
+                    Event::RoundEnd { round, winner, .. } => Some((*round, *winner)),
+                    _ => None,
+                }));
+            }
+            if !game.is_over() {
+                say(
+                    &mut screen,
+                    &format!("  {}\n", match_score(&game, &helper.rounds)),
+                );
+            }
         }
         if let Some(out) = screen.as_mut() {
             out.flush();
@@ -408,6 +502,8 @@ fn interrupted(session: &Mutex<Session>, signal: i32, name: &str) {
 struct RecordFile {
     path: PathBuf,
     file: std::fs::File,
+    /// The lines before the moves, to write the record again after an undo.
+    head: String,
     writer: record::Writer,
     /// Everything written so far, to be shown if the file cannot take more.
     text: String,
@@ -441,6 +537,7 @@ impl RecordFile {
         let mut made = RecordFile {
             path: path.to_path_buf(),
             file,
+            head: head.clone(),
             writer,
             text: String::new(),
         };
@@ -459,6 +556,20 @@ impl RecordFile {
     fn add(&mut self, mv: &str) -> std::io::Result<()> {
         let piece = self.writer.next_move(mv);
         self.write(&piece)
+    }
+
+    /// Writes the record again with these moves (after an undo).
+    fn rewrite(&mut self, moves: &[String]) -> std::io::Result<()> {
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        self.writer = record::Writer::new();
+        self.text.clear();
+        let head = self.head.clone();
+        self.write(&head)?;
+        for m in moves {
+            self.add(m)?;
+        }
+        Ok(())
     }
 
     /// Ends the record with a comment saying how the game ended.
@@ -535,6 +646,7 @@ fn ask(
     input: &mut impl BufRead,
     screen: &mut Output<'_>,
     echo: bool,
+    helper: &mut Helper,
 ) -> Entry {
     let rules = game.rules();
     let legal = game.legal_moves();
@@ -567,7 +679,26 @@ fn ask(
             "" => continue,
             "quit" | "q" | "exit" => return Entry::Quit,
             "help" | "?" | "h" => {
-                screen.text(&help(rules, mover, &offered));
+                screen.text(&help(rules, mover, &offered, helper.hint.bot()));
+                continue;
+            }
+            "hint" => {
+                screen.text(&helper.hint(game));
+                continue;
+            }
+            "undo" | "u" => {
+                if helper.can_undo() {
+                    return Entry::Undo;
+                }
+                screen.text("  nothing to undo: no move of a person has been played yet.\n");
+                continue;
+            }
+            "history" | "moves" => {
+                screen.text(&helper.history(rules));
+                continue;
+            }
+            "score" => {
+                screen.text(&format!("  {}\n", match_score(game, &helper.rounds)));
                 continue;
             }
             "board" | "b" => {
@@ -595,15 +726,183 @@ fn ask(
     }
 }
 
-fn help(rules: &Rules, mover: Player, offered: &str) -> String {
+fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     let letter = if mover == 0 { 's' } else { 'n' };
     format!(
         "  A move is your side's letter and a hole number counted from your own left, e.g. {letter}3,\n  \
          or just the number. {}'s holes are {letter}1 to {letter}{}; the legal moves now are {offered}.\n  \
-         Commands: board (draw the board again), quit (leave the game), help.\n",
+         Commands:\n    \
+         hint     the move {hint} would make, with its score\n    \
+         undo     take back your last move and the replies to it\n    \
+         history  the moves so far\n    \
+         score    what each side holds (in a match, the running score)\n    \
+         board    draw the board again\n    \
+         quit     leave the game\n    \
+         help     this list\n",
         player_name(mover),
         rules.geometry.holes_per_player
     )
+}
+
+/// A ply played in the session, to list, take back and replay.
+#[derive(Debug, Clone, Copy)]
+struct Played {
+    mv: Move,
+    mover: Player,
+    /// The round it was played in.
+    round: u32,
+}
+
+/// What the prompt's commands need besides the game: the hint player, with a generator of
+/// its own (a hint never changes the game), and the plies played.
+struct Helper {
+    hint: Computer,
+    rng: ChaCha8Rng,
+    played: Vec<Played>,
+    /// Which sides a person plays.
+    humans: [bool; 2],
+    /// In a match: each round over, with its winner (None: a draw).
+    rounds: Vec<(u32, Option<Player>)>,
+}
+
+impl Helper {
+    /// Whether a person's ply can be taken back.
+    fn can_undo(&self) -> bool {
+        self.played.iter().any(|p| self.by_person(p))
+    }
+
+    fn by_person(&self, p: &Played) -> bool {
+        self.humans
+            .get(usize::from(p.mover))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Takes back the last ply a person played and every ply after it; how many.
+    fn undo(&mut self) -> usize {
+        let Some(last) = self.played.iter().rposition(|p| self.by_person(p)) else {
+            return 0;
+        };
+        let taken = self.played.len() - last;
+        self.played.truncate(last);
+        taken
+    }
+
+    /// The hint player's move and what its search said of it.
+    fn hint(&mut self, game: &Game) -> String {
+        let bot = self.hint.bot();
+        let Some(c) = self.hint.choose(game, &mut self.rng) else {
+            return "  no hint: the game is over.\n".to_string();
+        };
+        let mv = c.mv.label(game.rules());
+        let how = match (bot, c.depth) {
+            (Bot::AlphaBeta(_), Some(depth)) => {
+                format!(
+                    " ({} deep, {} nodes)",
+                    plural_plies(depth as usize),
+                    c.nodes
+                )
+            }
+            (Bot::Mcts { .. }, _) => format!(" ({} playouts)", c.nodes),
+            _ => String::new(),
+        };
+        match c.score {
+            Some(score) => format!("  hint: {mv}, from {bot}{how}: {score}\n"),
+            None => format!("  hint: {mv}, from {bot}\n"),
+        }
+    }
+
+    /// The moves so far, ten to a line, by round in a match.
+    fn history(&self, rules: &Rules) -> String {
+        if self.played.is_empty() {
+            return "  no move has been played yet.\n".to_string();
+        }
+        let mut out = String::from("  moves so far (ply and move):\n");
+        let mut round = 0;
+        let mut on_line = 0;
+        for (ply, p) in (1..).zip(&self.played) {
+            if rules.rounds.is_some() && p.round != round {
+                round = p.round;
+                if on_line > 0 {
+                    out.push('\n');
+                }
+                out.push_str(&format!("    round {round}:\n"));
+                on_line = 0;
+            }
+            if on_line == 10 {
+                out.push('\n');
+                on_line = 0;
+            }
+            out.push_str(if on_line == 0 { "    " } else { "  " });
+            out.push_str(&format!("{ply} {}", p.mv.label(rules)));
+            on_line += 1;
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// The game played again from its start up to the plies kept.
+fn replayed(
+    rules: &Arc<Rules>,
+    start: &Position,
+    set_up: bool,
+    played: &[Played],
+) -> Result<Game, Fail> {
+    let mut game = if set_up {
+        Game::from_position(rules.clone(), *start)
+    } else {
+        Game::new(rules.clone())
+    };
+    for p in played {
+        game.play(p.mv, &mut ()).map_err(|e| {
+            Fail::Usage(format!(
+                "internal error: a move played before is refused when played again: {e}"
+            ))
+        })?;
+    }
+    Ok(game)
+}
+
+fn plural_plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// What each side holds; in a match, the rounds each has won (`rounds`: each round over,
+/// with its winner) and the seeds each has, in their holes and held.
+fn match_score(game: &Game, rounds: &[(u32, Option<Player>)]) -> String {
+    let pos = game.position();
+    let rules = game.rules();
+    if rules.rounds.is_some() {
+        let won = |p: Player| rounds.iter().filter(|(_, w)| *w == Some(p)).count();
+        let drawn = rounds.iter().filter(|(_, w)| w.is_none()).count();
+        let has = |p: Player| pos.held(rules, p) + pos.row_seeds(rules, p);
+        return format!(
+            "match score in round {}: rounds won South {}, North {}{}; seeds South {}, North {} (in their holes and held)",
+            game.round(),
+            won(0),
+            won(1),
+            match drawn {
+                0 => String::new(),
+                1 => ", 1 drawn".to_string(),
+                n => format!(", {n} drawn"),
+            },
+            has(0),
+            has(1)
+        );
+    }
+    let mut held = format!("South {}, North {}", pos.held(rules, 0), pos.held(rules, 1));
+    if pos.taken != [0, 0] {
+        held.push_str(&format!(
+            "; removed from the game by South {}, by North {}",
+            pos.taken[0], pos.taken[1]
+        ));
+    }
+    format!("score (seeds held): {held}")
 }
 
 /// The result: the final scores of the game's end (`GameEnd`, given as `end`), or the

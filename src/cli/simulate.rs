@@ -5,42 +5,39 @@
 //! results do not depend on the number of threads: the tallies are sums and maxima, and the
 //! example kept for endless moves and cycles is the one of the lowest-numbered game.
 
-use std::io::IsTerminal;
-
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use sow::engine::{Game, Status};
-use sow::rules::{ClauseId, ClauseInfo, Player, Rules};
-use sow::trace::Firings;
+use sow::engine::Status;
+use sow::rules::{ClauseId, ClauseInfo, Rules};
 
-use super::players::{self, Bot};
+use super::players::{Bot, players_help};
+use super::series::{self, Plan, Progress, Table};
 use sow::render::escape;
 
-use super::{
-    Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text, plural, say_err, shell_quote,
-};
-
-/// The most worker threads: beyond a few per core they only cost memory (each has its own
-/// stack), and a hundred thousand once failed to start under a memory limit.
-const MAX_THREADS: usize = 256;
+use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text, plural, shell_quote};
 
 /// The longest move (in laps) whose suggested replay shows every lap: longer ones are shown
 /// a ply a line, so that the command never prints millions of lines.
 const LAPS_SHOWN: u32 = 200;
 
-const AFTER_HELP: &str = "\
+const AFTER_HELP: &str = concat!(
+    "\
 Game i is played with the seed S+i: `sow play RULESET --south random --north random --seed S+i`
 plays it again. Results do not depend on --threads. For the first endless move and the first
-cycle found, the exact `sow replay` command that shows it is printed.
+cycle found, the exact `sow replay` command that shows it is printed. `sow analyze` gives the
+balance figures (intervals, lengths, endings, option sweeps).
+
+",
+    players_help!(),
+    "
 
 Examples:
   sow simulate RULESET --games 10000 --seed 1
   sow simulate RULESET --games 1000 --seed 7 --south greedy --option NAME=VALUE
+  sow simulate RULESET --games 200 --seed 1 --south mcts:playouts=2000 --north greedy
   sow simulate RULESET --games 2000 --seed 1 --threads 1      (to measure scaling)
-  sow --format json simulate RULESET --games 100 --seed 3";
+  sow --format json simulate RULESET --games 100 --seed 3"
+);
 
 /// Play many seeded games between computer players and report statistics.
 #[derive(Debug, clap::Args)]
@@ -57,12 +54,12 @@ pub struct Args {
     #[arg(long)]
     pub seed: Option<u64>,
 
-    /// Who plays South.
-    #[arg(long, value_enum, default_value_t = Bot::Random)]
+    /// Who plays South: random, greedy, alphabeta[:depth=N,nodes=N] or mcts[:playouts=N].
+    #[arg(long, default_value = "random", value_name = "PLAYER")]
     pub south: Bot,
 
-    /// Who plays North.
-    #[arg(long, value_enum, default_value_t = Bot::Random)]
+    /// Who plays North (as --south).
+    #[arg(long, default_value = "random", value_name = "PLAYER")]
     pub north: Bot,
 
     /// Worker threads (default: one per core; at most 256).
@@ -184,58 +181,19 @@ impl Tally {
     }
 }
 
-/// One worker's game, tracer and tally, made once per rayon work split rather than per game.
+/// One worker's table and tally.
 struct Worker {
-    game: Game,
-    /// The clause firings of the game being played.
-    firings: Firings,
+    table: Table,
     tally: Tally,
 }
 
-#[derive(Clone, Copy)]
-struct Plan {
-    first_seed: u64,
-    bots: [Bot; 2],
-    max_plies: u32,
-}
-
-impl Plan {
-    /// The bot playing for `p`.
-    fn bot(&self, p: Player) -> Bot {
-        let [south, north] = self.bots;
-        if p == 0 { south } else { north }
-    }
-}
-
 impl Worker {
-    fn new(rules: &std::sync::Arc<Rules>) -> Worker {
-        Worker {
-            game: Game::new(rules.clone()),
-            firings: Firings::new(rules.clauses.len()),
-            tally: Tally::new(rules.clauses.len()),
-        }
-    }
-
-    fn play(mut self, index: u64, plan: Plan) -> Worker {
-        let seed = plan.first_seed.wrapping_add(index);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let t = &mut self.tally;
-        let game = &mut self.game;
-        game.restart();
+    fn play(mut self, index: u64, plan: &Plan) -> Worker {
+        let seed = plan.seed(index);
+        let Worker { table, tally: t } = &mut self;
         let mut had_endless = false;
         t.games += 1;
-        while let Some(mover) = game.to_move() {
-            if game.ply() >= plan.max_plies {
-                t.unfinished += 1;
-                break;
-            }
-            let Some(h) = players::choose(plan.bot(mover), game, &mut rng) else {
-                break;
-            };
-            let Ok(report) = game.play(h, &mut self.firings) else {
-                break;
-            };
-            self.firings.commit();
+        let played = table.play(plan, index, |game, _, report| {
             let here = Some(Example {
                 game: index,
                 seed,
@@ -258,8 +216,10 @@ impl Worker {
                 t.cycles += 1;
                 t.cycle_first = earliest(t.cycle_first, here);
             }
-        }
-        match game.status() {
+            true
+        });
+        t.unfinished += u64::from(played.unfinished);
+        match played.status {
             Status::Over { winner: Some(w) } => {
                 if let Some(wins) = t.wins.get_mut(usize::from(w)) {
                     *wins += 1;
@@ -269,18 +229,17 @@ impl Worker {
             Status::Stopped { .. } => t.stopped += 1,
             Status::Playing => {}
         }
-        for (total, n) in t.fired.iter_mut().zip(&self.firings.fired) {
+        for (total, n) in t.fired.iter_mut().zip(&table.firings.fired) {
             *total += n;
         }
-        for (total, n) in t.cancelled.iter_mut().zip(&self.firings.cancelled) {
+        for (total, n) in t.cancelled.iter_mut().zip(&table.firings.cancelled) {
             *total += n;
         }
-        self.firings.clear();
         t.endless_games += u64::from(had_endless);
-        t.plies += u64::from(game.ply());
-        t.plies_max = t.plies_max.max(game.ply());
-        t.rounds += u64::from(game.round());
-        t.rounds_max = t.rounds_max.max(game.round());
+        t.plies += u64::from(played.plies);
+        t.plies_max = t.plies_max.max(played.plies);
+        t.rounds += u64::from(played.rounds);
+        t.rounds_max = t.rounds_max.max(played.rounds);
         self
     }
 }
@@ -296,67 +255,27 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let plan = Plan {
         first_seed: args.seed.unwrap_or_else(fresh_seed),
         bots: [args.south, args.north],
+        alternate: false,
+        opening: 0,
         max_plies: args.max_plies,
     };
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        if n == 0 {
-            return Err(Fail::Usage("--threads must be at least 1".into()));
-        }
-        if n > MAX_THREADS {
-            say_err(&format!(
-                "note: --threads {n} is more than the limit of {MAX_THREADS}; {MAX_THREADS} threads are used (the results do not depend on it)\n"
-            ));
-        }
-        pool = pool.num_threads(n.min(MAX_THREADS));
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| Fail::Usage(format!("cannot start the worker threads: {e}")))?;
-
-    // The bar and the timing go to stderr, and only on a terminal: piped output and tests
-    // stay deterministic.
-    let terminal = std::io::stderr().is_terminal();
-    // Hidden, the bar would still take its lock for every game: leave it out entirely.
-    let bar = terminal.then(|| {
-        let bar = indicatif::ProgressBar::new(args.games);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let started = std::time::Instant::now();
+    let pool = series::pool(args.threads)?;
+    let progress = Progress::new(args.games);
     let clauses = rules.clauses.len();
-    let tally = pool.install(|| {
-        (0..args.games)
-            .into_par_iter()
-            .fold(
-                || Worker::new(&rules),
-                |w, i| {
-                    let w = w.play(i, plan);
-                    if let Some(bar) = &bar {
-                        bar.inc(1);
-                    }
-                    w
-                },
-            )
-            .map(|w| w.tally)
-            .reduce(|| Tally::new(clauses), Tally::merge)
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    if terminal {
-        let secs = started.elapsed().as_secs_f64();
-        say_err(&format!(
-            "{} in {secs:.2} s on {} ({:.0} games/s)\n",
-            plural(args.games as usize, "game"),
-            plural(pool.current_num_threads(), "thread"),
-            args.games as f64 / secs.max(1e-9)
-        ));
-    }
+    let tally = series::run(
+        &pool,
+        args.games,
+        &progress,
+        || Worker {
+            table: Table::new(&rules, &plan),
+            tally: Tally::new(clauses),
+        },
+        |w, i| w.play(i, &plan),
+        |w| w.tally,
+        || Tally::new(clauses),
+        Tally::merge,
+    );
+    progress.finish(pool.current_num_threads());
 
     let endless_cmd = tally
         .endless_first
@@ -384,7 +303,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             "ruleset": ruleset.json(),
             "games": tally.games,
             "first_seed": plan.first_seed,
-            "players": { "south": args.south.name(), "north": args.north.name() },
+            "players": { "south": args.south.to_string(), "north": args.north.to_string() },
             "max_plies": args.max_plies,
             "results": {
                 "south_wins": tally.wins[0],
@@ -425,7 +344,7 @@ fn percent(n: u64, of: u64) -> String {
 
 /// Clauses that leave a trace event when they act; the others (legality, who starts) cannot
 /// be counted from the trace.
-fn countable(rules: &Rules) -> Vec<bool> {
+pub(super) fn countable(rules: &Rules) -> Vec<bool> {
     let mut c = vec![false; rules.clauses.len()];
     let mut mark = |id: ClauseId| {
         if let Some(x) = c.get_mut(id as usize) {
@@ -496,19 +415,12 @@ fn example_json(count: u64, first: Option<Example>, command: Option<&str>) -> Va
 /// else a line a ply: a game of a thousand plies, or a move of a million laps, then prints a
 /// few thousand lines at most.
 fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example, laps: bool) -> String {
-    let mut game = Game::new(ruleset.rules.clone());
-    let mut rng = ChaCha8Rng::seed_from_u64(e.seed);
+    let mut table = Table::new(&ruleset.rules, &plan);
     let mut moves = Vec::new();
-    while game.ply() < e.ply {
-        let Some(mover) = game.to_move() else { break };
-        let Some(h) = players::choose(plan.bot(mover), &game, &mut rng) else {
-            break;
-        };
-        if game.play(h, &mut ()).is_err() {
-            break;
-        }
+    table.play(&plan, e.game, |game, h, _| {
         moves.push(h.label(&ruleset.rules));
-    }
+        game.ply() < e.ply
+    });
     let mut cmd = format!("sow replay {}", shell_quote(&ruleset.given));
     for (n, v) in ruleset.changed_options() {
         cmd.push_str(&format!(" --option {}", shell_quote(&format!("{n}={v}"))));
@@ -566,8 +478,8 @@ fn text(
         } else {
             " (picked: pass --seed to repeat)"
         },
-        args.south.name(),
-        args.north.name()
+        args.south,
+        args.north
     ));
     out.push_str(&format!(
         "results    South wins {} ({}), North wins {} ({}), draws {} ({})",
@@ -692,7 +604,7 @@ fn text(
     out
 }
 
-fn fresh_seed() -> u64 {
+pub(super) fn fresh_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)

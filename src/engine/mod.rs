@@ -479,6 +479,14 @@ impl Move {
     }
 }
 
+/// A pass: a placeholder where a move must stand before one is chosen (the players' move
+/// buffers, the root of a search tree). Not a move to play unless the rules offer it.
+impl Default for Move {
+    fn default() -> Move {
+        Move::PASS
+    }
+}
+
 impl From<Pos> for Move {
     fn from(hole: Pos) -> Move {
         Move::sow(hole)
