@@ -1214,7 +1214,11 @@ fn analyze_refusals() {
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     };
     refused(
-        &["analyze", "toguz_kumalak", "--sweep"],
+        &[
+            "analyze",
+            "tests/scenarios/rulesets/hooks_relay_hole.toml",
+            "--sweep",
+        ],
         "has no options, so there is nothing to sweep",
     );
     refused(
