@@ -651,14 +651,19 @@ impl Explainer<'_> {
             }
             out.push(s);
         }
-        if self.rules.pass {
+        // Told whenever passing is on, or an option may turn it on.
+        if self.rules.pass || matches!(f.turns.pass, Setting::FromOption(_)) {
             let mut s = Section::new(
                 "turns",
                 "Turns",
                 &f.turns.cites,
                 self.header_line("[turns]", 0),
             );
-            s.say("A player who cannot sow passes while another player can move; the game (or round) ends by no move only when no player can move.");
+            s.say(self.setting(&f.turns.pass, |&pass| if pass {
+                "A player who cannot sow passes while another player can move; the game (or round) ends by no move only when no player can move".to_string()
+            } else {
+                "A player who cannot sow does not pass: the game (or round) ends by no move".to_string()
+            }) + ".");
             out.push(s);
         }
 
