@@ -956,7 +956,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("sow-full-{}.sow", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let rec = Record {
-            ruleset: Item::new("kalah"),
+            ruleset: Item::new("my_variant.toml"),
             fingerprint: None,
             options: Vec::new(),
             position: None,
@@ -975,7 +975,7 @@ mod tests {
         assert!(message.contains("No space left on device"), "{message}");
         assert!(message.contains("it is removed"), "{message}");
         assert!(
-            message.contains("ruleset = kalah\nmoves = s1 n3\n"),
+            message.contains("ruleset = my_variant.toml\nmoves = s1 n3\n"),
             "{message}"
         );
     }
