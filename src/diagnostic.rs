@@ -233,36 +233,26 @@ pub fn render(d: &Diagnostic, file: &str, source: &str, color: bool) -> String {
         .map(|l| (at(&l.span), plain(&l.text)))
         .collect();
     let mut group = Group::with_title(title);
-    match &d.span {
-        Some(span) => {
-            let mut snippet = Snippet::source(text.as_ref())
-                .path(file.as_str())
-                .annotation(
-                    AnnotationKind::Primary
-                        .span(at(span))
-                        .label(label.as_deref()),
-                );
-            for (span, text) in &related {
-                snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(span.clone())
-                        .label(text.as_str()),
-                );
-            }
-            group = group.element(snippet);
+    if d.span.is_none() && related.is_empty() {
+        group = group.element(Origin::path(file.as_str()));
+    } else {
+        // The main place (when there is one), then the places it relates to.
+        let mut snippet = Snippet::source(text.as_ref()).path(file.as_str());
+        if let Some(span) = &d.span {
+            snippet = snippet.annotation(
+                AnnotationKind::Primary
+                    .span(at(span))
+                    .label(label.as_deref()),
+            );
         }
-        None if !related.is_empty() => {
-            let mut snippet = Snippet::source(text.as_ref()).path(file.as_str());
-            for (span, text) in &related {
-                snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(span.clone())
-                        .label(text.as_str()),
-                );
-            }
-            group = group.element(snippet);
+        for (span, text) in &related {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(span.clone())
+                    .label(text.as_str()),
+            );
         }
-        None => group = group.element(Origin::path(file.as_str())),
+        group = group.element(snippet);
     }
     let hint = d.hint.as_deref().map(plain);
     if let Some(hint) = &hint {
