@@ -42,7 +42,11 @@ pub fn explain(
     // The file loaded, so it parses; the parsed form keeps what the compiled rules lose: the
     // expressions as written and their places.
     let file: RulesetFile = toml::from_str(source).map_err(|e| e.to_string())?;
-    let ex = Explainer { rules, source };
+    let ex = Explainer {
+        rules,
+        source,
+        in_aggregate: std::cell::RefCell::new(None),
+    };
     let mut sections = ex.sections(&file);
     if let Some((_, doc)) = doc {
         for s in &mut sections {
@@ -327,6 +331,9 @@ fn section_json(s: &Section) -> Value {
 struct Explainer<'a> {
     rules: &'a Rules,
     source: &'a str,
+    /// In an aggregate's body, what `hole` is told as (each hole of the set in turn, rather
+    /// than the hole a chain took).
+    in_aggregate: std::cell::RefCell<Option<String>>,
 }
 
 /// How wide the prose is wrapped.
@@ -502,6 +509,15 @@ impl Explainer<'_> {
             }
             if let Some(e) = &l.require_after {
                 s.note(self.note("once made, the move is legal only if", e, Ctx::Move));
+            }
+            if l.prefer.is_some() || l.prefer_after.is_some() {
+                s.say("A preference over all the legal moves: when at least one of them has the property below, only the moves that have it are legal; when none has it, this clause leaves the moves as they are.");
+            }
+            if let Some(e) = &l.prefer {
+                s.note(self.note("the property (before the move)", e, Ctx::Legal));
+            }
+            if let Some(e) = &l.prefer_after {
+                s.note(self.note("the property (once the move is made, on a copy)", e, Ctx::Move));
             }
             out.push(s);
         }
@@ -938,6 +954,17 @@ impl Explainer<'_> {
                 out.push(s);
             }
         }
+        if let Some(x) = &e.no_capture
+            && self.rules.no_capture.is_some()
+        {
+            let mut s = Section::new("end", "End: no capture", &x.cites, line);
+            s.say(format!(
+                "After every sowing, every legal move of each player is played out on a copy of the position; when none of them would capture, the game{} ends: {}",
+                or_round,
+                self.ending(&x.remaining, &x.result, "the player to move next")
+            ));
+            out.push(s);
+        }
         let mut s = Section::new("end", "The engine's safety limits", &None, None);
         s.say(format!(
             "These are not rules of the game: a move still going after {} laps without a repeat or past {} steps of work, or a game{} still going after {} plies, is stopped with no result.",
@@ -1207,7 +1234,9 @@ impl Explainer<'_> {
                 "origin" if ctx == Ctx::Legal => "the hole played".into(),
                 "origin" => "the hole the move started from".into(),
                 "lap_origin" => "the hole this lap was lifted from".into(),
-                "hole" => "the hole just taken".into(),
+                "hole" => (self.in_aggregate.borrow().clone())
+                    .unwrap_or_else(|| "the hole just taken".into()),
+                "all_holes" => "the holes of the board".into(),
                 "mover" if ctx == Ctx::End => "the player to move".into(),
                 "mover" => "the mover".into(),
                 "opponent" if ctx == Ctx::End => "the player who just moved".into(),
@@ -1317,6 +1346,19 @@ impl Explainer<'_> {
                 Some(_) => format!("{} hole numbered ({})", possessive(&arg(0)), arg(1)),
             },
             "max_seeds" => format!("the most seeds in any one of {} holes", possessive(&arg(0))),
+            "holes_of" => format!("{} holes", possessive(&arg(0))),
+            "inner_row" => format!("{} inner row", possessive(&arg(0))),
+            "outer_row" => format!("{} outer row", possessive(&arg(0))),
+            "count" | "sum" | "max" | "min" | "any" | "all" => self.aggregate(f, args, ctx),
+            "if" => match args {
+                [c, a, b] => format!(
+                    "{} when {}, otherwise {}",
+                    self.value(a, ctx),
+                    self.cond(c, ctx),
+                    self.value(b, ctx)
+                ),
+                _ => f.to_string(),
+            },
             "claim" => format!("the hole {} has claimed", arg(0)),
             "own" | "is_store" | "closed" | "claimed" => {
                 let node = Node {
@@ -1330,6 +1372,46 @@ impl Explainer<'_> {
                 (0..args.len()).map(arg).collect::<Vec<_>>().join(", ")
             ),
         }
+    }
+}
+
+impl Explainer<'_> {
+    /// An aggregate over a set of holes, its body told of each hole of the set.
+    fn aggregate(&self, f: &str, args: &[Node], ctx: Ctx) -> String {
+        let (Some(set_node), Some(body)) = (args.first(), args.get(1)) else {
+            return f.to_string();
+        };
+        let set = self.value(set_node, ctx);
+        // A set of a player's holes reads "one of the mover's holes"; a row, "a hole of the
+        // mover's inner row".
+        let (one, each, all) = match &set_node.kind {
+            NodeKind::Call(g, _, _) if g == "holes_of" => {
+                (format!("one of {set}"), format!("each of {set}"), set.clone())
+            }
+            _ => (
+                format!("a hole of {set}"),
+                format!("each hole of {set}"),
+                format!("holes of {set}"),
+            ),
+        };
+        let seeds_of_hole = matches!(&body.kind, NodeKind::Call(g, _, a)
+            if g == "seeds" && matches!(a.as_slice(), [h] if matches!(&h.kind, NodeKind::Name(n) if n == "hole")));
+        let noun = match f {
+            "any" => one,
+            "all" => each,
+            _ => "the hole".to_string(),
+        };
+        let outer = self.in_aggregate.replace(Some(noun));
+        let told = match f {
+            "count" => format!("the number of {all} where {}", self.cond(body, ctx)),
+            "any" | "all" => self.cond(body, ctx),
+            "sum" if seeds_of_hole => format!("the seeds in {set}"),
+            "sum" => format!("the total of ({}) over {set}", self.value(body, ctx)),
+            "max" => format!("the largest value of ({}) among {set}", self.value(body, ctx)),
+            _ => format!("the smallest value of ({}) among {set}", self.value(body, ctx)),
+        };
+        self.in_aggregate.replace(outer);
+        told
     }
 }
 
@@ -1561,11 +1643,14 @@ mod tests {
         let ex = Explainer {
             rules: &rules,
             source: RULESET,
+            in_aggregate: std::cell::RefCell::new(None),
         };
         let arg = |t: &Type| match t {
             Type::Hole => "last",
             Type::Player => "mover",
-            _ => "1",
+            Type::Set => "holes_of(opponent)",
+            Type::Bool => "seeds(hole) == 0",
+            _ => "seeds(hole)",
         };
         let mut texts: Vec<(String, String)> = Vec::new();
         for n in NAMES {

@@ -294,6 +294,7 @@ fn cause(c: EndCause) -> &'static str {
         EndCause::EndlessMove => "endless move",
         EndCause::Cycle => "position repeated",
         EndCause::Condition => "end condition",
+        EndCause::NoCapture => "no capture",
     }
 }
 
@@ -305,6 +306,7 @@ fn why_ended(c: EndCause, mover: Player) -> String {
         EndCause::EndlessMove => format!("{who}'s move never ends"),
         EndCause::Cycle => format!("the position repeats, {who} to move"),
         EndCause::Condition => format!("its condition holds, {who} to move"),
+        EndCause::NoCapture => format!("no legal move of any player can capture, {who} to move"),
     }
 }
 
@@ -323,6 +325,7 @@ fn shared_out(
         let on_board = at_end.row_seeds(rules, 0) + at_end.row_seeds(rules, 1);
         return match on_board {
             0 => "no seeds are left on the board".into(),
+            1 => "the 1 seed left stays on the board, counted for nobody".into(),
             n => format!(
                 "the {} left stay on the board, counted for nobody",
                 seeds(n)

@@ -281,6 +281,12 @@ pub enum IntX {
     Var(u8),
     /// A player's number variable (its first slot, and the player).
     VarOf(u8, Box<PlayerX>),
+    /// An aggregate over a set of holes: the body read with `hole` bound to each in turn.
+    Over(Aggregate, Box<SetX>, Box<IntX>),
+    /// `count(set, condition)`: the holes of the set where the condition holds.
+    Count(Box<SetX>, Box<BoolX>),
+    /// `if(condition, a, b)`: `a` where the condition holds, else `b`.
+    If(Box<BoolX>, Box<IntX>, Box<IntX>),
     Neg(Box<IntX>),
     Arith(ArithOp, Box<IntX>, Box<IntX>),
 }
@@ -334,7 +340,69 @@ pub enum BoolX {
     VarOf(u8, Box<PlayerX>),
     /// Equality (`true`) or inequality of two directions.
     Dir(bool, DirX, DirX),
+    /// `any(set, condition)` or `all(set, condition)`: whether the condition holds at some
+    /// hole of the set, or at every one (`hole` bound to each in turn).
+    Holds(Quantifier, Box<SetX>, Box<BoolX>),
 }
+
+/// Whether a condition must hold at some hole of a set or at all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantifier {
+    Any,
+    All,
+}
+
+/// How an aggregate combines the values of its body over a set of holes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// `sum(set, n)`.
+    Sum,
+    /// `max(set, n)` (0 over an empty set).
+    Max,
+    /// `min(set, n)` (0 over an empty set).
+    Min,
+}
+
+/// A compiled set of holes, read by aggregates.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetX {
+    /// `holes_of(p)`: every hole a player owns (both rows on four-row boards; no store).
+    HolesOf(PlayerX),
+    /// `inner_row(p)`: the row of a player's holes that faces the opponent (a two-row
+    /// board's one row).
+    Inner(PlayerX),
+    /// `outer_row(p)`: a four-row board's back row of a player's holes (empty on two rows).
+    Outer(PlayerX),
+    /// `all_holes`: every hole on the board (no store).
+    All,
+}
+
+impl SetX {
+    fn size(&self) -> u64 {
+        match self {
+            SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => 1 + p.size(),
+            SetX::All => 1,
+        }
+    }
+
+    fn reads(&self, fact: Fact) -> bool {
+        match self {
+            SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => p.reads(fact),
+            SetX::All => false,
+        }
+    }
+
+    /// The player the set is read for, if any.
+    pub fn player(&self) -> Option<&PlayerX> {
+        match self {
+            SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => Some(p),
+            SetX::All => None,
+        }
+    }
+}
+
+/// The most holes an aggregate can visit: the work of its body counts this many times.
+const AGGREGATE_HOLES: u64 = MAX_POSITIONS as u64;
 
 /// A clause's identity, for traces: its name, kind and the documented clause it cites.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -370,6 +438,18 @@ pub struct LegalRule {
     pub when: BoolX,
     pub require: BoolX,
     pub require_after: Option<BoolX>,
+}
+
+/// A compiled preference over all the legal moves: when some legal move has the property,
+/// only those that have it stay legal.
+#[derive(Debug, Clone)]
+pub struct PreferRule {
+    pub id: ClauseId,
+    /// Whether the clause applies (read without a hole, for the player to move).
+    pub when: BoolX,
+    /// The property before the move (`origin` the hole tried), and after it (on a copy).
+    pub holds: BoolX,
+    pub holds_after: Option<BoolX>,
 }
 
 /// A compiled extra-turn clause.
@@ -451,6 +531,8 @@ pub struct Rules {
     pub lap_captures: Vec<CaptureRule>,
     pub move_captures: Vec<CaptureRule>,
     pub legal: Vec<LegalRule>,
+    /// Preferences over the legal moves, applied in order after the legality clauses.
+    pub prefer: Vec<PreferRule>,
     pub extra_turns: Vec<ExtraRule>,
     pub no_move: EndingRule,
     pub endless_move: EndingRule,
@@ -461,6 +543,8 @@ pub struct Rules {
     /// How many seeds a move lifts from the hole played, when not all.
     pub lift: Option<IntX>,
     pub end_when: Vec<(BoolX, EndingRule)>,
+    /// The ending when no legal move of any player can capture, when the rules have one.
+    pub no_capture: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
     pub vars: Vec<VarInfo>,
@@ -495,6 +579,7 @@ impl Rules {
             Some(&self.no_move),
             Some(&self.endless_move),
             self.cycle.as_ref(),
+            self.no_capture.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -658,6 +743,7 @@ impl BoolX {
             }
             BoolX::VarOf(_, p) => 1 + p.size(),
             BoolX::Dir(_, a, b) => 1 + a.size() + b.size(),
+            BoolX::Holds(_, set, body) => 1 + set.size() + AGGREGATE_HOLES * body.size(),
             BoolX::Const(_)
             | BoolX::LastSeed
             | BoolX::FirstMove
@@ -682,6 +768,7 @@ impl BoolX {
             }
             BoolX::VarOf(_, p) => p.reads(fact),
             BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
+            BoolX::Holds(_, set, body) => set.reads(fact) || body.reads(fact),
             BoolX::Const(_) | BoolX::LastSeed | BoolX::Var(_) => false,
         }
     }
@@ -695,6 +782,9 @@ impl IntX {
             IntX::Neg(a) => 1 + a.size(),
             IntX::Arith(_, a, b) => 1 + a.size() + b.size(),
             IntX::VarOf(_, p) => 1 + p.size(),
+            IntX::Over(_, set, body) => 1 + set.size() + AGGREGATE_HOLES * body.size(),
+            IntX::Count(set, body) => 1 + set.size() + AGGREGATE_HOLES * body.size(),
+            IntX::If(c, a, b) => 1 + c.size() + a.size().max(b.size()),
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow
@@ -712,6 +802,9 @@ impl IntX {
             IntX::Neg(a) => a.reads(fact),
             IntX::Arith(_, a, b) => a.reads(fact) || b.reads(fact),
             IntX::VarOf(_, p) => p.reads(fact),
+            IntX::Over(_, set, body) => set.reads(fact) || body.reads(fact),
+            IntX::Count(set, body) => set.reads(fact) || body.reads(fact),
+            IntX::If(c, a, b) => c.reads(fact) || a.reads(fact) || b.reads(fact),
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow

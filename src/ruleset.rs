@@ -86,9 +86,11 @@ pub struct Board {
     /// Rows of holes: 2 (one per player) or 4 (two per player).
     #[schemars(with = "u32")]
     pub rows: toml::Spanned<u32>,
-    /// Holes in each row.
-    #[schemars(with = "u32")]
-    pub holes: toml::Spanned<u32>,
+    /// Holes in each row: a number, or `{ option = "NAME" }` for a size chosen by an option
+    /// whose values are numbers (layouts and hole numbers are then checked against the size
+    /// in force).
+    #[schemars(with = "Count")]
+    pub holes: toml::Spanned<Count>,
     /// Where captured seeds are kept.
     #[serde(default)]
     pub stores: Stores,
@@ -135,6 +137,54 @@ pub enum Seeds {
     Layout(Layout),
     /// The same count in every hole, taken from an option whose values are numbers.
     FromOption(CountOption),
+}
+
+/// A whole number, or `{ option = "NAME" }` naming an option whose values are numbers.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged)]
+pub enum Count {
+    Number(u32),
+    FromOption(CountOption),
+}
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        // By hand, as for [`Seeds`], so that a mistake gets a precise message.
+        struct CountVisitor;
+        impl<'de> serde::de::Visitor<'de> for CountVisitor {
+            type Value = Count;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a whole number or { option = \"NAME\" }")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
+                u32::try_from(v).map(Count::Number).map_err(|_| {
+                    E::custom(format!(
+                        "a count is a whole number from 0 to {}, found {v}",
+                        u32::MAX
+                    ))
+                })
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Count, A::Error> {
+                let mut option = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "option" => option = Some(map.next_value::<toml::Spanned<String>>()?),
+                        other => return Err(serde::de::Error::unknown_field(other, &["option"])),
+                    }
+                }
+                option
+                    .map(|option| Count::FromOption(CountOption { option }))
+                    .ok_or_else(|| serde::de::Error::missing_field("option"))
+            }
+        }
+        de.deserialize_any(CountVisitor)
+    }
 }
 
 /// `{ option = "NAME" }` for a count: the option's values are whole numbers.
@@ -403,6 +453,17 @@ pub struct Legality {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub require_after: Option<Expr>,
+    /// A preference over all the moves (instead of `require`): when some legal move has this
+    /// property before it is made (`origin` is the hole tried), only the moves that have it are
+    /// legal. Compulsory capture and its relatives. `when` is then read once, with no hole.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub prefer: Option<Expr>,
+    /// A preference read after each move, played on a copy (e.g. `move_captures > 0`: when
+    /// some legal move captures, only capturing moves are legal).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub prefer_after: Option<Expr>,
 }
 
 /// When a capture clause is tried.
@@ -608,6 +669,11 @@ pub struct End {
     /// Further endings, checked after every sowing (`mover` = the player to move next).
     #[serde(default)]
     pub when: Vec<EndWhen>,
+    /// No legal move of any player can capture: every player's legal moves are played out on
+    /// copies of the position, after every sowing (`mover` = the player to move next, so
+    /// `opponent` is the player who moved last). Absent: play goes on.
+    #[serde(default)]
+    pub no_capture: Option<Ending>,
 }
 
 /// An ending: what becomes of the seeds on the board and who wins.

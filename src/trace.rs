@@ -19,6 +19,8 @@ pub enum EndCause {
     Cycle,
     /// An `[[end.when]]` condition held.
     Condition,
+    /// No legal move of any player could capture (`[end] no_capture`).
+    NoCapture,
 }
 
 /// One of the engine's safety limits (not rules of any game): reaching one stops play with no

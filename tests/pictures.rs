@@ -17,9 +17,26 @@ use sow::picture::layout::{
 use sow::picture::svg;
 use sow::rules::Rules;
 
+/// A shipped ruleset, or one of the rulesets of tests/scenarios/rulesets/ that show one
+/// feature of the language each.
 fn rules(name: &str, options: &[(String, String)]) -> Arc<Rules> {
-    let text = sow::catalog::shipped(name).expect("shipped ruleset");
-    Arc::new(sow::check::load(text, options).expect("loads").rules)
+    let text = match sow::catalog::shipped(name) {
+        Some(text) => text.to_string(),
+        None => std::fs::read_to_string(format!("tests/scenarios/rulesets/{name}.toml"))
+            .expect("a feature ruleset"),
+    };
+    Arc::new(sow::check::load(&text, options).expect("loads").rules)
+}
+
+/// The feature rulesets of tests/scenarios/rulesets/, by name.
+fn feature_rulesets() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("tests/scenarios/rulesets")
+        .expect("the feature rulesets")
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+        .collect();
+    names.sort();
+    names
 }
 
 fn shipped() -> Vec<&'static str> {
@@ -371,7 +388,9 @@ fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
     // What the games took the page through, to be sure they went where it matters.
     let mut kinds = std::collections::BTreeSet::new();
     let mut marked = 0;
-    for name in shipped() {
+    let names = shipped().into_iter().map(str::to_string).chain(feature_rulesets());
+    for name in names {
+        let name = name.as_str();
         for options in option_values(&rules(name, &[])) {
             let r = rules(name, &options);
             for seed in 0..3u64 {

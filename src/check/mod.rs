@@ -250,9 +250,46 @@ impl Checker<'_> {
                 }
             }
         }
+        let mut prefer = Vec::new();
+        for l in f.legal.iter().filter(|l| l.prefer.is_some() || l.prefer_after.is_some()) {
+            let id = self.clause(&l.name, &l.cites);
+            if l.require.is_some() || l.require_after.is_some() {
+                let d = Diagnostic::new(Code::LegalMixed, format!(
+                    "legality clause \"{}\" both requires and prefers: a clause either restricts each move (`require`, `require_after`) or prefers some moves over the others (`prefer`, `prefer_after`)",
+                    l.name
+                ))
+                .hint("write the two as two clauses");
+                let d = match key_near(self.source, l.prefer.as_ref().or(l.prefer_after.as_ref()).map_or(0, |e| e.span().start), "name") {
+                    Some(span) => d.at(span),
+                    None => d,
+                };
+                self.error(d);
+            }
+            let when = match &l.when {
+                Some(e) => self.condition(e, AFTER_PLY, "in a preference's `when`", &l.name),
+                None => Some(BoolX::Const(true)),
+            };
+            let holds = match &l.prefer {
+                Some(e) => self.condition(e, LEGAL, "in `prefer`", &l.name),
+                None => Some(BoolX::Const(true)),
+            };
+            let holds_after = match &l.prefer_after {
+                Some(e) => self.condition(e, AFTER, "in `prefer_after`", &l.name).map(Some),
+                None => Some(None),
+            };
+            if let (Some(when), Some(holds), Some(holds_after)) = (when, holds, holds_after) {
+                prefer.push(PreferRule {
+                    id,
+                    when,
+                    holds,
+                    holds_after,
+                });
+            }
+        }
         let legal = f
             .legal
             .iter()
+            .filter(|l| l.prefer.is_none() && l.prefer_after.is_none())
             .filter_map(|l| {
                 let id = self.clause(&l.name, &l.cites);
                 let when = match &l.when {
@@ -269,10 +306,10 @@ impl Checker<'_> {
                 };
                 if l.require.is_none() && l.require_after.is_none() {
                     let d = Diagnostic::new(Code::LegalWithoutRequire, format!(
-                        "legality clause \"{}\" has neither `require` nor `require_after`",
+                        "legality clause \"{}\" has none of `require`, `require_after`, `prefer` and `prefer_after`",
                         l.name
                     ))
-                    .hint("add `require = '...'` (checked before the move) or `require_after = '...'`");
+                    .hint("add `require = '...'` (checked before the move) or `require_after = '...'`; `prefer_after = '...'` prefers the moves with a property");
                     let d = match l.when.as_ref().and_then(|w| key_near(self.source, w.span().start, "name")) {
                         Some(span) => d.at(span),
                         None => d,
@@ -308,6 +345,14 @@ impl Checker<'_> {
             }
         }
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
+        let no_capture = match &f.end.no_capture {
+            Some(c) => match self.setting(&c.enabled, "no_capture.enabled") {
+                Some(true) => Some(self.ending("no capture", c)?),
+                Some(false) => None,
+                None => return None,
+            },
+            None => None,
+        };
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
                 Diagnostic::new(
@@ -417,10 +462,12 @@ impl Checker<'_> {
             lap_captures,
             move_captures,
             legal,
+            prefer,
             extra_turns,
             no_move,
             endless_move,
             cycle,
+            no_capture,
             max_laps,
             lift,
             end_when,
@@ -678,7 +725,10 @@ impl Checker<'_> {
 
     fn geometry(&mut self, b: &ruleset::Board) -> Option<Geometry> {
         let rows = *b.rows.get_ref();
-        let holes = *b.holes.get_ref();
+        let holes = match b.holes.get_ref() {
+            ruleset::Count::Number(n) => *n,
+            ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.holes")?,
+        };
         let mut ok = true;
         if rows != 2 && rows != 4 {
             self.error(

@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::expr::{BinaryOp, Node, NodeKind, Span, UnaryOp};
-use crate::rules::{ArithOp, BoolX, CmpOp, DirX, HoleX, IntX, PlayerX, VarInfo};
+use crate::rules::{
+    Aggregate, ArithOp, BoolX, CmpOp, DirX, HoleX, IntX, PlayerX, Quantifier, SetX, VarInfo,
+};
 use crate::ruleset::VarKind;
 
 /// The facts an expression can read depend on when it is evaluated.
@@ -21,7 +23,7 @@ pub mod facts {
     pub const ORIGIN: u32 = 4;
     /// `lap_origin`: the hole the current lap was lifted from.
     pub const LAP: u32 = 8;
-    /// `hole`: the hole a chain is at.
+    /// `hole`: the hole a chain is at, or the hole of an aggregate's set being read.
     pub const BOUND: u32 = 16;
     /// `last_seed`: whether this drop is the lap's last.
     pub const DROP: u32 = 32;
@@ -39,6 +41,7 @@ pub enum Type {
     Text,
     Option,
     Direction,
+    Set,
 }
 
 impl Type {
@@ -51,6 +54,7 @@ impl Type {
             Type::Direction => "a direction",
             Type::Text => "a string",
             Type::Option => "an option's value",
+            Type::Set => "a set of holes",
         }
     }
 }
@@ -100,7 +104,7 @@ pub const NAMES: &[NameDoc] = &[
         name: "hole",
         ty: Type::Hole,
         needs: facts::BOUND,
-        doc: "in a chain: the hole just taken",
+        doc: "in a chain: the hole just taken; in an aggregate's body: each hole of its set in turn",
     },
     NameDoc {
         name: "mover",
@@ -197,6 +201,12 @@ pub const NAMES: &[NameDoc] = &[
         ty: Type::Direction,
         needs: 0,
         doc: "no direction: what a direction variable holds until it is set",
+    },
+    NameDoc {
+        name: "all_holes",
+        ty: Type::Set,
+        needs: 0,
+        doc: "every hole on the board (no store), a set for aggregates",
     },
 ];
 
@@ -297,7 +307,70 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         ty: Type::Number,
         doc: "seeds in a player's holes",
     },
+    FunctionDoc {
+        name: "if",
+        args: &[Type::Bool, Type::Number, Type::Number],
+        ty: Type::Number,
+        doc: "a number chosen by a condition: if(c, a, b) is a where c holds, else b",
+    },
+    FunctionDoc {
+        name: "holes_of",
+        args: &[Type::Player],
+        ty: Type::Set,
+        doc: "every hole a player owns (both rows on four-row boards), a set for aggregates",
+    },
+    FunctionDoc {
+        name: "inner_row",
+        args: &[Type::Player],
+        ty: Type::Set,
+        doc: "a player's row facing the opponent (on two rows, their one row)",
+    },
+    FunctionDoc {
+        name: "outer_row",
+        args: &[Type::Player],
+        ty: Type::Set,
+        doc: "four rows: a player's back row (empty on two-row boards)",
+    },
+    FunctionDoc {
+        name: "count",
+        args: &[Type::Set, Type::Bool],
+        ty: Type::Number,
+        doc: "the holes of a set where a condition holds, `hole` being each in turn: count(holes_of(mover), seeds(hole) == 0)",
+    },
+    FunctionDoc {
+        name: "sum",
+        args: &[Type::Set, Type::Number],
+        ty: Type::Number,
+        doc: "a number added up over a set's holes: sum(inner_row(opponent), seeds(hole))",
+    },
+    FunctionDoc {
+        name: "max",
+        args: &[Type::Set, Type::Number],
+        ty: Type::Number,
+        doc: "the largest value of a number over a set's holes (0 for an empty set)",
+    },
+    FunctionDoc {
+        name: "min",
+        args: &[Type::Set, Type::Number],
+        ty: Type::Number,
+        doc: "the smallest value of a number over a set's holes (0 for an empty set)",
+    },
+    FunctionDoc {
+        name: "any",
+        args: &[Type::Set, Type::Bool],
+        ty: Type::Bool,
+        doc: "whether a condition holds at some hole of a set: any(holes_of(opponent), seeds(hole) > 3)",
+    },
+    FunctionDoc {
+        name: "all",
+        args: &[Type::Set, Type::Bool],
+        ty: Type::Bool,
+        doc: "whether a condition holds at every hole of a set (true for an empty set)",
+    },
 ];
+
+/// The functions whose second argument is read at each hole of the set given first.
+const AGGREGATES: &[&str] = &["count", "sum", "max", "min", "any", "all"];
 
 /// An option as seen by expressions: its value in force and its allowed values.
 pub struct OptionScope<'a> {
@@ -364,6 +437,7 @@ enum Typed {
     Text(String),
     Option(String),
     Dir(DirX),
+    Set(SetX),
 }
 
 impl Typed {
@@ -376,6 +450,7 @@ impl Typed {
             Typed::Text(_) => Type::Text,
             Typed::Option(_) => Type::Option,
             Typed::Dir(_) => Type::Direction,
+            Typed::Set(_) => Type::Set,
         }
     }
 }
@@ -534,7 +609,10 @@ fn least(x: &IntX) -> Option<i64> {
         | IntX::BoardSeeds
         | IntX::HolesPerRow
         | IntX::MoveCaptures
-        | IntX::TurnSowings => Some(0),
+        | IntX::TurnSowings
+        | IntX::Count(..) => Some(0),
+        IntX::Over(_, _, body) => least(body).filter(|&low| low >= 0).map(|_| 0),
+        IntX::If(_, a, b) => Some(least(a)?.min(least(b)?)),
         IntX::Arith(ArithOp::Add | ArithOp::Mul | ArithOp::Div | ArithOp::Rem, a, b) => {
             (least(a)? >= 0 && least(b)? >= 0).then_some(0)
         }
@@ -650,6 +728,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "none" => Typed::Dir(DirX::Const(0)),
         "ccw" => Typed::Dir(DirX::Const(1)),
         "cw" => Typed::Dir(DirX::Const(2)),
+        "all_holes" => Typed::Set(SetX::All),
         _ => Typed::Bool(BoolX::ReachedOpponent),
     })
 }
@@ -663,7 +742,7 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         facts::HERE => ("the hole just sown", during_move),
         facts::LAST => (
             "the hole the lap's last seed fell into",
-            "in `require_after`, in capture clauses at \"lap_end\" or \"move_end\", in relay conditions and in extra-turn clauses",
+            "in `require_after` and `prefer_after`, in capture clauses at \"lap_end\" or \"move_end\", in relay conditions and in extra-turn clauses",
         ),
         facts::ORIGIN => (
             "the hole the move starts from",
@@ -674,8 +753,8 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
             "in capture clauses, relay conditions and extra-turn clauses",
         ),
         facts::BOUND => (
-            "the hole a chain has just taken",
-            "only in a chain's `while` and `step`",
+            "the hole a chain has just taken, or an aggregate's hole",
+            "only in a chain's `while` and `step`, and in the body of an aggregate such as `count(holes_of(mover), seeds(hole) == 0)`",
         ),
         facts::DROP => (
             "whether the seed just dropped is the lap's last",
@@ -735,8 +814,16 @@ fn call_node(
     span: &Span,
     scope: &Scope<'_>,
 ) -> Checked<Typed> {
+    // An aggregate's body is read at each hole of its set, where `hole` names that hole.
+    let bound = Scope {
+        facts: scope.facts | facts::BOUND,
+        ..*scope
+    };
+    let aggregate = AGGREGATES.contains(&name);
     // The arguments are compiled whatever the function, so that their errors are found too.
-    let compiled = all(args.iter().map(|a| compile(a, scope)));
+    let compiled = all((0..).zip(args).map(|(i, a)| {
+        compile(a, if aggregate && i == 1 { &bound } else { scope })
+    }));
     if let Some(var) = scope.vars.get(name) {
         return var_of(var, name, args, span, compiled);
     }
@@ -794,6 +881,23 @@ fn call_node(
     if !errors.is_empty() {
         return Err(errors);
     }
+    if aggregate {
+        return Ok(aggregate_of(name, compiled));
+    }
+    if name == "if" {
+        let mut args = compiled.into_iter();
+        return Ok(match (args.next(), args.next(), args.next()) {
+            // A condition known when the game is set up (an option) chooses once.
+            (Some(Typed::Bool(BoolX::Const(c))), Some(Typed::Number(a)), Some(Typed::Number(b))) => {
+                Typed::Number(if c { a } else { b })
+            }
+            (Some(Typed::Bool(c)), Some(Typed::Number(a)), Some(Typed::Number(b))) => {
+                Typed::Number(IntX::If(Box::new(c), Box::new(a), Box::new(b)))
+            }
+            // The arguments' types were checked against the declaration.
+            _ => Typed::Number(IntX::Const(0)),
+        });
+    }
     let typed = compiled;
     let mut typed = typed.into_iter();
     let mut hole = || match typed.next() {
@@ -812,7 +916,8 @@ fn call_node(
         "is_store" => Typed::Bool(BoolX::IsStore(hole())),
         "closed" => Typed::Bool(BoolX::IsClosed(hole())),
         "claimed" => Typed::Bool(BoolX::Claimed(hole())),
-        "store" | "row_seeds" | "max_seeds" | "hole" | "claim" => {
+        "store" | "row_seeds" | "max_seeds" | "hole" | "claim" | "holes_of" | "inner_row"
+        | "outer_row" => {
             let player = match typed.next() {
                 Some(Typed::Player(p)) => p,
                 _ => PlayerX::Mover,
@@ -820,6 +925,9 @@ fn call_node(
             match name {
                 "store" => Typed::Number(IntX::Store(player)),
                 "row_seeds" => Typed::Number(IntX::RowSeeds(player)),
+                "holes_of" => Typed::Set(SetX::HolesOf(player)),
+                "inner_row" => Typed::Set(SetX::Inner(player)),
+                "outer_row" => Typed::Set(SetX::Outer(player)),
                 "max_seeds" => Typed::Number(IntX::MaxSeeds(player)),
                 "claim" => Typed::Hole(HoleX::Claim(Box::new(player))),
                 _ => {
@@ -833,6 +941,32 @@ fn call_node(
         }
         _ => unreachable_function(name, span)?,
     })
+}
+
+/// An aggregate over a set, its arguments typed as its declaration says.
+fn aggregate_of(name: &str, args: Vec<Typed>) -> Typed {
+    let mut args = args.into_iter();
+    let set = Box::new(match args.next() {
+        Some(Typed::Set(set)) => set,
+        _ => SetX::All,
+    });
+    match (name, args.next()) {
+        ("count", Some(Typed::Bool(body))) => Typed::Number(IntX::Count(set, Box::new(body))),
+        ("any" | "all", Some(Typed::Bool(body))) => {
+            let quantifier = if name == "any" { Quantifier::Any } else { Quantifier::All };
+            Typed::Bool(BoolX::Holds(quantifier, set, Box::new(body)))
+        }
+        (_, Some(Typed::Number(body))) => {
+            let aggregate = match name {
+                "max" => Aggregate::Max,
+                "min" => Aggregate::Min,
+                _ => Aggregate::Sum,
+            };
+            Typed::Number(IntX::Over(aggregate, set, Box::new(body)))
+        }
+        // The arguments' types were checked against the declaration.
+        _ => Typed::Number(IntX::Const(0)),
+    }
 }
 
 fn unreachable_function(name: &str, span: &Span) -> Checked<Typed> {
@@ -962,6 +1096,12 @@ fn binary(op: BinaryOp, a: &Node, b: &Node, span: &Span, scope: &Scope<'_>) -> C
                         (Type::Number, Type::Hole) => {
                             d.hint(format!("did you mean `{shown_a} {sym} seeds({shown_b})`?"))
                         }
+                        (Type::Set, Type::Number) => d.hint(format!(
+                            "a set is read through an aggregate: `sum({shown_a}, seeds(hole)) {sym} {shown_b}` compares its seeds"
+                        )),
+                        (Type::Number, Type::Set) => d.hint(format!(
+                            "a set is read through an aggregate: `{shown_a} {sym} sum({shown_b}, seeds(hole))` compares its seeds"
+                        )),
                         (Type::Option, Type::Number) => d.hint(format!(
                             "an option's values are strings: `{shown_a} {sym} \"{shown_b}\"`"
                         )),

@@ -128,7 +128,8 @@ places are shown."
 
     LegalWithoutRequire "E0113" Error "A legality clause that requires nothing"
 "A `[[legal]]` clause needs `require` (checked before the move) or `require_after` (checked
-on a copy of the position after it), or both."
+on a copy of the position after it), or both; or, to prefer some moves over the others,
+`prefer` or `prefer_after`."
 
     CaptureTakesNothing "E0114" Error "A capture clause with an empty `take`"
 "`take` lists the holes whose seeds are taken, e.g. `take = ['opposite(last)']`."
@@ -170,6 +171,11 @@ expression over `last`)."
     ResowWithoutSow "E0123" Error "`sow_after` or `lift_also` on a capture that does not sow"
 "`sow_after` and `lift_also` say how captured seeds are sown again: they belong to capture
 clauses with `then = \"sow\"`."
+
+    LegalMixed "E0124" Error "A legality clause that both requires and prefers"
+"A `[[legal]]` clause either restricts each move on its own (`require`, `require_after`) or
+prefers, among all the legal moves, those with a property (`prefer`, `prefer_after`: when some
+move has it, only those moves are legal). Write one clause of each kind."
 
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."

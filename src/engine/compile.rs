@@ -10,7 +10,7 @@ use super::Position;
 use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
-    ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact, HoleX, IntX,
+    Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact, HoleX, IntX, Quantifier, SetX,
     NO_HOLE, NOBODY, Player, PlayerX, Pos, RelayRule, Rules, VarValue,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
@@ -23,6 +23,8 @@ pub type Num = Box<dyn Fn(&Cx<'_>, &Position) -> i64 + Send + Sync>;
 pub type Hole = Box<dyn Fn(&Cx<'_>, &Position) -> Pos + Send + Sync>;
 /// A compiled player.
 pub type Who = Box<dyn Fn(&Cx<'_>, &Position) -> Player + Send + Sync>;
+/// A compiled set of holes: a mask of positions.
+pub type Holes = Box<dyn Fn(&Cx<'_>, &Position) -> u64 + Send + Sync>;
 /// A compiled direction: 0 none, 1 counter-clockwise, 2 clockwise.
 pub type Way = Box<dyn Fn(&Cx<'_>, &Position) -> i32 + Send + Sync>;
 
@@ -172,6 +174,14 @@ pub struct LegalProgram {
     pub require_after: Option<Cond>,
 }
 
+/// A compiled preference over the legal moves.
+pub struct PreferProgram {
+    pub id: ClauseId,
+    pub when: Cond,
+    pub holds: Cond,
+    pub holds_after: Option<Cond>,
+}
+
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
 /// [`Rules`].
 pub struct Program {
@@ -180,6 +190,7 @@ pub struct Program {
     pub lap_captures: Vec<CaptureProgram>,
     pub move_captures: Vec<CaptureProgram>,
     pub legal: Vec<LegalProgram>,
+    pub prefer: Vec<PreferProgram>,
     /// Each extra-turn clause: its id and its condition.
     pub extra_turns: Vec<(ClauseId, Cond)>,
     /// Each ending condition, with how the round then ends.
@@ -242,7 +253,17 @@ impl Program {
                 }),
             },
         };
-        let captures = |list: &[CaptureRule]| list.iter().map(capture).collect();
+        // A clause whose condition is false under the options chosen never fires: it is left
+        // out of the program, so that no ply tries it (its id stays in the rules, for the
+        // lists of clauses that never fired).
+        let may_fire = |x: &BoolX| *x != BoolX::Const(false);
+        let captures = |list: &[CaptureRule]| {
+            (list.iter())
+                .filter(|r| may_fire(&r.when))
+                .map(capture)
+                .collect::<Vec<_>>()
+        };
+        let lap_captures = captures(&rules.lap_captures);
         // A drop clause that can never fire under the options chosen is left out, so that a
         // drop tries only the clauses that may.
         let (drop_captures, guards): (Vec<CaptureProgram>, Vec<Guard>) = (rules.drop_captures)
@@ -251,7 +272,7 @@ impl Program {
             .filter(|(_, guard)| *guard != Guard::Never)
             .map(|(r, guard)| (capture(r), guard))
             .unzip();
-        let quiet_laps = rules.lap_captures.is_empty()
+        let quiet_laps = lap_captures.is_empty()
             && drop_captures.is_empty()
             && rules.drop_effects.is_empty()
             && rules.lap_effects.is_empty()
@@ -282,7 +303,7 @@ impl Program {
             }),
             lift: rules.lift.as_ref().map(|n| c.num(n)),
             drop_captures,
-            lap_captures: captures(&rules.lap_captures),
+            lap_captures,
             move_captures: captures(&rules.move_captures),
             legal: rules
                 .legal
@@ -294,10 +315,21 @@ impl Program {
                     require_after: l.require_after.as_ref().map(|x| c.cond(x)),
                 })
                 .collect(),
+            prefer: (rules.prefer.iter())
+                .filter(|p| may_fire(&p.when))
+                .map(|p| PreferProgram {
+                    id: p.id,
+                    when: c.cond(&p.when),
+                    holds: c.cond(&p.holds),
+                    holds_after: p.holds_after.as_ref().map(|x| c.cond(x)),
+                })
+                .collect(),
             extra_turns: (rules.extra_turns.iter())
+                .filter(|x| may_fire(&x.when))
                 .map(|x| (x.id, c.cond(&x.when)))
                 .collect(),
             end_when: (rules.end_when.iter())
+                .filter(|(x, _)| may_fire(x))
                 .map(|(x, ending)| (*ending, c.cond(x)))
                 .collect(),
             drops: {
@@ -445,6 +477,31 @@ fn flipped(op: CmpOp) -> CmpOp {
     }
 }
 
+/// `seeds(hole) op k`, read for every hole of a set.
+#[derive(Clone, Copy)]
+struct SeedTest {
+    op: CmpOp,
+    k: i64,
+}
+
+impl SeedTest {
+    /// The holes of `holes` whose seeds pass the test.
+    #[inline]
+    fn holes(self, pos: &Position, holes: u64) -> u64 {
+        // Empty holes pass or fail together: decided once, from the mask of sown holes.
+        let mut passing = if compare(self.op, 0, self.k) { holes & !pos.sown() } else { 0 };
+        let mut rest = holes & pos.sown();
+        while rest != 0 {
+            let h = rest.trailing_zeros() as Pos;
+            rest &= rest - 1;
+            if compare(self.op, i64::from(pos.seeds(h)), self.k) {
+                passing |= 1 << h;
+            }
+        }
+        passing
+    }
+}
+
 impl Compiler<'_> {
     fn cond(&self, x: &BoolX) -> Cond {
         let g = &self.rules.geometry;
@@ -508,6 +565,31 @@ impl Compiler<'_> {
             BoolX::Claimed(h) => {
                 on_hole!(self, h, |cx, pos, p| p != NO_HOLE
                     && pos.claims.contains(&p))
+            }
+            BoolX::Holds(quantifier, set, body) => {
+                let (set, all) = (self.set(set), *quantifier == Quantifier::All);
+                if let Some(test) = self.seed_test(body) {
+                    // `seeds(hole) op k` at every hole: no closure per hole.
+                    return Box::new(move |cx, pos| {
+                        let holes = set(cx, pos);
+                        let passing = test.holes(pos, holes);
+                        if all { passing == holes } else { passing != 0 }
+                    });
+                }
+                let body = self.cond(body);
+                Box::new(move |cx, pos| {
+                    let mut at = *cx;
+                    let mut rest = set(cx, pos);
+                    while rest != 0 {
+                        // Below 64: a bit of the mask.
+                        at.bound = rest.trailing_zeros() as Pos;
+                        rest &= rest - 1;
+                        if body(&at, pos) != all {
+                            return !all;
+                        }
+                    }
+                    all
+                })
             }
             BoolX::LastSeed => Box::new(|cx, _| cx.last_seed),
             BoolX::FirstMove => Box::new(|cx, pos| pos.moved & (1 << cx.mover) == 0),
@@ -846,6 +928,60 @@ impl Compiler<'_> {
             }
             IntX::MoveCaptures => Box::new(|cx, _| i64::from(cx.move_captures)),
             IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
+            IntX::Count(set, body) => {
+                let set = self.set(set);
+                if let Some(test) = self.seed_test(body) {
+                    return Box::new(move |cx, pos| {
+                        i64::from(test.holes(pos, set(cx, pos)).count_ones())
+                    });
+                }
+                let body = self.cond(body);
+                Box::new(move |cx, pos| {
+                    let (mut at, mut rest, mut n) = (*cx, set(cx, pos), 0);
+                    while rest != 0 {
+                        at.bound = rest.trailing_zeros() as Pos;
+                        rest &= rest - 1;
+                        n += i64::from(body(&at, pos));
+                    }
+                    n
+                })
+            }
+            IntX::Over(Aggregate::Sum, set, body) if **body == IntX::Seeds(HoleX::Bound) => {
+                // The seeds of a set of holes: a sum over the board, no closure per hole.
+                let set = self.set(set);
+                Box::new(move |cx, pos| {
+                    let mut rest = set(cx, pos) & pos.sown();
+                    let mut n = 0i64;
+                    while rest != 0 {
+                        n += i64::from(pos.seeds(rest.trailing_zeros() as Pos));
+                        rest &= rest - 1;
+                    }
+                    n
+                })
+            }
+            IntX::Over(aggregate, set, body) => {
+                let (aggregate, set, body) = (*aggregate, self.set(set), self.num(body));
+                Box::new(move |cx, pos| {
+                    let (mut at, mut rest) = (*cx, set(cx, pos));
+                    let mut total: Option<i64> = None;
+                    while rest != 0 {
+                        at.bound = rest.trailing_zeros() as Pos;
+                        rest &= rest - 1;
+                        let v = body(&at, pos);
+                        total = Some(match (aggregate, total) {
+                            (_, None) => v,
+                            (Aggregate::Sum, Some(t)) => t.saturating_add(v),
+                            (Aggregate::Max, Some(t)) => t.max(v),
+                            (Aggregate::Min, Some(t)) => t.min(v),
+                        });
+                    }
+                    total.unwrap_or(0)
+                })
+            }
+            IntX::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c), self.num(a), self.num(b));
+                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
+            }
             IntX::Neg(v) => {
                 let v = self.num(v);
                 Box::new(move |cx, pos| v(cx, pos).saturating_neg())
@@ -860,6 +996,49 @@ impl Compiler<'_> {
                 }
             }
         }
+    }
+
+    /// A set of holes, as a mask of positions for the player it is read for.
+    fn set(&self, x: &SetX) -> Holes {
+        let g = &self.rules.geometry;
+        let per_player = |keep: &dyn Fn(Pos) -> bool| {
+            let mut masks = [0u64; 2];
+            for (p, mask) in (0u8..).zip(&mut masks) {
+                for h in g.holes_of(p) {
+                    if h < 64 && keep(h) {
+                        *mask |= 1 << h;
+                    }
+                }
+            }
+            masks
+        };
+        let n = g.holes_per_row;
+        let four_rows = g.rows == 4;
+        let masks = match x {
+            SetX::All => {
+                let all = g.holes_mask[0] | g.holes_mask[1];
+                return Box::new(move |_, _| all);
+            }
+            SetX::HolesOf(_) => per_player(&|_| true),
+            SetX::Inner(_) => per_player(&|h| !four_rows || g.number_of(h) > n),
+            SetX::Outer(_) => per_player(&|h| four_rows && g.number_of(h) <= n),
+        };
+        let who = self.who(x.player().unwrap_or(&PlayerX::Mover));
+        Box::new(move |cx, pos| {
+            let p = who(cx, pos);
+            masks.get(usize::from(p)).copied().unwrap_or(0)
+        })
+    }
+
+    /// An aggregate's body that only compares the seeds of the bound hole with a number
+    /// known when the game is set up (`seeds(hole) > 0`), read for a whole set at once.
+    fn seed_test(&self, x: &BoolX) -> Option<SeedTest> {
+        let (op, k) = match x {
+            BoolX::Int(op, IntX::Seeds(HoleX::Bound), k) => (*op, self.constant(k)?),
+            BoolX::Int(op, k, IntX::Seeds(HoleX::Bound)) => (flipped(*op), self.constant(k)?),
+            _ => return None,
+        };
+        Some(SeedTest { op, k })
     }
 
     fn hole(&self, x: &HoleX) -> Hole {
@@ -1039,6 +1218,79 @@ mod tests {
                         (v.wrapping_sub(low) as u64 <= span) != outside
                     });
                     assert_eq!(ranged, compare(op, v, k), "{v} {op:?} {k}");
+                }
+            }
+        }
+    }
+
+    /// Aggregates over sets, against the same sums and counts made here hole by hole, on a
+    /// four-row board (inner and outer rows differ) over many positions, for both movers.
+    /// The quick forms (`seeds(hole) op k`, the sum of seeds) are checked against the general
+    /// form of the same aggregate (a body the quick forms do not recognise).
+    #[test]
+    fn aggregates_keep_their_meaning() {
+        let text = "format = 1\nname = \"Four\"\n[board]\nrows = 4\nholes = 3\nseeds = 1\n\
+            [sowing]\ndirection = \"ccw\"\n[end]\n\
+            no_move = { remaining = \"stay\", result = \"draw\" }\n";
+        let rules = crate::check::load(text, &[]).expect("loads").rules;
+        let g = &rules.geometry;
+        let tables = Tables::build(&rules, 0, rules.direction);
+        let c = Compiler { rules: &rules };
+        let seeds = || IntX::Seeds(HoleX::Bound);
+        // `seeds(hole) + 0`: the same number, in a form the quick paths do not take.
+        let slow = || IntX::Arith(ArithOp::Add, Box::new(seeds()), Box::new(IntX::Const(0)));
+        let sets = [
+            SetX::HolesOf(PlayerX::Mover),
+            SetX::Inner(PlayerX::Opponent),
+            SetX::Outer(PlayerX::Mover),
+            SetX::All,
+        ];
+        let members = |set: &SetX, mover: Player| -> Vec<Pos> {
+            (0..g.positions)
+                .filter(|&h| !g.is_store(h))
+                .filter(|&h| match set {
+                    SetX::All => true,
+                    SetX::HolesOf(_) => g.owner_of(h) == mover,
+                    SetX::Inner(_) => g.owner_of(h) == 1 - mover && g.number_of(h) > 3,
+                    SetX::Outer(_) => g.owner_of(h) == mover && g.number_of(h) <= 3,
+                })
+                .collect()
+        };
+        // Seeds from a small generator: every position some mix of empty and full holes.
+        let mut state = 12345u64;
+        for _ in 0..200 {
+            let mut pos = Position::empty();
+            for h in 0..g.positions {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos.set(h, ((state >> 33) % 4) as u16);
+            }
+            for mover in [0, 1] {
+                let cx = Cx::new(&rules, &tables, mover, 0);
+                for set in &sets {
+                    let holes = members(set, mover);
+                    let values: Vec<i64> = holes.iter().map(|&h| i64::from(pos.seeds(h))).collect();
+                    let s = || Box::new(set.clone());
+                    let num = |x: IntX| c.num(&x)(&cx, &pos);
+                    let sum: i64 = values.iter().sum();
+                    assert_eq!(num(IntX::Over(Aggregate::Sum, s(), Box::new(seeds()))), sum);
+                    assert_eq!(num(IntX::Over(Aggregate::Sum, s(), Box::new(slow()))), sum);
+                    let most = values.iter().copied().max().unwrap_or(0);
+                    let least = values.iter().copied().min().unwrap_or(0);
+                    assert_eq!(num(IntX::Over(Aggregate::Max, s(), Box::new(slow()))), most);
+                    assert_eq!(num(IntX::Over(Aggregate::Min, s(), Box::new(slow()))), least);
+                    for (op, k) in [(CmpOp::Eq, 0), (CmpOp::Gt, 1), (CmpOp::Le, 2), (CmpOp::Ne, 3)] {
+                        let want = values.iter().filter(|&&v| compare(op, v, k)).count() as i64;
+                        let quick = BoolX::Int(op, seeds(), IntX::Const(k));
+                        let general = BoolX::Int(op, slow(), IntX::Const(k));
+                        for body in [quick, general] {
+                            let b = || Box::new(body.clone());
+                            assert_eq!(num(IntX::Count(s(), b())), want, "{set:?} {body:?}");
+                            let any = c.cond(&BoolX::Holds(Quantifier::Any, s(), b()))(&cx, &pos);
+                            let all = c.cond(&BoolX::Holds(Quantifier::All, s(), b()))(&cx, &pos);
+                            assert_eq!(any, want > 0, "any {set:?} {body:?}");
+                            assert_eq!(all, want == holes.len() as i64, "all {set:?} {body:?}");
+                        }
+                    }
                 }
             }
         }

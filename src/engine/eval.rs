@@ -113,6 +113,11 @@ pub fn reads_hole(x: &BoolX) -> bool {
             IntX::Neg(a) => int(a),
             IntX::Arith(_, a, b) => int(a) || int(b),
             IntX::VarOf(_, p) => player(p),
+            // (The bound hole counts as a hole fact: an aggregate reading it is tried per hole
+            // played, which is right if slower.)
+            IntX::Over(_, set, body) => set.player().is_some_and(player) || int(body),
+            IntX::Count(set, body) => set.player().is_some_and(player) || reads_hole(body),
+            IntX::If(c, a, b) => reads_hole(c) || int(a) || int(b),
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow
@@ -145,6 +150,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::Var(_) => false,
         BoolX::VarOf(_, p) => player(p),
         BoolX::Dir(_, a, b) => dir(a) || dir(b),
+        BoolX::Holds(_, set, body) => set.player().is_some_and(player) || reads_hole(body),
     }
 }
 

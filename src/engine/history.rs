@@ -83,7 +83,7 @@ impl Rest {
 
 /// A hash of a position whose board covers `blocks` and whose rules have `var_slots`
 /// variables: a cheap filter before comparing in full.
-#[inline]
+#[inline(always)]
 fn key(pos: &Position, blocks: Blocks, var_slots: usize) -> u64 {
     let mut h = pos.closed ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
     // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which

@@ -658,6 +658,8 @@ enum Illegality {
     Closed,
     Empty,
     Rule(crate::rules::ClauseId),
+    /// A preference keeps other moves, and this one lacks its property.
+    Preferred(crate::rules::ClauseId),
 }
 
 /// What one ply did, in figures (the trace has the details).
@@ -974,6 +976,16 @@ impl Game {
     /// holes holding seeds: one mask operation.
     #[inline(always)]
     fn legal_for(&self, player: Player) -> MoveList {
+        let list = self.allowed_for(player);
+        if self.program.prefer.is_empty() {
+            return list;
+        }
+        self.preferred(player, list).0
+    }
+
+    /// The moves `player` may make by the legality clauses, before any preference.
+    #[inline(always)]
+    fn allowed_for(&self, player: Player) -> MoveList {
         let plain = match self.plain {
             Plain::Always => true,
             Plain::OnceMoved => self.pos.moved & (1 << (player & 1)) != 0,
@@ -1001,6 +1013,51 @@ impl Game {
             choose: true,
             ..MoveList::of(0, dir)
         }
+    }
+
+    /// The moves of `list` (the legal moves of `player` by the legality clauses) that the
+    /// preferences keep: each preference that applies, in order, keeps only the moves with
+    /// its property when some move has it. Also returns the last preference that left a move
+    /// out. (Out of line: most rules have no preference.)
+    #[inline(never)]
+    fn preferred(&self, player: Player, mut list: MoveList) -> (MoveList, Option<ClauseId>) {
+        let mut by = None;
+        for p in &self.program.prefer {
+            let cx = Cx::new(&self.rules, self.tables_of(self.rules.direction), player, self.starter);
+            if !(p.when)(&cx, &self.pos) {
+                continue;
+            }
+            // Per direction of the list: (its mask, the direction its moves are sown).
+            let ways = if list.choose {
+                [(list.mask, Dir::Ccw), (list.cw, Dir::Cw)]
+            } else {
+                [(list.mask, list.fixed), (0, list.fixed)]
+            };
+            let mut kept = [0u64; 2];
+            for ((mask, dir), kept) in ways.into_iter().zip(&mut kept) {
+                let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
+                cx.dir = dir;
+                let mut rest = mask;
+                while rest != 0 {
+                    // Below 64: a bit of the mask.
+                    let h = rest.trailing_zeros() as Pos;
+                    rest &= rest - 1;
+                    cx.origin = h;
+                    let holds = (p.holds)(&cx, &self.pos)
+                        && p.holds_after.as_ref().is_none_or(|after| self.holds_after(&cx, h, after));
+                    if holds {
+                        *kept |= 1 << h;
+                    }
+                }
+            }
+            let [first, second] = kept;
+            if (first != 0 || second != 0) && (first != ways[0].0 || second != ways[1].0) {
+                list.mask = first;
+                list.cw = if list.choose { second } else { 0 };
+                by = Some(p.id);
+            }
+        }
+        (list, by)
     }
 
     /// `player`'s open holes holding seeds.
@@ -1085,6 +1142,24 @@ impl Game {
             Illegality::NotOwn => format!("{} is not a hole of the player to move", g.label(h)),
             Illegality::Closed => format!("{} is closed", g.label(h)),
             Illegality::Empty => format!("{} is empty", g.label(h)),
+            Illegality::Preferred(id) => {
+                let clause = self.rules.clause(id);
+                let cites = clause
+                    .cites
+                    .as_deref()
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default();
+                format!(
+                    "the rule \"{}\"{cites} prefers other moves to {}: {}",
+                    clause.name,
+                    mv.label(&self.rules),
+                    (self.preferred(player, self.allowed_for(player)).0)
+                        .iter()
+                        .map(|m| m.label(&self.rules))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            }
             Illegality::Rule(id) => {
                 let clause = self.rules.clause(id);
                 let cites = clause
@@ -1129,7 +1204,18 @@ impl Game {
         let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
         cx.dir = dir;
         cx.origin = h;
-        self.forbidding(&cx, h, 0, 0).map(Illegality::Rule)
+        if let Some(id) = self.forbidding(&cx, h, 0, 0) {
+            return Some(Illegality::Rule(id));
+        }
+        if self.program.prefer.is_empty() {
+            return None;
+        }
+        // Allowed on its own: a preference may still leave it out for another move.
+        let (preferred, by) = self.preferred(player, self.allowed_for(player));
+        match by {
+            Some(id) if !preferred.contains(mv) => Some(Illegality::Preferred(id)),
+            _ => None,
+        }
     }
 
     /// The first legality clause that forbids sowing from `h`, an open hole of the mover
@@ -1163,6 +1249,20 @@ impl Game {
         after(&moved, &copy)
     }
 
+    /// Whether some legal move of some player would capture, each played out on a copy of
+    /// the position (for `[end] no_capture`; out of line, as few rules have it).
+    #[inline(never)]
+    fn some_move_captures(&self) -> bool {
+        (0..2).any(|player| {
+            self.legal_for(player).iter().any(|mv| {
+                let mover = self.mover(player, mv.hole, mv.dir.unwrap_or(self.rules.direction));
+                let (mut copy, mut cx) = (self.pos, mover.context());
+                mover.run(&mut copy, &mut cx, &self.pos, &mut ());
+                cx.move_captures > 0
+            })
+        })
+    }
+
     fn mover(&self, player: Player, origin: Pos, dir: Dir) -> Mover<'_> {
         Mover {
             rules: &self.rules,
@@ -1178,6 +1278,10 @@ impl Game {
 
     /// Plays one ply: the player to move plays `mv` (a hole, `Move::towards` a hole in a
     /// direction the mover chooses, or `Move::PASS`).
+    ///
+    /// Inlined into its callers: a playout's loop then keeps the game's fields in registers
+    /// across the ply instead of saving and restoring them around a call.
+    #[inline(always)]
     pub fn play<T: Tracer>(
         &mut self,
         mv: impl Into<Move>,
@@ -1336,7 +1440,9 @@ impl Game {
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
         // Endings are read between moves, with no hole facts.
-        let ending = {
+        let ending = if self.program.end_when.is_empty() {
+            None
+        } else {
             let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
             cx.dir = dir;
             let ends = self.program.end_when.iter();
@@ -1347,6 +1453,13 @@ impl Game {
         if let Some(ending) = ending {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
+            return Ok(report);
+        }
+        if let Some(ending) = self.rules.no_capture
+            && !self.some_move_captures()
+        {
+            report.round_over = true;
+            self.end_round(ending, EndCause::NoCapture, next, next, tracer);
             return Ok(report);
         }
         let banked = self.pos.banked(&self.bank);

@@ -352,6 +352,7 @@ fn signature(f: &crate::check::typing::FunctionDoc) -> String {
             crate::check::typing::Type::Text => "string",
             crate::check::typing::Type::Option => "option",
             crate::check::typing::Type::Direction => "direction",
+            crate::check::typing::Type::Set => "set of holes",
         })
         .collect();
     format!("{}({})", f.name, args.join(", "))

@@ -315,8 +315,13 @@ impl Replay {
                 self.lap = *lap;
                 step.lap = *lap;
                 let at = self.layout.site_of(*hole);
-                self.set_seeds(&mut step, at, 0);
-                self.hand = u32::from(*seeds);
+                // A lift may leave seeds behind (`[sowing] lift`), and may join captured
+                // seeds already in hand (`lift_also`).
+                let there = at
+                    .and_then(|i| self.model.sites.get(i))
+                    .map_or(0, |s| s.seeds);
+                self.set_seeds(&mut step, at, there.saturating_sub(u32::from(*seeds)));
+                self.hand += u32::from(*seeds);
                 step.text = format!(
                     "lap {lap}: lifts {} ({})",
                     self.label(*hole),
