@@ -807,6 +807,13 @@ impl Explainer<'_> {
                 o.option.get_ref()
             ),
         });
+        for (name, holes) in &b.sets {
+            let labels: Vec<&str> = holes.iter().map(|h| h.get_ref().as_str()).collect();
+            s.say(format!(
+                "The set `{name}` (read as sets.{name}) is the holes {}.",
+                labels.join(", ")
+            ));
+        }
         s
     }
 
@@ -1255,6 +1262,15 @@ impl Explainer<'_> {
                 "none" => "no direction yet".into(),
                 "last_seed" | "first_move" | "reached_opponent" => self.cond(n, ctx),
                 var if self.rules.vars.iter().any(|v| v.name == var) => format!("`{var}`"),
+                set if set.starts_with("sets.") && self.rules.sets.contains_key(&set[5..]) => {
+                    let g = &self.rules.geometry;
+                    let mask = self.rules.sets.get(&set[5..]).copied().unwrap_or(0);
+                    let labels: Vec<String> = (0..64u8)
+                        .filter(|p| mask & (1u64 << p) != 0)
+                        .map(|p| g.label(p))
+                        .collect();
+                    format!("the set `{}` ({})", &set[5..], labels.join(", "))
+                }
                 other => match other.strip_prefix("option.") {
                     Some(opt) => {
                         let now = self

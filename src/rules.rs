@@ -3,6 +3,8 @@
 //! Everything here is resolved: option values are folded in, names are bound to typed nodes,
 //! the board's neighbour tables are precomputed. The engine never sees text.
 
+use std::collections::BTreeMap;
+
 use crate::ruleset::{
     After, ClosedHoles, Destination, FirstSeed, NextStarter, Remaining, RowEnd, SkipOrigin, Verdict,
 };
@@ -375,20 +377,22 @@ pub enum SetX {
     Outer(PlayerX),
     /// `all_holes`: every hole on the board (no store).
     All,
+    /// `sets.NAME`: a set the ruleset declares, as a mask of positions.
+    Named(u64),
 }
 
 impl SetX {
     fn size(&self) -> u64 {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => 1 + p.size(),
-            SetX::All => 1,
+            SetX::All | SetX::Named(_) => 1,
         }
     }
 
     fn reads(&self, fact: Fact) -> bool {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => p.reads(fact),
-            SetX::All => false,
+            SetX::All | SetX::Named(_) => false,
         }
     }
 
@@ -396,7 +400,7 @@ impl SetX {
     pub fn player(&self) -> Option<&PlayerX> {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => Some(p),
-            SetX::All => None,
+            SetX::All | SetX::Named(_) => None,
         }
     }
 }
@@ -543,6 +547,8 @@ pub struct Rules {
     /// How many seeds a move lifts from the hole played, when not all.
     pub lift: Option<IntX>,
     pub end_when: Vec<(BoolX, EndingRule)>,
+    /// The ruleset's named sets of holes (`[board.sets]`), by name, as masks of positions.
+    pub sets: BTreeMap<String, u64>,
     /// The ending when no legal move of any player can capture, when the rules have one.
     pub no_capture: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,

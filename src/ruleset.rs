@@ -100,6 +100,11 @@ pub struct Board {
     /// Seeds at the start: one number for every hole, or a table per player's holes.
     #[schemars(with = "Seeds")]
     pub seeds: toml::Spanned<Seeds>,
+    /// Named sets of holes, each a list of hole labels (`left_end = ["s1", "s2", "n6"]`),
+    /// read by aggregates as `sets.NAME`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, Vec<String>>")]
+    pub sets: BTreeMap<String, Vec<toml::Spanned<String>>>,
     /// The documented clause this geometry implements.
     #[serde(default)]
     pub cites: Option<String>,

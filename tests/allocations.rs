@@ -141,7 +141,23 @@ fn the_counter_sees_allocations() {
 fn whole_random_games_do_not_allocate() {
     let mut report = Vec::new();
     let mut failed = false;
-    for (name, text) in sow::catalog::SHIPPED {
+    // The shipped rulesets, and the rulesets that show one feature of the language each
+    // (preferences, the no-capture ending, sowing hooks, choices).
+    let mut rulesets: Vec<(String, String)> = (sow::catalog::SHIPPED.iter())
+        .map(|(name, text)| (name.to_string(), text.to_string()))
+        .collect();
+    let mut features: Vec<_> = std::fs::read_dir("tests/scenarios/rulesets")
+        .expect("the feature rulesets")
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    features.sort();
+    for path in features {
+        let text = std::fs::read_to_string(&path).expect("a feature ruleset");
+        rulesets.push((path.display().to_string(), text));
+    }
+    for (name, text) in &rulesets {
+        let text = text.as_str();
         for options in settings(text) {
             let rules = match sow::check::load(text, &options) {
                 Ok(l) => Arc::new(l.rules),

@@ -53,6 +53,10 @@ struct Spec {
     leave_one: bool,
     reverse: bool,
     choose: bool,
+    /// Rules over all the moves: a preference (read after the move, or before it) and the
+    /// ending when no move can capture.
+    prefer: Option<&'static str>,
+    no_capture: bool,
 }
 
 /// Who takes the seeds left at an ending.
@@ -178,6 +182,23 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "end",
     ),
+    // Aggregates over sets of holes, and a number chosen by a condition.
+    (
+        "move_end",
+        "own(last) and seeds(last) == 1 and sum(inner_row(opponent), seeds(hole)) > count(holes_of(mover), seeds(hole) == 0)",
+        "'opposite(last)'",
+        "mover",
+        false,
+        "continue",
+    ),
+    (
+        "lap_end",
+        "seeds(last) == if(any(holes_of(opponent), seeds(hole) > 3), 2, 3) and all(outer_row(mover), seeds(hole) < 5)",
+        "'last'",
+        "owner",
+        false,
+        "sow",
+    ),
 ];
 
 fn spec() -> impl Strategy<Value = Spec> {
@@ -201,6 +222,10 @@ fn spec() -> impl Strategy<Value = Spec> {
             prop::sample::select(REMAINING.to_vec()),
             prop::option::of(1u32..=6),
             (any::<bool>(), any::<bool>(), any::<bool>()),
+            (
+                prop::option::of(prop::sample::select(vec!["after", "before"])),
+                any::<bool>(),
+            ),
         ),
     )
         .prop_map(
@@ -224,6 +249,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     endless_remaining,
                     max_laps,
                     (leave_one, reverse, choose),
+                    (prefer, no_capture),
                 ),
             )| {
                 captures.sort_unstable();
@@ -250,6 +276,8 @@ fn spec() -> impl Strategy<Value = Spec> {
                     leave_one,
                     reverse,
                     choose,
+                    prefer,
+                    no_capture,
                 }
             },
         )
@@ -328,10 +356,22 @@ fn ruleset_text(s: &Spec) -> String {
         // middle of a turn then enter the cycle history, their count of sowings with them.
         t += "\n[[extra_turn]]\nname = \"a lone seed\"\nwhen = 'own(last) and seeds(last) == 1 and turn_sowings < 2'\n";
     }
+    match s.prefer {
+        Some("after") => {
+            t += "\n[[legal]]\nname = \"capture first\"\nprefer_after = 'move_captures > 0'\n";
+        }
+        Some(_) => {
+            t += "\n[[legal]]\nname = \"fullest first\"\nprefer = 'seeds(origin) == max(holes_of(mover), seeds(hole))'\n";
+        }
+        None => {}
+    }
     t += &format!(
         "\n[end]\nno_move = {{ remaining = \"{}\", result = \"most_seeds\" }}\n",
         s.no_move_remaining
     );
+    if s.no_capture {
+        t += "no_capture = { remaining = \"owners\", result = \"most_seeds\" }\n";
+    }
     t += &format!(
         "endless_move = {{ remaining = \"{}\", result = \"draw\" }}\n",
         s.endless_remaining

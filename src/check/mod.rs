@@ -52,6 +52,7 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         holes_per_player: None,
         track_stores: false,
         vars: BTreeMap::new(),
+        sets: BTreeMap::new(),
     };
     let rules = checker.ruleset(&file, overrides);
     let Checker { mut diags, .. } = checker;
@@ -91,6 +92,8 @@ struct Checker<'a> {
     track_stores: bool,
     /// The rules' variables, by name.
     vars: BTreeMap<String, VarInfo>,
+    /// The ruleset's named sets of holes, as masks of positions.
+    sets: BTreeMap<String, u64>,
 }
 
 impl Checker<'_> {
@@ -138,6 +141,7 @@ impl Checker<'_> {
         if let Some(g) = &geometry {
             self.holes_per_player = Some(i64::from(g.holes_per_player));
             self.track_stores = g.store.iter().any(Option::is_some);
+            self.sets(&f.board, g);
         }
         if f.board.stores == Stores::Reserve && f.board.store_side != ruleset::StoreSide::Right {
             let d = Diagnostic::new(Code::StoreSideWithoutStore,
@@ -471,6 +475,7 @@ impl Checker<'_> {
             max_laps,
             lift,
             end_when,
+            sets: self.sets.clone(),
             rounds,
             vars: {
                 let mut vars: Vec<VarInfo> = self.vars.values().cloned().collect();
@@ -723,6 +728,44 @@ impl Checker<'_> {
         value.parse().ok()
     }
 
+    /// Resolves the named sets of holes against the board's labels.
+    fn sets(&mut self, b: &ruleset::Board, g: &Geometry) {
+        let labels: Vec<(String, Pos)> = (0..g.positions)
+            .filter(|&p| g.is_hole(p))
+            .map(|p| (g.label(p), p))
+            .collect();
+        for (name, holes) in &b.sets {
+            let mut mask = 0u64;
+            for label in holes {
+                match labels.iter().find(|(l, _)| l == label.get_ref()) {
+                    Some(&(_, p)) => mask |= 1u64 << (p & 63),
+                    None => {
+                        let d = Diagnostic::new(
+                            Code::SetUnknownHole,
+                            format!(
+                                "set `{name}` names `{}`, which is not a hole of this board",
+                                label.get_ref()
+                            ),
+                        )
+                        .at(label.span());
+                        let d = match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
+                            Some(l) => d.hint(format!("did you mean `{l}`?")),
+                            None => d.hint(format!(
+                                "the holes are {} to {} and {} to {}",
+                                g.label(g.hole_of[0][0]),
+                                g.label(g.hole_of[0][usize::from(g.holes_per_player) - 1]),
+                                g.label(g.hole_of[1][0]),
+                                g.label(g.hole_of[1][usize::from(g.holes_per_player) - 1]),
+                            )),
+                        };
+                        self.error(d);
+                    }
+                }
+            }
+            self.sets.insert(name.clone(), mask);
+        }
+    }
+
     fn geometry(&mut self, b: &ruleset::Board) -> Option<Geometry> {
         let rows = *b.rows.get_ref();
         let holes = match b.holes.get_ref() {
@@ -911,6 +954,7 @@ impl Checker<'_> {
             used,
             warnings: &warnings,
             vars: &self.vars,
+            sets: &self.sets,
         };
         let out = f(&scope);
         (out, warnings.into_inner())

@@ -393,6 +393,8 @@ pub struct Scope<'a> {
     pub warnings: &'a std::cell::RefCell<Vec<Diagnostic>>,
     /// The rules' variables, by name.
     pub vars: &'a BTreeMap<String, VarInfo>,
+    /// The ruleset's named sets of holes (`[board.sets]`), as masks of positions.
+    pub sets: &'a BTreeMap<String, u64>,
 }
 
 /// A compiled value, or every error found in the expression. The spans of errors count from
@@ -658,6 +660,19 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             match did_you_mean(option, scope.options.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `option.{s}`?")),
                 None => d.hint("declare it under [options]"),
+            },
+        );
+    }
+    if let Some(set) = name.strip_prefix("sets.") {
+        if let Some(&mask) = scope.sets.get(set) {
+            return Ok(Typed::Set(SetX::Named(mask)));
+        }
+        let d = Diagnostic::new(Code::ExprUnknownName, format!("unknown set `{set}`"))
+            .at(span.clone());
+        return Err(
+            match did_you_mean(set, scope.sets.keys().map(String::as_str)) {
+                Some(s) => d.hint(format!("did you mean `sets.{s}`?")),
+                None => d.hint("declare it under [board.sets], e.g. `left_end = [\"s1\", \"s2\"]`"),
             },
         );
     }

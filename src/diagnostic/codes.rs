@@ -177,6 +177,10 @@ clauses with `then = \"sow\"`."
 prefers, among all the legal moves, those with a property (`prefer`, `prefer_after`: when some
 move has it, only those moves are legal). Write one clause of each kind."
 
+    SetUnknownHole "E0125" Error "A named set that lists a hole the board does not have"
+"`[board.sets]` lists holes by their labels (`s1`, `n12`): each must be a hole of this
+board. Stores are not holes."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

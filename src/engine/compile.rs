@@ -1019,6 +1019,7 @@ impl Compiler<'_> {
                 let all = g.holes_mask[0] | g.holes_mask[1];
                 return Box::new(move |_, _| all);
             }
+            &SetX::Named(mask) => return Box::new(move |_, _| mask),
             SetX::HolesOf(_) => per_player(&|_| true),
             SetX::Inner(_) => per_player(&|h| !four_rows || g.number_of(h) > n),
             SetX::Outer(_) => per_player(&|h| four_rows && g.number_of(h) <= n),
