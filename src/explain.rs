@@ -46,6 +46,7 @@ pub fn explain(
         rules,
         source,
         in_aggregate: std::cell::RefCell::new(None),
+        in_skip: std::cell::Cell::new(false),
     };
     let mut sections = ex.sections(&file);
     if let Some((_, doc)) = doc {
@@ -334,6 +335,8 @@ struct Explainer<'a> {
     /// In an aggregate's body, what `hole` is told as (each hole of the set in turn, rather
     /// than the hole a chain took).
     in_aggregate: std::cell::RefCell<Option<String>>,
+    /// In a skip clause, `here` is the hole a seed would fall into, not one just sown.
+    in_skip: std::cell::Cell<bool>,
 }
 
 /// How wide the prose is wrapped.
@@ -434,6 +437,19 @@ impl Explainer<'_> {
         let mut out = Vec::new();
         out.push(self.board(f));
         out.push(self.sowing(f));
+        for (i, k) in f.sowing.skip.iter().enumerate() {
+            let mut s = Section::new(
+                "sowing",
+                format!("Skip: \"{}\"", k.name),
+                &k.cites,
+                self.header_line("[[sowing.skip]]", i),
+            );
+            s.say("Before each seed falls, this clause is read at the hole it would fall into (`here`): when it holds, the seed passes over that hole to the next. When every hole of the circuit passes the seeds in hand over, they go back into the hole the lap was lifted from and the lap ends there.");
+            self.in_skip.set(true);
+            s.note(self.note("the seed passes over the hole when", &k.when, Ctx::Move));
+            self.in_skip.set(false);
+            out.push(s);
+        }
         if let Some(r) = &f.sowing.relay {
             let mut s = Section::new(
                 "relay",
@@ -1236,6 +1252,7 @@ impl Explainer<'_> {
             NodeKind::Text(t) => format!("\"{t}\""),
             NodeKind::Bool(b) => b.to_string(),
             NodeKind::Name(name) => match name.as_str() {
+                "here" if self.in_skip.get() => "the hole the seed would fall into".into(),
                 "here" => "the hole just sown".into(),
                 "last" => "the last hole sown".into(),
                 "origin" if ctx == Ctx::Legal => "the hole played".into(),
@@ -1255,6 +1272,7 @@ impl Explainer<'_> {
                 "board_seeds" => "the seeds in all holes".into(),
                 "move_captures" => "the seeds captured so far in this move".into(),
                 "turn_sowings" => "the number of sowings the mover has made this turn".into(),
+                "hand" => "the seeds in hand (this one included)".into(),
                 "direction" if ctx == Ctx::Legal => "the direction tried".into(),
                 "direction" => "the move's direction".into(),
                 "cw" => "clockwise".into(),
@@ -1660,6 +1678,7 @@ mod tests {
             rules: &rules,
             source: RULESET,
             in_aggregate: std::cell::RefCell::new(None),
+            in_skip: std::cell::Cell::new(false),
         };
         let arg = |t: &Type| match t {
             Type::Hole => "last",

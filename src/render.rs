@@ -281,6 +281,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::RoundEnd { .. }
         | Event::LapCap { .. }
         | Event::HandBack { .. }
+        | Event::Refused { .. }
         | Event::RepeatedStart
         | Event::Refill { .. }
         | Event::RoundStart { .. }
@@ -509,8 +510,15 @@ impl TextTrace {
             Event::Drop { hole, seeds } if drops => {
                 self.push(out, format_args!(" {}:{seeds}", l(*hole)));
             }
-            Event::Skip { hole } if drops => {
+            Event::Skip { hole, clause: None } if drops => {
                 self.push(out, format_args!(" (skip {})", l(*hole)));
+            }
+            Event::Skip {
+                hole,
+                clause: Some(c),
+            } if drops => {
+                let name = escape(&rules.clause(*c).name);
+                self.push(out, format_args!(" (skip {} by \"{name}\")", l(*hole)));
             }
             Event::LapEnd { last, .. } if laps => {
                 self.push(out, format_args!(" -> ends in {}", l(*last)));
@@ -625,6 +633,14 @@ impl TextTrace {
                 self.finish(out);
                 out.say(format_args!(
                     "  {} captured and still in hand go back into {}\n",
+                    self::seeds(u32::from(*seeds)),
+                    l(*hole)
+                ));
+            }
+            Event::Refused { hole, seeds } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  no hole takes the {} in hand: they go back into {}, where the lap began\n",
                     self::seeds(u32::from(*seeds)),
                     l(*hole)
                 ));
@@ -780,7 +796,11 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             json!({"event": "resow", "lap": lap, "after": l(*after), "seeds": seeds})
         }
         Event::Drop { hole, seeds } => json!({"event": "drop", "hole": l(*hole), "seeds": seeds}),
-        Event::Skip { hole } => json!({"event": "skip", "hole": l(*hole)}),
+        Event::Skip { hole, clause: None } => json!({"event": "skip", "hole": l(*hole)}),
+        Event::Skip {
+            hole,
+            clause: Some(clause),
+        } => json!({"event": "skip", "hole": l(*hole), "clause": c(*clause)}),
         Event::LapEnd { lap, last } => json!({"event": "lap_end", "lap": lap, "last": l(*last)}),
         Event::Relay { clause, hole } => {
             json!({"event": "relay", "clause": c(*clause), "hole": l(*hole)})
@@ -852,6 +872,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         }
         Event::HandBack { hole, seeds } => {
             json!({"event": "hand_back", "hole": l(*hole), "seeds": seeds})
+        }
+        Event::Refused { hole, seeds } => {
+            json!({"event": "refused", "hole": l(*hole), "seeds": seeds})
         }
         Event::LapCap { laps } => json!({"event": "lap_cap", "laps": laps}),
         Event::RepeatedStart => json!({"event": "repeated_start"}),

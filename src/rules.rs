@@ -279,6 +279,8 @@ pub enum IntX {
     HolesPerRow,
     MoveCaptures,
     TurnSowings,
+    /// `hand`: in a skip clause, the seeds in hand, the one about to be sown included.
+    Hand,
     /// A number variable.
     Var(u8),
     /// A player's number variable (its first slot, and the player).
@@ -456,6 +458,13 @@ pub struct PreferRule {
     pub holds_after: Option<BoolX>,
 }
 
+/// A compiled skip clause: a seed passes over `here` when `when` holds.
+#[derive(Debug, Clone)]
+pub struct SkipRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+}
+
 /// A compiled extra-turn clause.
 #[derive(Debug, Clone)]
 pub struct ExtraRule {
@@ -549,6 +558,8 @@ pub struct Rules {
     pub end_when: Vec<(BoolX, EndingRule)>,
     /// The ruleset's named sets of holes (`[board.sets]`), by name, as masks of positions.
     pub sets: BTreeMap<String, u64>,
+    /// The conditions under which a seed passes over a hole (`[[sowing.skip]]`).
+    pub skips: Vec<SkipRule>,
     /// The ending when no legal move of any player can capture, when the rules have one.
     pub no_capture: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,
@@ -796,6 +807,7 @@ impl IntX {
             | IntX::HolesPerRow
             | IntX::MoveCaptures
             | IntX::TurnSowings
+            | IntX::Hand
             | IntX::Var(_) => 1,
         }
     }
@@ -815,6 +827,7 @@ impl IntX {
             | IntX::BoardSeeds
             | IntX::HolesPerRow
             | IntX::MoveCaptures
+            | IntX::Hand
             | IntX::Var(_) => false,
         }
     }

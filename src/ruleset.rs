@@ -297,6 +297,11 @@ pub struct Sowing {
     #[serde(default)]
     #[schemars(with = "Option<Seeds>")]
     pub max_laps: Option<toml::Spanned<Seeds>>,
+    /// Holes a seed passes over when a condition holds (`[[sowing.skip]]`), read for each
+    /// seed before it is dropped, with `here` the hole it would fall into, `hand` the seeds in
+    /// hand (this one included) and `last_seed` whether it is the lap's last.
+    #[serde(default)]
+    pub skip: Vec<Skip>,
     /// The documented clause the sowing implements.
     #[serde(default)]
     pub cites: Option<String>,
@@ -469,6 +474,20 @@ pub struct Legality {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub prefer_after: Option<Expr>,
+}
+
+/// A condition under which a seed passes over a hole instead of falling into it.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Skip {
+    /// A short name, shown in traces when the clause passes a seed over a hole.
+    pub name: String,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// The seed passes over `here` when this holds.
+    #[schemars(with = "String")]
+    pub when: Expr,
 }
 
 /// When a capture clause is tried.

@@ -52,8 +52,9 @@ pub enum Event {
     Resow { lap: u32, after: Pos, seeds: u16 },
     /// One seed dropped; `seeds` is the count after the drop.
     Drop { hole: Pos, seeds: u16 },
-    /// The sowing passed over a hole (the origin).
-    Skip { hole: Pos },
+    /// The sowing passed over a hole: the origin (`clause` none), or a hole a skip clause
+    /// names for this seed.
+    Skip { hole: Pos, clause: Option<ClauseId> },
     /// A lap ended in `last`.
     LapEnd { lap: u32, last: Pos },
     /// The relay clause fired: the next lap lifts `hole`.
@@ -98,6 +99,9 @@ pub enum Event {
     /// A move stopped (endless, or at a limit) with `seeds` captured to be sown still in hand:
     /// they go back into `hole`, where the next lap would have sown them from.
     HandBack { hole: Pos, seeds: u16 },
+    /// Every hole of the circuit passed the seeds in hand over (skip clauses): they go back
+    /// into `hole`, the hole the lap was lifted from, and the lap ends there.
+    Refused { hole: Pos, seeds: u16 },
     /// The game reached the engine's ply limit: play stops with no result.
     PlyLimit { plies: u32 },
     /// A round would start from the position an earlier round started from, and the
@@ -398,7 +402,7 @@ impl Tracer for Ledger {
                     }
                 }
             }
-            Event::HandBack { hole, seeds } => {
+            Event::HandBack { hole, seeds } | Event::Refused { hole, seeds } => {
                 self.hand = self.hand.wrapping_sub(u32::from(*seeds));
                 self.pos
                     .set(*hole, self.pos.seeds(*hole).saturating_add(*seeds));

@@ -209,6 +209,7 @@ impl<'a> Ledger<'a> {
             | Event::Effect { .. }
             | Event::Pass { .. } => {}
             Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
+            Event::Refused { .. } => panic!("the seed games have no skip clauses: {event:?}"),
         }
         assert_eq!(
             self.pos.total() + self.hand,

@@ -124,7 +124,11 @@ impl Checker<'_> {
                 .hint("write `format = 1`"),
             );
         }
-        let clauses = f.legal.len() + f.capture.len() + f.extra_turn.len() + f.end.when.len();
+        let clauses = f.legal.len()
+            + f.capture.len()
+            + f.extra_turn.len()
+            + f.end.when.len()
+            + f.sowing.skip.len();
         if clauses > MAX_CLAUSES {
             self.error(
                 Diagnostic::new(
@@ -163,6 +167,13 @@ impl Checker<'_> {
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
+        let skips: Vec<SkipRule> = (f.sowing.skip.iter())
+            .filter_map(|k| {
+                let id = self.clause(&k.name, &k.cites);
+                let when = self.condition(&k.when, SKIP, "in a skip clause", &k.name)?;
+                Some(SkipRule { id, when })
+            })
+            .collect();
         let lift = match &f.sowing.lift {
             Some(e) => Some(self.number_expr(e, LEGAL, "in `lift`", "sowing")?),
             None => None,
@@ -476,6 +487,7 @@ impl Checker<'_> {
             lift,
             end_when,
             sets: self.sets.clone(),
+            skips,
             rounds,
             vars: {
                 let mut vars: Vec<VarInfo> = self.vars.values().cloned().collect();
@@ -497,6 +509,7 @@ impl Checker<'_> {
 const LEGAL: u32 = facts::ORIGIN;
 const AFTER: u32 = facts::ORIGIN | facts::LAST | facts::HERE | facts::MOVE;
 const DROP: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::DROP | facts::MOVE;
+const SKIP: u32 = DROP | facts::HAND;
 const LAP_END: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::LAST | facts::MOVE;
 const MOVE_END: u32 = LAP_END;
 const AFTER_PLY: u32 = 0;

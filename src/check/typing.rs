@@ -29,6 +29,8 @@ pub mod facts {
     pub const DROP: u32 = 32;
     /// `move_captures`, `reached_opponent`: what the move has done so far.
     pub const MOVE: u32 = 64;
+    /// `hand`: the seeds in hand as a seed is about to be sown (in skip clauses).
+    pub const HAND: u32 = 128;
 }
 
 /// A type of the language.
@@ -159,6 +161,12 @@ pub const NAMES: &[NameDoc] = &[
         ty: Type::Number,
         needs: 0,
         doc: "sowings the mover has made this turn, this one included once it has started",
+    },
+    NameDoc {
+        name: "hand",
+        ty: Type::Number,
+        needs: facts::HAND,
+        doc: "in a skip clause: the seeds in hand, the one about to be sown included",
     },
     NameDoc {
         name: "last_seed",
@@ -612,6 +620,7 @@ fn least(x: &IntX) -> Option<i64> {
         | IntX::HolesPerRow
         | IntX::MoveCaptures
         | IntX::TurnSowings
+        | IntX::Hand
         | IntX::Count(..) => Some(0),
         IntX::Over(_, _, body) => least(body).filter(|&low| low >= 0).map(|_| 0),
         IntX::If(_, a, b) => Some(least(a)?.min(least(b)?)),
@@ -737,6 +746,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "board_seeds" => Typed::Number(IntX::BoardSeeds),
         "move_captures" => Typed::Number(IntX::MoveCaptures),
         "turn_sowings" => Typed::Number(IntX::TurnSowings),
+        "hand" => Typed::Number(IntX::Hand),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),
         "direction" => Typed::Dir(DirX::Move),
@@ -776,6 +786,10 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
             "only in capture clauses at \"drop\"",
         ),
         facts::MOVE => ("what the move has done so far", during_move),
+        facts::HAND => (
+            "the seeds in hand as a seed is about to be sown",
+            "only in `[[sowing.skip]]` clauses",
+        ),
         _ => return None,
     })
 }

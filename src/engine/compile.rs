@@ -191,6 +191,8 @@ pub struct Program {
     pub move_captures: Vec<CaptureProgram>,
     pub legal: Vec<LegalProgram>,
     pub prefer: Vec<PreferProgram>,
+    /// Each skip clause (`[[sowing.skip]]`): its id and its condition.
+    pub skips: Vec<(ClauseId, Cond)>,
     /// Each extra-turn clause: its id and its condition.
     pub extra_turns: Vec<(ClauseId, Cond)>,
     /// Each ending condition, with how the round then ends.
@@ -282,6 +284,7 @@ impl Program {
                 .as_ref()
                 .is_none_or(|r| r.hole.is_none() && !r.reverse)
             && rules.claim_clause.is_none()
+            && rules.skips.iter().all(|k| !may_fire(&k.when))
             && rules.first_seed == FirstSeed::Next
             && !rules.reads(Fact::ReachedOpponent);
         Program {
@@ -314,6 +317,10 @@ impl Program {
                     require: c.cond(&l.require),
                     require_after: l.require_after.as_ref().map(|x| c.cond(x)),
                 })
+                .collect(),
+            skips: (rules.skips.iter())
+                .filter(|k| may_fire(&k.when))
+                .map(|k| (k.id, c.cond(&k.when)))
                 .collect(),
             prefer: (rules.prefer.iter())
                 .filter(|p| may_fire(&p.when))
@@ -927,6 +934,7 @@ impl Compiler<'_> {
                 Box::new(move |_, _| n)
             }
             IntX::MoveCaptures => Box::new(|cx, _| i64::from(cx.move_captures)),
+            IntX::Hand => Box::new(|cx, _| i64::from(cx.hand)),
             IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
             IntX::Count(set, body) => {
                 let set = self.set(set);
@@ -1254,6 +1262,7 @@ mod tests {
                     SetX::HolesOf(_) => g.owner_of(h) == mover,
                     SetX::Inner(_) => g.owner_of(h) == 1 - mover && g.number_of(h) > 3,
                     SetX::Outer(_) => g.owner_of(h) == mover && g.number_of(h) <= 3,
+                    SetX::Named(mask) => mask & (1 << h) != 0,
                 })
                 .collect()
         };

@@ -21,6 +21,8 @@ pub struct Cx<'a> {
     pub bound: Pos,
     pub last_seed: bool,
     pub move_captures: u32,
+    /// In a skip clause: the seeds in hand, the one about to be sown included.
+    pub hand: u16,
     pub reached_opponent: bool,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
@@ -42,6 +44,7 @@ impl<'a> Cx<'a> {
             bound: NO_HOLE,
             last_seed: false,
             move_captures: 0,
+            hand: 0,
             reached_opponent: false,
             steps: 0,
         }
@@ -123,6 +126,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
             | IntX::HolesPerRow
             | IntX::MoveCaptures
             | IntX::TurnSowings
+            | IntX::Hand
             | IntX::Var(_) => false,
         }
     }

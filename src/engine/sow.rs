@@ -543,7 +543,7 @@ impl<'a> Mover<'a> {
             },
             claims,
             skip: self.rules.skip_origin,
-            quiet: !claims && self.program.drops.counts.none(),
+            quiet: !claims && self.program.drops.counts.none() && self.program.skips.is_empty(),
         }
     }
 
@@ -807,7 +807,16 @@ impl<'a> Mover<'a> {
         // The positions where a seed needs more than a drop, tested together with one bit
         // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
         // lap first reaches one (when that is watched).
-        let mut stops = claimed | skipped | watched;
+        // With skip clauses, every position is a stop: each seed asks them first.
+        let skipping = if self.program.skips.is_empty() {
+            0
+        } else {
+            u64::MAX
+        };
+        let mut stops = claimed | skipped | watched | skipping;
+        // Positions passed over since the last seed fell: a whole circuit of them, with
+        // nothing changed, means no hole will ever take the seeds in hand.
+        let mut passed = 0usize;
         let counts = drops.counts;
         if !T::EVENTS && stops == 0 {
             // Nothing to stop at, only drop clauses to try: no test of the seed's position,
@@ -833,7 +842,16 @@ impl<'a> Mover<'a> {
             if stops & bit != 0 {
                 if at == skip {
                     if T::EVENTS {
-                        tracer.event(Event::Skip { hole: at });
+                        tracer.event(Event::Skip {
+                            hole: at,
+                            clause: None,
+                        });
+                    }
+                    passed += 1;
+                    if passed >= len {
+                        self.refused(pos, lap_origin, hand, tracer);
+                        at = lap_origin;
+                        break;
                     }
                     continue;
                 }
@@ -854,10 +872,34 @@ impl<'a> Mover<'a> {
                     }
                     continue;
                 }
-                // The lap reaches the opponent's row: noted, and the seed sown as usual.
-                reached = true;
-                stops &= !watched;
+                if skipping != 0
+                    && let Some(clause) = self.skipped_by(pos, cx, at, hand, lap_origin)
+                {
+                    cx.steps += 1;
+                    if T::EVENTS {
+                        tracer.event(Event::Skip {
+                            hole: at,
+                            clause: Some(clause),
+                        });
+                    }
+                    if T::FIRINGS {
+                        tracer.fired(clause);
+                    }
+                    passed += 1;
+                    if passed >= len {
+                        self.refused(pos, lap_origin, hand, tracer);
+                        at = lap_origin;
+                        break;
+                    }
+                    continue;
+                }
+                if watched & bit != 0 {
+                    // The lap reaches the opponent's row: noted, and the seed sown as usual.
+                    reached = true;
+                    stops &= !watched | skipping;
+                }
             }
+            passed = 0;
             let seeds = pos.sow_one(at);
             hand -= 1;
             if T::EVENTS {
@@ -867,11 +909,42 @@ impl<'a> Mover<'a> {
                 cx.reached_opponent |= reached;
                 self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
                 claimed = claimed_mask(pos);
-                stops = claimed | skipped | if reached { 0 } else { watched };
+                stops = claimed | skipped | skipping | if reached { 0 } else { watched };
             }
         }
         cx.reached_opponent |= reached;
         self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer)
+    }
+
+    /// The first skip clause that passes the seed in hand over `at`, if one does.
+    #[inline(never)]
+    fn skipped_by(
+        &self,
+        pos: &Position,
+        cx: &mut Cx<'_>,
+        at: Pos,
+        hand: u16,
+        lap_origin: Pos,
+    ) -> Option<crate::rules::ClauseId> {
+        cx.at(at, NO_HOLE, lap_origin, hand == 1);
+        cx.hand = hand;
+        (self.program.skips.iter())
+            .find(|(_, when)| when(cx, pos))
+            .map(|&(id, _)| id)
+    }
+
+    /// Every position of the circuit has passed the seeds in hand over, and nothing changed
+    /// meanwhile, so none ever will take them: they go back into the hole the lap was lifted
+    /// from, and the lap ends there.
+    #[cold]
+    fn refused<T: Tracer>(&self, pos: &mut Position, lap_origin: Pos, hand: u16, tracer: &mut T) {
+        pos.set(lap_origin, pos.seeds(lap_origin).saturating_add(hand));
+        if T::EVENTS {
+            tracer.event(Event::Refused {
+                hole: lap_origin,
+                seeds: hand,
+            });
+        }
     }
 
     /// What follows a lap whose last seed fell into `last`: lap captures, then a relay.

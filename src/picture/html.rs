@@ -350,8 +350,15 @@ impl Replay {
                 step.text = format!("a seed into {} ({seeds} now)", self.label(*hole));
                 step.highlights.extend(at.map(|i| (i, "drop")));
             }
-            Event::Skip { hole } => {
-                step.text = format!("passes over {}", self.label(*hole));
+            Event::Skip { hole, clause } => {
+                step.text = match clause {
+                    Some(c) => format!(
+                        "passes over {} ({})",
+                        self.label(*hole),
+                        self.clause_words(*c)
+                    ),
+                    None => format!("passes over {}", self.label(*hole)),
+                };
                 step.highlights
                     .extend(self.layout.site_of(*hole).map(|i| (i, "skip")));
             }
@@ -388,7 +395,7 @@ impl Replay {
                 step.highlights.extend(at.map(|i| (i, "capture")));
                 step.highlights.extend(dest.map(|i| (i, "gain")));
             }
-            Event::HandBack { hole, seeds } => {
+            Event::HandBack { hole, seeds } | Event::Refused { hole, seeds } => {
                 let at = self.layout.site_of(*hole);
                 self.hand = self.hand.saturating_sub(u32::from(*seeds));
                 self.add_seeds(&mut step, at, u32::from(*seeds));
