@@ -18,12 +18,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use drive::{
-    Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted, interpreted_counted, load,
-    native,
+    AkoOkwe, Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted,
+    interpreted_counted, load, native,
 };
 use sow::engine::Game;
 
-const GAMES: [&str; 4] = ["raja_pasu", "sadeqa_ii", "kalah", "oware"];
+const GAMES: [&str; 5] = ["raja_pasu", "sadeqa_ii", "kalah", "oware", "ako_okwe"];
 
 /// Plays `games` whole games (whole matches for Raja Pasu) on one side; returns the plies.
 fn play(name: &str, side: &str, games: u64) -> Result<u64, String> {
@@ -60,6 +60,7 @@ fn play(name: &str, side: &str, games: u64) -> Result<u64, String> {
         "sadeqa_ii" => run::<SadeqaII>(&mut rng, games),
         "kalah" => run::<Kalah>(&mut rng, games),
         "oware" => run::<Oware>(&mut rng, games),
+        "ako_okwe" => run::<AkoOkwe>(&mut rng, games),
         _ => return Err(format!("no native model of {name:?}: one of {GAMES:?}")),
     })
 }

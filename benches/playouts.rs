@@ -1,6 +1,6 @@
 //! Speed of the rules interpreter against hand-written Rust, measured in the same run.
 //!
-//! For each of Raja Pasu, Sadeqa II, Kalah and Oware:
+//! For each of Raja Pasu, Sadeqa II, Kalah, Oware and Ako Okwe:
 //! - `load/<game>`: checking and compiling the shipped ruleset from its text;
 //! - `<game>/move/{interpreted,native}`: one ply (list the legal moves, pick one, play it) in
 //!   steady state, along random games;
@@ -10,13 +10,15 @@
 //!   does.
 //!
 //! Both sides play the same games: the same random policy (`random_range(0..n)` over the legal
-//! moves in hole order) from the same ChaCha8 streams, batch `i` from seed `SEED + i`. Every
-//! timed batch is a new one, as in a real simulation: a batch replayed at every iteration is
-//! partly learnt by the processor's branch predictor, which flatters the side with fewer
-//! branches (BENCHMARKS.md, section 4). The natives are the hand-written models of
-//! `tests/reference` (`tests/differential_stores.rs` and the reference tests check they play
-//! the same games as the engine); before measuring, the first batches are played on both sides
-//! and the plies and results are compared, so the two timings are of the same work.
+//! moves in hole order, for Ako Okwe, whose mover chooses the direction, each hole's
+//! counter-clockwise move before its clockwise one) from the same ChaCha8 streams, batch `i`
+//! from seed `SEED + i`. Every timed batch is a new one, as in a real simulation: a batch
+//! replayed at every iteration is partly learnt by the processor's branch predictor, which
+//! flatters the side with fewer branches (BENCHMARKS.md, section 4). The natives are the
+//! hand-written models of `tests/reference` (`tests/differential_stores.rs`,
+//! `tests/differential_ako_okwe.rs` and the reference tests check they play the same games as
+//! the engine); before measuring, the first batches are played on both sides and the plies and
+//! results are compared, so the two timings are of the same work.
 //!
 //! `cargo bench --bench playouts` runs it (a few minutes on two cores);
 //! `python3 benches/summary.py` then prints the table of `BENCHMARKS.md`.
@@ -32,8 +34,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use drive::{
-    Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted, interpreted_counted, load,
-    native, nth_hole,
+    AkoOkwe, Kalah, Native, Oware, RajaPasu, SEED, SadeqaII, Span, interpreted,
+    interpreted_counted, load, native, nth_bit,
 };
 use sow::engine::Game;
 use sow::rules::Rules;
@@ -191,12 +193,12 @@ fn bench_move<N: Native>(c: &mut Criterion, name: &str) {
                 &mut pool,
                 iters,
                 |game, rng| {
-                    let mask = game.mask();
-                    let k = rng.random_range(0..mask.count_ones() as usize);
-                    game.play(nth_hole(mask, k));
+                    let moves = game.moves();
+                    let k = rng.random_range(0..moves.count_ones() as usize);
+                    game.play_move(nth_bit(moves, k));
                 },
                 |game| {
-                    if game.mask() == 0 {
+                    if game.moves() == 0 {
                         *game = N::fresh();
                     }
                 },
@@ -206,7 +208,7 @@ fn bench_move<N: Native>(c: &mut Criterion, name: &str) {
     group.finish();
 }
 
-const GAMES: [&str; 4] = ["raja_pasu", "sadeqa_ii", "kalah", "oware"];
+const GAMES: [&str; 5] = ["raja_pasu", "sadeqa_ii", "kalah", "oware", "ako_okwe"];
 
 fn loading(c: &mut Criterion) {
     let mut group = c.benchmark_group("load");
@@ -224,6 +226,7 @@ fn one_move(c: &mut Criterion) {
     bench_move::<SadeqaII>(c, "sadeqa_ii");
     bench_move::<Kalah>(c, "kalah");
     bench_move::<Oware>(c, "oware");
+    bench_move::<AkoOkwe>(c, "ako_okwe");
 }
 
 fn playouts(c: &mut Criterion) {
@@ -232,6 +235,7 @@ fn playouts(c: &mut Criterion) {
     bench_playouts::<SadeqaII>(c, "sadeqa_ii", Span::Game);
     bench_playouts::<Kalah>(c, "kalah", Span::Game);
     bench_playouts::<Oware>(c, "oware", Span::Game);
+    bench_playouts::<AkoOkwe>(c, "ako_okwe", Span::Game);
 }
 
 fn config() -> Criterion {

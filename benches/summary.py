@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-GAMES = ["raja_pasu", "sadeqa_ii", "kalah", "oware"]
+GAMES = ["raja_pasu", "sadeqa_ii", "kalah", "oware", "ako_okwe"]
 
 
 def criterion_dir():

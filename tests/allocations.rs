@@ -80,9 +80,15 @@ fn allocations() -> u64 {
 const GAMES: u64 = 200;
 
 /// Plays one whole random game (or match) from the current state; returns its plies.
+/// Plies of one game at most. Random games of some variants seldom end (Katra's seeds are
+/// never banked, so a game ends only when one player has them all): past this many plies a
+/// game takes no path it has not taken already, and the cycle history has grown well past its
+/// first reservation.
+const MAX_GAME_PLIES: u64 = 5_000;
+
 fn playout(game: &mut Game, rng: &mut ChaCha8Rng) -> u64 {
     let mut plies = 0;
-    while !game.is_over() {
+    while !game.is_over() && plies < MAX_GAME_PLIES {
         let moves = game.legal_moves();
         let h = moves
             .get(rng.random_range(0..moves.len()))

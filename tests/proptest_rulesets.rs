@@ -57,6 +57,9 @@ struct Spec {
     /// ending when no move can capture.
     prefer: Option<&'static str>,
     no_capture: bool,
+    /// A skip clause: seeds pass over holes of three, unless last (or over every opponent
+    /// hole, which lets a lap find no hole at all).
+    skip: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -225,6 +228,7 @@ fn spec() -> impl Strategy<Value = Spec> {
             (
                 prop::option::of(prop::sample::select(vec!["after", "before"])),
                 any::<bool>(),
+                prop::option::of(prop::sample::select(vec!["threes", "opponent"])),
             ),
         ),
     )
@@ -249,7 +253,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     endless_remaining,
                     max_laps,
                     (leave_one, reverse, choose),
-                    (prefer, no_capture),
+                    (prefer, no_capture, skip),
                 ),
             )| {
                 captures.sort_unstable();
@@ -278,6 +282,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     choose,
                     prefer,
                     no_capture,
+                    skip,
                 }
             },
         )
@@ -318,6 +323,15 @@ fn ruleset_text(s: &Spec) -> String {
     );
     if let Some(laps) = s.max_laps {
         t += &format!("max_laps = {laps}\n");
+    }
+    match s.skip {
+        Some("threes") => {
+            t += "\n[[sowing.skip]]\nname = \"threes\"\nwhen = 'seeds(here) == 3 and hand > 1'\n";
+        }
+        Some(_) => {
+            t += "\n[[sowing.skip]]\nname = \"not the opponent's\"\nwhen = 'not own(here) and not is_store(here)'\n";
+        }
+        None => {}
     }
     match s.relay {
         Some("opposite") => {

@@ -1,8 +1,9 @@
-//! Hand-written models of four games, written from the rule texts alone and sharing no code
+//! Hand-written models of five games, written from the rule texts alone and sharing no code
 //! with the `sow` engine. They are the oracle of the differential tests and the native
 //! baselines of the benchmarks.
 #![allow(dead_code)]
 
+pub mod ako_okwe;
 pub mod kalah;
 pub mod oware;
 pub mod raja_pasu;
