@@ -1143,15 +1143,9 @@ impl Game {
             Illegality::Closed => format!("{} is closed", g.label(h)),
             Illegality::Empty => format!("{} is empty", g.label(h)),
             Illegality::Preferred(id) => {
-                let clause = self.rules.clause(id);
-                let cites = clause
-                    .cites
-                    .as_deref()
-                    .map(|c| format!(" ({c})"))
-                    .unwrap_or_default();
                 format!(
-                    "the rule \"{}\"{cites} prefers other moves to {}: {}",
-                    clause.name,
+                    "the rule {} prefers other moves to {}: {}",
+                    self.rule_words(id),
                     mv.label(&self.rules),
                     (self.preferred(player, self.allowed_for(player)).0)
                         .iter()
@@ -1161,19 +1155,18 @@ impl Game {
                 )
             }
             Illegality::Rule(id) => {
-                let clause = self.rules.clause(id);
-                let cites = clause
-                    .cites
-                    .as_deref()
-                    .map(|c| format!(" ({c})"))
-                    .unwrap_or_default();
-                format!(
-                    "the rule \"{}\"{cites} forbids {}",
-                    clause.name,
-                    mv.label(&self.rules)
-                )
+                format!("the rule {} forbids {}", self.rule_words(id), mv.label(&self.rules))
             }
         })
+    }
+
+    /// A clause as messages name it: `"keep your direction" (KT-3)`.
+    fn rule_words(&self, id: ClauseId) -> String {
+        let clause = self.rules.clause(id);
+        match clause.cites.as_deref() {
+            Some(c) => format!("\"{}\" ({c})", clause.name),
+            None => format!("\"{}\"", clause.name),
+        }
     }
 
     /// Why `player` may not play `mv` now, without building the message (no allocation).

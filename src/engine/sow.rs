@@ -840,12 +840,23 @@ impl<'a> Mover<'a> {
             at = along(track, &mut k, len);
             let bit = 1u64 << (at & 63);
             if stops & bit != 0 {
-                if at == skip {
+                // Passed over: the origin, or a hole a skip clause names for this seed.
+                let passed_by = if at == skip {
+                    Some(None)
+                } else if skipping != 0 && claimed & bit == 0 {
+                    self.skipped_by(pos, cx, at, hand, lap_origin).map(Some)
+                } else {
+                    None
+                };
+                if let Some(clause) = passed_by {
                     if T::EVENTS {
-                        tracer.event(Event::Skip {
-                            hole: at,
-                            clause: None,
-                        });
+                        tracer.event(Event::Skip { hole: at, clause });
+                    }
+                    if let Some(id) = clause {
+                        cx.steps += 1;
+                        if T::FIRINGS {
+                            tracer.fired(id);
+                        }
                     }
                     passed += 1;
                     if passed >= len {
@@ -869,27 +880,6 @@ impl<'a> Mover<'a> {
                             hole: at,
                             to: claimer,
                         });
-                    }
-                    continue;
-                }
-                if skipping != 0
-                    && let Some(clause) = self.skipped_by(pos, cx, at, hand, lap_origin)
-                {
-                    cx.steps += 1;
-                    if T::EVENTS {
-                        tracer.event(Event::Skip {
-                            hole: at,
-                            clause: Some(clause),
-                        });
-                    }
-                    if T::FIRINGS {
-                        tracer.fired(clause);
-                    }
-                    passed += 1;
-                    if passed >= len {
-                        self.refused(pos, lap_origin, hand, tracer);
-                        at = lap_origin;
-                        break;
                     }
                     continue;
                 }
