@@ -533,7 +533,11 @@ impl Explainer<'_> {
                 s.note(self.note("the property (before the move)", e, Ctx::Legal));
             }
             if let Some(e) = &l.prefer_after {
-                s.note(self.note("the property (once the move is made, on a copy)", e, Ctx::Move));
+                s.note(self.note(
+                    "the property (once the move is made, on a copy)",
+                    e,
+                    Ctx::Move,
+                ));
             }
             out.push(s);
         }
@@ -1419,9 +1423,11 @@ impl Explainer<'_> {
         // A set of a player's holes reads "one of the mover's holes"; a row, "a hole of the
         // mover's inner row".
         let (one, each, all) = match &set_node.kind {
-            NodeKind::Call(g, _, _) if g == "holes_of" => {
-                (format!("one of {set}"), format!("each of {set}"), set.clone())
-            }
+            NodeKind::Call(g, _, _) if g == "holes_of" => (
+                format!("one of {set}"),
+                format!("each of {set}"),
+                set.clone(),
+            ),
             _ => (
                 format!("a hole of {set}"),
                 format!("each hole of {set}"),
@@ -1441,8 +1447,14 @@ impl Explainer<'_> {
             "any" | "all" => self.cond(body, ctx),
             "sum" if seeds_of_hole => format!("the seeds in {set}"),
             "sum" => format!("the total of ({}) over {set}", self.value(body, ctx)),
-            "max" => format!("the largest value of ({}) among {set}", self.value(body, ctx)),
-            _ => format!("the smallest value of ({}) among {set}", self.value(body, ctx)),
+            "max" => format!(
+                "the largest value of ({}) among {set}",
+                self.value(body, ctx)
+            ),
+            _ => format!(
+                "the smallest value of ({}) among {set}",
+                self.value(body, ctx)
+            ),
         };
         self.in_aggregate.replace(outer);
         told

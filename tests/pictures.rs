@@ -33,7 +33,12 @@ fn feature_rulesets() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir("tests/scenarios/rulesets")
         .expect("the feature rulesets")
         .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()?
+                .strip_suffix(".toml")
+                .map(str::to_string)
+        })
         .collect();
     names.sort();
     names
@@ -388,7 +393,10 @@ fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
     // What the games took the page through, to be sure they went where it matters.
     let mut kinds = std::collections::BTreeSet::new();
     let mut marked = 0;
-    let names = shipped().into_iter().map(str::to_string).chain(feature_rulesets());
+    let names = shipped()
+        .into_iter()
+        .map(str::to_string)
+        .chain(feature_rulesets());
     for name in names {
         let name = name.as_str();
         for options in option_values(&rules(name, &[])) {

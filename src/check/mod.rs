@@ -266,7 +266,11 @@ impl Checker<'_> {
             }
         }
         let mut prefer = Vec::new();
-        for l in f.legal.iter().filter(|l| l.prefer.is_some() || l.prefer_after.is_some()) {
+        for l in f
+            .legal
+            .iter()
+            .filter(|l| l.prefer.is_some() || l.prefer_after.is_some())
+        {
             let id = self.clause(&l.name, &l.cites);
             if l.require.is_some() || l.require_after.is_some() {
                 let d = Diagnostic::new(Code::LegalMixed, format!(
@@ -274,7 +278,14 @@ impl Checker<'_> {
                     l.name
                 ))
                 .hint("write the two as two clauses");
-                let d = match key_near(self.source, l.prefer.as_ref().or(l.prefer_after.as_ref()).map_or(0, |e| e.span().start), "name") {
+                let d = match key_near(
+                    self.source,
+                    l.prefer
+                        .as_ref()
+                        .or(l.prefer_after.as_ref())
+                        .map_or(0, |e| e.span().start),
+                    "name",
+                ) {
                     Some(span) => d.at(span),
                     None => d,
                 };
@@ -289,7 +300,9 @@ impl Checker<'_> {
                 None => Some(BoolX::Const(true)),
             };
             let holds_after = match &l.prefer_after {
-                Some(e) => self.condition(e, AFTER, "in `prefer_after`", &l.name).map(Some),
+                Some(e) => self
+                    .condition(e, AFTER, "in `prefer_after`", &l.name)
+                    .map(Some),
                 None => Some(None),
             };
             if let (Some(when), Some(holds), Some(holds_after)) = (when, holds, holds_after) {
@@ -761,15 +774,15 @@ impl Checker<'_> {
                             ),
                         )
                         .at(label.span());
-                        let d = match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
+                        let last = g.holes_per_player;
+                        let d = match did_you_mean(
+                            label.get_ref(),
+                            labels.iter().map(|(l, _)| l.as_str()),
+                        ) {
                             Some(l) => d.hint(format!("did you mean `{l}`?")),
-                            None => d.hint(format!(
-                                "the holes are {} to {} and {} to {}",
-                                g.label(g.hole_of[0][0]),
-                                g.label(g.hole_of[0][usize::from(g.holes_per_player) - 1]),
-                                g.label(g.hole_of[1][0]),
-                                g.label(g.hole_of[1][usize::from(g.holes_per_player) - 1]),
-                            )),
+                            None => {
+                                d.hint(format!("the holes are s1 to s{last} and n1 to n{last}"))
+                            }
                         };
                         self.error(d);
                     }

@@ -676,8 +676,8 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         if let Some(&mask) = scope.sets.get(set) {
             return Ok(Typed::Set(SetX::Named(mask)));
         }
-        let d = Diagnostic::new(Code::ExprUnknownName, format!("unknown set `{set}`"))
-            .at(span.clone());
+        let d =
+            Diagnostic::new(Code::ExprUnknownName, format!("unknown set `{set}`")).at(span.clone());
         return Err(
             match did_you_mean(set, scope.sets.keys().map(String::as_str)) {
                 Some(s) => d.hint(format!("did you mean `sets.{s}`?")),
@@ -850,9 +850,9 @@ fn call_node(
     };
     let aggregate = AGGREGATES.contains(&name);
     // The arguments are compiled whatever the function, so that their errors are found too.
-    let compiled = all((0..).zip(args).map(|(i, a)| {
-        compile(a, if aggregate && i == 1 { &bound } else { scope })
-    }));
+    let compiled = all((0..)
+        .zip(args)
+        .map(|(i, a)| compile(a, if aggregate && i == 1 { &bound } else { scope })));
     if let Some(var) = scope.vars.get(name) {
         return var_of(var, name, args, span, compiled);
     }
@@ -917,9 +917,11 @@ fn call_node(
         let mut args = compiled.into_iter();
         return Ok(match (args.next(), args.next(), args.next()) {
             // A condition known when the game is set up (an option) chooses once.
-            (Some(Typed::Bool(BoolX::Const(c))), Some(Typed::Number(a)), Some(Typed::Number(b))) => {
-                Typed::Number(if c { a } else { b })
-            }
+            (
+                Some(Typed::Bool(BoolX::Const(c))),
+                Some(Typed::Number(a)),
+                Some(Typed::Number(b)),
+            ) => Typed::Number(if c { a } else { b }),
             (Some(Typed::Bool(c)), Some(Typed::Number(a)), Some(Typed::Number(b))) => {
                 Typed::Number(IntX::If(Box::new(c), Box::new(a), Box::new(b)))
             }
@@ -982,7 +984,11 @@ fn aggregate_of(name: &str, args: Vec<Typed>) -> Typed {
     match (name, args.next()) {
         ("count", Some(Typed::Bool(body))) => Typed::Number(IntX::Count(set, Box::new(body))),
         ("any" | "all", Some(Typed::Bool(body))) => {
-            let quantifier = if name == "any" { Quantifier::Any } else { Quantifier::All };
+            let quantifier = if name == "any" {
+                Quantifier::Any
+            } else {
+                Quantifier::All
+            };
             Typed::Bool(BoolX::Holds(quantifier, set, Box::new(body)))
         }
         (_, Some(Typed::Number(body))) => {

@@ -10,8 +10,9 @@ use super::Position;
 use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
-    Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact, HoleX, IntX, Quantifier, SetX,
-    NO_HOLE, NOBODY, Player, PlayerX, Pos, RelayRule, Rules, VarValue,
+    Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact,
+    HoleX, IntX, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules, SetX,
+    VarValue,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
 
@@ -496,7 +497,11 @@ impl SeedTest {
     #[inline]
     fn holes(self, pos: &Position, holes: u64) -> u64 {
         // Empty holes pass or fail together: decided once, from the mask of sown holes.
-        let mut passing = if compare(self.op, 0, self.k) { holes & !pos.sown() } else { 0 };
+        let mut passing = if compare(self.op, 0, self.k) {
+            holes & !pos.sown()
+        } else {
+            0
+        };
         let mut rest = holes & pos.sown();
         while rest != 0 {
             let h = rest.trailing_zeros() as Pos;
@@ -1271,7 +1276,9 @@ mod tests {
         for _ in 0..200 {
             let mut pos = Position::empty();
             for h in 0..g.positions {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 pos.set(h, ((state >> 33) % 4) as u16);
             }
             for mover in [0, 1] {
@@ -1287,8 +1294,16 @@ mod tests {
                     let most = values.iter().copied().max().unwrap_or(0);
                     let least = values.iter().copied().min().unwrap_or(0);
                     assert_eq!(num(IntX::Over(Aggregate::Max, s(), Box::new(slow()))), most);
-                    assert_eq!(num(IntX::Over(Aggregate::Min, s(), Box::new(slow()))), least);
-                    for (op, k) in [(CmpOp::Eq, 0), (CmpOp::Gt, 1), (CmpOp::Le, 2), (CmpOp::Ne, 3)] {
+                    assert_eq!(
+                        num(IntX::Over(Aggregate::Min, s(), Box::new(slow()))),
+                        least
+                    );
+                    for (op, k) in [
+                        (CmpOp::Eq, 0),
+                        (CmpOp::Gt, 1),
+                        (CmpOp::Le, 2),
+                        (CmpOp::Ne, 3),
+                    ] {
                         let want = values.iter().filter(|&&v| compare(op, v, k)).count() as i64;
                         let quick = BoolX::Int(op, seeds(), IntX::Const(k));
                         let general = BoolX::Int(op, slow(), IntX::Const(k));

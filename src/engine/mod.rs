@@ -1023,7 +1023,12 @@ impl Game {
     fn preferred(&self, player: Player, mut list: MoveList) -> (MoveList, Option<ClauseId>) {
         let mut by = None;
         for p in &self.program.prefer {
-            let cx = Cx::new(&self.rules, self.tables_of(self.rules.direction), player, self.starter);
+            let cx = Cx::new(
+                &self.rules,
+                self.tables_of(self.rules.direction),
+                player,
+                self.starter,
+            );
             if !(p.when)(&cx, &self.pos) {
                 continue;
             }
@@ -1044,7 +1049,9 @@ impl Game {
                     rest &= rest - 1;
                     cx.origin = h;
                     let holds = (p.holds)(&cx, &self.pos)
-                        && p.holds_after.as_ref().is_none_or(|after| self.holds_after(&cx, h, after));
+                        && p.holds_after
+                            .as_ref()
+                            .is_none_or(|after| self.holds_after(&cx, h, after));
                     if holds {
                         *kept |= 1 << h;
                     }
