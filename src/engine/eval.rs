@@ -93,11 +93,14 @@ pub fn compare(op: CmpOp, a: i64, b: i64) -> bool {
 }
 
 /// Whether a condition reads a hole fact of the moment (`here`, `last`, `origin`, ...), so that
-/// its value can differ from one hole played to another.
+/// its value can differ from one hole played to another. (Read of legality clauses' `when`,
+/// where `hole` can only be an aggregate's own hole, which walks its set whatever the hole
+/// played: it is no fact of the moment.)
 pub fn reads_hole(x: &BoolX) -> bool {
     fn hole(x: &HoleX) -> bool {
         match x {
-            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => true,
+            HoleX::Bound => false,
+            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin => true,
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
             HoleX::Of(p, n) => player(p) || int(n),
             HoleX::Claim(p) => player(p),
@@ -116,8 +119,6 @@ pub fn reads_hole(x: &BoolX) -> bool {
             IntX::Neg(a) => int(a),
             IntX::Arith(_, a, b) => int(a) || int(b),
             IntX::VarOf(_, p) => player(p),
-            // (The bound hole counts as a hole fact: an aggregate reading it is tried per hole
-            // played, which is right if slower.)
             IntX::Over(_, set, body) => set.player().is_some_and(player) || int(body),
             IntX::Count(set, body) => set.player().is_some_and(player) || reads_hole(body),
             IntX::If(c, a, b) => reads_hole(c) || int(a) || int(b),
@@ -171,6 +172,29 @@ pub fn first_move_only(x: &BoolX) -> bool {
 mod tests {
     use super::arith;
     use crate::rules::ArithOp;
+
+    /// A legality clause's `when` that reads the holes of a set, but no fact of the hole
+    /// played, is tried once for all holes; one that reads `origin`, inside an aggregate or
+    /// not, is tried per hole.
+    #[test]
+    fn aggregates_read_no_hole_of_the_moment_unless_their_body_does() {
+        let when = |text: &str| {
+            let ruleset = format!(
+                "format = 1\nname = \"T\"\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
+                 [sowing]\ndirection = \"ccw\"\n[[legal]]\nname = \"l\"\nwhen = '{text}'\n\
+                 require = 'seeds(origin) > 0'\n[end]\n\
+                 no_move = {{ remaining = \"stay\", result = \"draw\" }}\n"
+            );
+            let rules = crate::check::load(&ruleset, &[]).expect("loads").rules;
+            super::reads_hole(&rules.legal[0].when)
+        };
+        assert!(!when("count(holes_of(mover), seeds(hole) == 0) > 1"));
+        assert!(!when("any(all_holes, seeds(hole) > 3)"));
+        assert!(when(
+            "count(holes_of(mover), seeds(hole) > seeds(origin)) > 1"
+        ));
+        assert!(when("seeds(origin) > 1"));
+    }
 
     /// The README promises saturating arithmetic and `x / 0 == 0`; the quotient that
     /// overflows saturates too rather than falling back to 0.
