@@ -295,8 +295,8 @@ pub struct Sowing {
     /// for an option whose values are numbers. (Distinct from the engine's safety limit on
     /// laps, which stops play with no result.)
     #[serde(default)]
-    #[schemars(with = "Option<Seeds>")]
-    pub max_laps: Option<toml::Spanned<Seeds>>,
+    #[schemars(with = "Option<Count>")]
+    pub max_laps: Option<toml::Spanned<Count>>,
     /// Holes a seed passes over when a condition holds (`[[sowing.skip]]`), read for each
     /// seed before it is dropped, with `here` the hole it would fall into, `hand` the seeds in
     /// hand (this one included) and `last_seed` whether it is the lap's last.

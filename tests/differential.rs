@@ -13,6 +13,7 @@
 //! from the initial position, a few from random set-up positions, and every legal move of more
 //! set-up positions (where the rare endless moves turn up).
 
+mod engine_view;
 mod reference;
 
 use std::fmt::{self, Write as _};
@@ -24,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use reference::raja_pasu::{self, Closed, LastFour, RajaPasu, Refill};
 use reference::sadeqa_ii::{self, EmptyRow, Endless, Opening, SadeqaII};
 use reference::{Observed, Outcome, Side};
-use sow::engine::{Game, PlyReport, Position, Status};
+use sow::engine::{Game, PlyReport, Position};
 use sow::notation::parse_position;
 use sow::rules::{Player, Pos, Rules};
 
@@ -365,37 +366,16 @@ fn engine_snapshot<M: Model>(game: &Game) -> Snapshot {
     let rules = game.rules();
     let g = &rules.geometry;
     let pos = game.position();
-    let seeds = |p: Player| {
-        g.holes_of(p)
-            .map(|h| u32::from(pos.board[h as usize]))
-            .collect()
-    };
-    let closed = |p: Player| g.holes_of(p).map(|h| pos.closed & (1 << h) != 0).collect();
     let legal = game
         .legal_moves()
         .iter()
         .fold(0, |mask, m| mask | 1 << (g.number[m.hole as usize] - 1));
     Snapshot {
-        seen: Observed {
-            south: seeds(0),
-            north: seeds(1),
-            captured: [0, 1].map(|p| M::engine_captured(rules, pos, p)),
-            closed_south: closed(0),
-            closed_north: closed(1),
-            to_move: game.to_move().map(side_of),
-        },
+        seen: engine_view::observed(game, [0, 1].map(|p| M::engine_captured(rules, pos, p))),
         legal,
         round: game.round(),
-        result: match game.status() {
-            Status::Playing | Status::Stopped { .. } => None,
-            Status::Over { winner: None } => Some(Outcome::Draw),
-            Status::Over { winner: Some(p) } => Some(Outcome::Winner(side_of(p))),
-        },
+        result: engine_view::outcome(game),
     }
-}
-
-fn side_of(player: Player) -> Side {
-    [Side::South, Side::North][usize::from(player)]
 }
 
 /// The engine and a reference model playing the same game.

@@ -13,6 +13,7 @@
 //! ruleset loaded without options is the model's `Options::default()` (what the benchmarks
 //! compare).
 
+mod engine_view;
 mod reference;
 
 use std::fmt::Write as _;
@@ -23,7 +24,7 @@ use rand_chacha::ChaCha8Rng;
 
 use reference::ako_okwe::{self, AkoOkwe, Count, Dir, FirstCaptures, Move, SingleSeed, WrongCount};
 use reference::{Observed, Outcome, Side};
-use sow::engine::{Game, Status};
+use sow::engine::Game;
 use sow::rules::Rules;
 
 /// Games under each value of each option, the others at their defaults.
@@ -66,10 +67,6 @@ fn model_options(options: &[(&str, &str)]) -> ako_okwe::Options {
     o
 }
 
-fn side(p: u8) -> Side {
-    if p == 0 { Side::South } else { Side::North }
-}
-
 /// Everything compared after a ply.
 #[derive(Debug, PartialEq)]
 struct Snapshot {
@@ -110,30 +107,12 @@ fn model_snapshot(model: &AkoOkwe) -> Snapshot {
 }
 
 fn engine_snapshot(game: &Game) -> Snapshot {
-    let rules = game.rules();
-    let g = &rules.geometry;
-    let pos = game.position();
-    let row = |p: u8| {
-        g.holes_of(p)
-            .map(|h| u32::from(pos.board[h as usize]))
-            .collect()
-    };
-    let closed = |p: u8| g.holes_of(p).map(|h| pos.closed & (1 << h) != 0).collect();
     Snapshot {
-        seen: Observed {
-            south: row(0),
-            north: row(1),
-            captured: [pos.held(rules, 0), pos.held(rules, 1)],
-            closed_south: closed(0),
-            closed_north: closed(1),
-            to_move: game.to_move().map(side),
-        },
-        moves: game.legal_moves().iter().map(|m| m.label(rules)).collect(),
-        result: match game.status() {
-            Status::Playing | Status::Stopped { .. } => None,
-            Status::Over { winner: None } => Some(Outcome::Draw),
-            Status::Over { winner: Some(p) } => Some(Outcome::Winner(side(p))),
-        },
+        seen: engine_view::observed(game, engine_view::held(game)),
+        moves: (game.legal_moves().iter())
+            .map(|m| m.label(game.rules()))
+            .collect(),
+        result: engine_view::outcome(game),
     }
 }
 

@@ -6,6 +6,7 @@
 //! This is also what makes the benchmarks' native baselines (the same models) a fair measure:
 //! with the same seeds, the interpreted and the native playouts play the same games.
 
+mod engine_view;
 mod reference;
 
 use std::sync::Arc;
@@ -15,8 +16,8 @@ use rand_chacha::ChaCha8Rng;
 
 use reference::kalah::{self, Kalah, Sweep};
 use reference::oware::{self, GrandSlam, Oware};
-use reference::{Observed, Outcome, Side};
-use sow::engine::{Game, Status};
+use reference::{Observed, Outcome};
+use sow::engine::Game;
 use sow::rules::Rules;
 
 /// Random games per option combination.
@@ -36,33 +37,7 @@ fn rules(name: &str, options: &[(&str, &str)]) -> Arc<Rules> {
 
 /// What the model shows, read from the engine's position.
 fn observe(game: &Game) -> Observed {
-    let r = game.rules();
-    let g = &r.geometry;
-    let pos = game.position();
-    let row = |p: usize| -> Vec<u32> {
-        g.hole_of[p][..g.holes_per_player as usize]
-            .iter()
-            .map(|&h| u32::from(pos.board[h as usize]))
-            .collect()
-    };
-    let closed = |p: usize| -> Vec<bool> {
-        g.hole_of[p][..g.holes_per_player as usize]
-            .iter()
-            .map(|&h| pos.closed & (1 << h) != 0)
-            .collect()
-    };
-    Observed {
-        south: row(0),
-        north: row(1),
-        captured: [pos.held(r, 0), pos.held(r, 1)],
-        closed_south: closed(0),
-        closed_north: closed(1),
-        to_move: game.to_move().map(side),
-    }
-}
-
-fn side(p: u8) -> Side {
-    if p == 0 { Side::South } else { Side::North }
+    engine_view::observed(game, engine_view::held(game))
 }
 
 /// The engine's legal moves as the models' mask: bit `n - 1` for the mover's hole number `n`.
@@ -71,14 +46,6 @@ fn engine_mask(game: &Game) -> u32 {
     game.legal_moves()
         .iter()
         .fold(0, |m, mv| m | 1 << (g.number[mv.hole as usize] - 1))
-}
-
-fn engine_result(game: &Game) -> Option<Outcome> {
-    match game.status() {
-        Status::Playing | Status::Stopped { .. } => None,
-        Status::Over { winner: None } => Some(Outcome::Draw),
-        Status::Over { winner: Some(p) } => Some(Outcome::Winner(side(p))),
-    }
 }
 
 /// What one ply did, as both sides report it.
@@ -207,7 +174,7 @@ fn play_both<M: Model>(rules: &Arc<Rules>, mut model: M, seed: u64) -> Result<u3
             return fail(&moves, format!("position: engine {seen:?} model {want:?}"));
         }
     }
-    let (got, want) = (engine_result(&game), model.result());
+    let (got, want) = (engine_view::outcome(&game), model.result());
     if got != want || got.is_none() {
         return fail(&moves, format!("result: engine {got:?} model {want:?}"));
     }

@@ -182,9 +182,10 @@ impl Checker<'_> {
             None => None,
             Some(n) => {
                 let laps = match n.get_ref() {
-                    Seeds::Uniform(n) => Some(*n),
-                    Seeds::FromOption(o) => self.count_option(&o.option, "sowing.max_laps"),
-                    Seeds::Layout(_) => None,
+                    ruleset::Count::Number(n) => Some(*n),
+                    ruleset::Count::FromOption(o) => {
+                        self.count_option(&o.option, "sowing.max_laps")
+                    }
                 };
                 match laps {
                     Some(laps) if (1..MAX_LAPS_PER_MOVE).contains(&laps) => Some(laps),
@@ -373,14 +374,7 @@ impl Checker<'_> {
             }
         }
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
-        let no_capture = match &f.end.no_capture {
-            Some(c) => match self.setting(&c.enabled, "no_capture.enabled") {
-                Some(true) => Some(self.ending("no capture", c)?),
-                Some(false) => None,
-                None => return None,
-            },
-            None => None,
-        };
+        let no_capture = self.optional_ending("no capture", f.end.no_capture.as_ref())?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
                 Diagnostic::new(
@@ -1293,14 +1287,7 @@ impl Checker<'_> {
         let endless = self.ending("endless move", e.endless_move.as_ref().unwrap_or(&default));
         // No cycle rule unless the ruleset gives one: a repeated position does not end play,
         // as the players may choose other moves.
-        let cycle = match &e.cycle {
-            Some(c) => match self.setting(&c.enabled, "cycle.enabled") {
-                Some(true) => Some(self.ending("cycle", c)?),
-                Some(false) => None,
-                None => return None,
-            },
-            None => None,
-        };
+        let cycle = self.optional_ending("cycle", e.cycle.as_ref())?;
         for (name, ending) in [
             ("no_move", Some(&e.no_move)),
             ("endless_move", e.endless_move.as_ref()),
@@ -1331,6 +1318,19 @@ impl Checker<'_> {
             }
         }
         Some((no_move?, endless?, cycle, when))
+    }
+
+    /// An ending the rules may leave out (`cycle`, `no_capture`): absent, or `enabled` off
+    /// under the options in force, it is none. The outer None is an error already reported.
+    fn optional_ending(&mut self, name: &str, e: Option<&Ending>) -> Option<Option<EndingRule>> {
+        let Some(e) = e else {
+            return Some(None);
+        };
+        let key = format!("{}.enabled", name.replace(' ', "_"));
+        match self.setting(&e.enabled, &key)? {
+            true => Some(Some(self.ending(name, e)?)),
+            false => Some(None),
+        }
     }
 
     fn ending(&mut self, name: &str, e: &Ending) -> Option<EndingRule> {
