@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::expr::{self, BinaryOp, Node, NodeKind, UnaryOp};
-use crate::rules::Rules;
+use crate::rules::{Player, Rules};
 use crate::ruleset::{
     self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NextStarter, RelayFrom,
     Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores, Verdict,
@@ -492,7 +492,15 @@ impl Explainer<'_> {
         );
         start.say(format!(
             "{} makes the first move{}.",
-            self.setting(&f.start.first, |p| side_word(*p).to_string()),
+            match &f.start.first {
+                Some(first) => self.setting(first.get_ref(), |p| title(p)),
+                None => f
+                    .turns
+                    .players
+                    .as_ref()
+                    .and_then(|l| l.get_ref().first().map(|p| title(p.get_ref())))
+                    .unwrap_or_else(|| "South".to_string()),
+            },
             if f.rounds.is_some() {
                 " of the match"
             } else {
@@ -715,6 +723,8 @@ impl Explainer<'_> {
             s.say(format!(
                 "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole, {}; holes they cannot fill stay closed for the round.",
                 self.setting(&r.refill_from, |e| match e {
+                    RowEnd::Left if !f.board.owners.is_empty() => "their holes in their own numbering, first to last".to_string(),
+                    RowEnd::Right if !f.board.owners.is_empty() => "their holes in their own numbering, last to first".to_string(),
                     RowEnd::Left => "starting from the left end of their row".to_string(),
                     RowEnd::Right => "starting from the right end of their row".to_string(),
                     RowEnd::OutsideIn => {
@@ -722,9 +732,45 @@ impl Explainer<'_> {
                     }
                 })
             ));
-            s.say(format!(
-                "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole, and the match ends: the player holding more seeds wins."
-            ));
+            if let Some(give) = &r.give {
+                s.say(format!(
+                    "Before the refill, the gift \"{}\"{}: one player gives {} to each other player still in the match (never more than they hold).",
+                    give.name,
+                    give.cites.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
+                    if give.seeds == 1 { "1 seed".to_string() } else { format!("{} seeds", give.seeds) },
+                ));
+                s.note(self.hole_note("the player who gives is", &give.from, Ctx::End));
+                if let Some(w) = &give.when {
+                    s.note(self.note("the gift is made only when", w, Ctx::End));
+                }
+            }
+            if let Some(rotate) = &r.rotate_owners {
+                let turns = self.rules.rounds.as_ref().map_or(0, |r| r.rotate_owners);
+                let every = if turns == 1 {
+                    "After every round".to_string()
+                } else {
+                    format!("Every {turns} rounds")
+                };
+                let every = match rotate.get_ref() {
+                    ruleset::Count::Number(_) => every,
+                    ruleset::Count::FromOption(o) => format!(
+                        "{every} (option `{}`, now \"{turns}\")",
+                        o.option.get_ref()
+                    ),
+                };
+                s.say(format!(
+                    "{every}, before the refill, each player's holes pass to the next player in turn order."
+                ));
+            }
+            if self.rules.geometry.seats > 2 {
+                s.say(format!(
+                    "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins."
+                ));
+            } else {
+                s.say(format!(
+                    "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole, and the match ends: the player holding more seeds wins."
+                ));
+            }
             s.say(format!(
                 "The next round is started by {}.",
                 self.setting(&r.next_starter, |n| match n {
@@ -732,6 +778,7 @@ impl Explainer<'_> {
                     NextStarter::Alternate => "the player who did not start the round just ended".to_string(),
                     NextStarter::Winner => "the winner of the round just ended (on a draw, the player who did not start it)".to_string(),
                     NextStarter::Loser => "the loser of the round just ended (on a draw, the player who did not start it)".to_string(),
+                    NextStarter::WithHoles => "the player who now holds the holes the last round's starter held".to_string(),
                 })
             ));
             if let Some(e) = &r.match_ends {
@@ -795,7 +842,19 @@ impl Explainer<'_> {
         let g = &self.rules.geometry;
         let mut s = Section::new("board", "Board", &b.cites, self.header_line("[board]", 0));
         let per = g.holes_per_player;
-        if g.rows == 2 {
+        if !b.owners.is_empty() {
+            let holes = |p: Player| {
+                g.holes_of(p).map(|h| g.label(h)).collect::<Vec<_>>().join(" ")
+            };
+            let owners = (g.players())
+                .map(|p| format!("{} owns {}", self.rules.player_title(p), holes(p)))
+                .collect::<Vec<_>>()
+                .join("; ");
+            s.say(format!(
+                "Two rows of {} holes, s1 to s{per} from the near row's left and n1 to n{per} from the far row's own left, owned by blocks: {owners} (each player's holes in their own numbering).",
+                g.holes_per_row
+            ));
+        } else if g.rows == 2 {
             s.say(format!(
                 "Two rows of {} holes, one row for each player: South owns s1 to s{per} from South's left, North owns n1 to n{per} from North's left.",
                 g.holes_per_row
@@ -1035,6 +1094,9 @@ impl Explainer<'_> {
             Remaining::Mover => format!("{mover} takes all the seeds left on the board"),
             Remaining::Opponent => {
                 format!("the opponent of {mover} takes all the seeds left on the board")
+            }
+            Remaining::LastMover => {
+                "the player who made the last move takes all the seeds left on the board".to_string()
             }
             Remaining::Removed => "the seeds left on the board leave the game".to_string(),
             Remaining::Stay => {
@@ -1617,11 +1679,12 @@ fn join(v: &[u32]) -> String {
     v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
 }
 
-fn side_word(p: ruleset::Side) -> &'static str {
-    match p {
-        ruleset::Side::South => "South",
-        ruleset::Side::North => "North",
-    }
+/// A player's name as text shows it: `South`, `Raja`.
+fn title(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }
 
 fn moment(m: Moment) -> &'static str {

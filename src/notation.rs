@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use crate::engine::{Move, Position};
-use crate::rules::{Dir, MAX_POSITIONS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{Dir, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
 
 /// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
 /// direction given where the rules fix it, or none where the mover chooses) is the game's to
@@ -49,35 +49,56 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
 /// Parses a hole of the mover's, such as `s3`.
 fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
     let g = &rules.geometry;
+    let own = g.holes(player);
+    // Whether the mover owns one home (a row, or two on four rows): the holes of most games.
+    let by_home = player < 2 && own.iter().copied().eq(g.home_holes(player));
     let side = if player == 0 { 's' } else { 'n' };
+    // The example in messages: a hole of the mover's.
+    let example = match own.get(2).or(own.first()) {
+        Some(&h) if !by_home => g.label(h),
+        _ => format!("{side}3"),
+    };
     let mut chars = text.chars();
     let letter = chars.next().map(|c| c.to_ascii_lowercase());
     let digits = chars.as_str();
     let number: Option<usize> = digits.parse().ok();
     match (letter, number) {
         (Some(l), Some(n)) if l == 's' || l == 'n' => {
-            if l != side {
+            if by_home && l != side {
                 return Err(format!(
                     "`{text}` is {}'s hole, but {} is to move",
                     if l == 's' { "South" } else { "North" },
-                    player_name(player)
+                    rules.player_title(player)
                 ));
             }
             if n == 0 || n > g.holes_per_player as usize {
+                return Err(if by_home {
+                    format!(
+                        "there is no hole {side}{n}: {}'s holes are {side}1 to {side}{}",
+                        rules.player_title(player),
+                        g.holes_per_player
+                    )
+                } else {
+                    format!("there is no hole {l}{n}: the holes are {l}1 to {l}{}", g.holes_per_player)
+                });
+            }
+            let home = u8::from(l == 'n');
+            let hole = g.home_holes(home).nth(n - 1);
+            let hole = hole.ok_or_else(|| format!("there is no hole {l}{n}"))?;
+            if !own.contains(&hole) {
                 return Err(format!(
-                    "there is no hole {side}{n}: {}'s holes are {side}1 to {side}{}",
-                    player_name(player),
-                    g.holes_per_player
+                    "`{text}` is {}'s hole, but {} is to move",
+                    rules.player_title(g.owner_of(hole)),
+                    rules.player_title(player)
                 ));
             }
-            g.hole_of
-                .get(usize::from(player))
-                .and_then(|row| row.get(n - 1))
-                .copied()
-                .ok_or_else(|| format!("there is no hole {side}{n}"))
+            Ok(hole)
         }
-        _ => Err(format!(
+        _ if by_home => Err(format!(
             "`{text}` is not a move; write the side's letter and the hole number counted from the mover's left, e.g. {side}3"
+        )),
+        _ => Err(format!(
+            "`{text}` is not a move; write a hole of the mover's by its row letter and its number from that row's left, e.g. {example}"
         )),
     }
 }
@@ -184,7 +205,7 @@ struct Reader<'a> {
     rules: &'a Rules,
     pos: Position,
     rows: [bool; 2],
-    held: [Option<(u32, Range<usize>)>; 2],
+    held: [Option<(u32, Range<usize>)>; MAX_SEATS],
     to_move: bool,
     removed: [bool; 2],
     claimed: [bool; 2],
@@ -232,7 +253,7 @@ impl Reader<'_> {
             };
             return fail(message, span);
         }
-        for ((cell, span), (i, h)) in cells.into_iter().zip(g.holes_of(player).enumerate()) {
+        for ((cell, span), (i, h)) in cells.into_iter().zip(g.home_holes(player).enumerate()) {
             if let Some(at) = self.cells.get_mut(usize::from(h)) {
                 *at = Some(span.clone());
             }
@@ -275,15 +296,41 @@ impl Reader<'_> {
             return self.suffix_value(1, word, span);
         }
         self.end_suffix()?;
-        if let Some((player, v)) = word
+        let seat = |name: &str| {
+            (self.rules.geometry.players())
+                .find(|&p| self.rules.player_key(p).eq_ignore_ascii_case(name))
+        };
+        if let Some(p) = seat(word) {
+            if self.to_move {
+                return fail("the player to move is given twice", span);
+            }
+            self.to_move = true;
+            self.pos.to_move = p;
+            return Ok(());
+        }
+        if let Some(names) = word.strip_prefix("out=") {
+            for name in names.split(',') {
+                let Some(p) = seat(name) else {
+                    return fail(format!("`{name}` is not one of the players"), span);
+                };
+                self.pos.out |= 1 << p;
+            }
+            return Ok(());
+        }
+        let named_holding = word.split_once('=').and_then(|(name, v)| Some((seat(name)?, v)));
+        let holding = word
             .strip_prefix("S*=")
             .map(|v| (0, v))
             .or_else(|| word.strip_prefix("N*=").map(|v| (1, v)))
-        {
+            .map(|(p, v)| (p, v, 3))
+            .or_else(|| {
+                named_holding.map(|(p, v)| (p, v, word.len() - v.len()))
+            });
+        if let Some((player, v, skip)) = holding {
             let value = if v.is_empty() {
                 span.clone()
             } else {
-                span.start + 3..span.end
+                span.start + skip..span.end
             };
             let k = match count(v) {
                 Count::Seeds(k) => k,
@@ -293,7 +340,7 @@ impl Reader<'_> {
                     return fail(
                         format!(
                             "{} holds {v} seeds; a board holds at most {MAX_SEEDS}",
-                            player_name(player)
+                            self.rules.player_title(player)
                         ),
                         value,
                     );
@@ -302,25 +349,39 @@ impl Reader<'_> {
                     return fail(format!("`{word}`: `{v}` is not a seed count"), value);
                 }
             };
-            let [south, north] = &mut self.held;
-            let held = if player == 0 { south } else { north };
+            let Some(held) = self.held.get_mut(usize::from(player)) else {
+                return fail(format!("`{word}` names no player"), span);
+            };
             if held.is_some() {
                 return fail(
-                    format!("the seeds {} holds are given twice", player_name(player)),
+                    format!(
+                        "the seeds {} holds are given twice",
+                        self.rules.player_title(player)
+                    ),
                     span,
                 );
             }
             *held = Some((k, span));
-        } else if word.eq_ignore_ascii_case("south") || word.eq_ignore_ascii_case("north") {
-            if self.to_move {
-                return fail("the player to move is given twice", span);
+        } else if let Some(v) = word.strip_prefix("rotation=") {
+            let turns = self.rules.rounds.as_ref().map_or(0, |r| r.rotate_owners);
+            let seats = self.rules.geometry.seats;
+            match v.parse::<u8>() {
+                Ok(r) if turns > 0 && r < seats => self.pos.rotation = r,
+                _ if turns == 0 => {
+                    return fail(
+                        format!("{}'s holes never change hands: no `rotation`", self.rules.name),
+                        span,
+                    );
+                }
+                _ => {
+                    return fail(
+                        format!("`rotation` is how many players on the holes have moved: 0 to {}", seats - 1),
+                        span,
+                    );
+                }
             }
-            self.to_move = true;
-            self.pos.to_move = if word.eq_ignore_ascii_case("south") {
-                0
-            } else {
-                1
-            };
+        } else if word == "held" {
+            // Only introduces the holdings that follow (games of more than two players).
         } else if let Some((name, value)) = word.split_once('=')
             && let Some(var) = self.rules.vars.iter().find(|v| v.name == name)
         {
@@ -491,7 +552,7 @@ impl Reader<'_> {
     /// holding seeds (every seed sown there goes to the claimer, so it could then be played).
     fn check_claims(&self) -> Result<(), PositionError> {
         let g = &self.rules.geometry;
-        let [south, north] = self.pos.claims;
+        let [south, north, ..] = self.pos.claims;
         if south != NO_HOLE && south == north {
             let span = self.claim_spans.get(1).cloned().flatten().unwrap_or(0..0);
             return fail(
@@ -570,7 +631,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         rules,
         pos: start,
         rows: [false; 2],
-        held: [None, None],
+        held: [const { None }; MAX_SEATS],
         to_move: false,
         removed: [false; 2],
         claimed: [false; 2],
@@ -620,7 +681,16 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     }
     r.check_claims()?;
     let mut pos = r.pos;
-    for (p, held) in (0..2u8).zip(r.held) {
+    if pos.out & (1 << (pos.to_move & 7)) != 0 {
+        return fail(
+            format!(
+                "{} is to move but out of the match",
+                rules.player_title(pos.to_move)
+            ),
+            whole,
+        );
+    }
+    for (p, held) in (0u8..).zip(r.held) {
         let Some((k, span)) = held else {
             continue;
         };

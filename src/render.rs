@@ -14,8 +14,7 @@ pub use output::{Output, compact_json, pretty_json};
 pub use stream::{Played, play_traced};
 
 use crate::engine::Position;
-use crate::notation::player_name;
-use crate::rules::{NO_HOLE, Player, Pos, Rules, bit};
+use crate::rules::{MAX_SEATS, NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::Remaining;
 use crate::trace::{EndCause, Event, Limit};
 
@@ -38,7 +37,7 @@ pub enum Detail {
 pub fn notation(rules: &Rules, pos: &Position) -> String {
     let g = &rules.geometry;
     let row = |p: Player| -> String {
-        g.holes_of(p)
+        g.home_holes(p)
             .map(|h| {
                 if pos.closed & (1 << h) != 0 {
                     "x".to_string()
@@ -56,7 +55,31 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         pos.held(rules, 0),
         pos.held(rules, 1)
     );
-    let [south, north] = pos.taken;
+    if g.seats > 2 {
+        // More than two players: each one's holdings, by name (rows are the board's homes).
+        let held: Vec<String> = g
+            .players()
+            .map(|p| format!("{}={}", rules.player_key(p), pos.held(rules, p)))
+            .collect();
+        s = format!(
+            "S[{}] N[{}] held {}",
+            row(0),
+            row(1),
+            held.join(" ")
+        );
+        let out: Vec<String> = g
+            .players()
+            .filter(|&p| pos.out & (1 << p) != 0)
+            .map(|p| rules.player_key(p).to_string())
+            .collect();
+        if !out.is_empty() {
+            s.push_str(&format!(" out={}", out.join(",")));
+        }
+    }
+    if pos.rotation != 0 {
+        s.push_str(&format!(" rotation={}", pos.rotation));
+    }
+    let [south, north, ..] = pos.taken;
     if south != 0 || north != 0 {
         s.push_str(&format!(" removed S={south} N={north}"));
     }
@@ -137,13 +160,13 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
     let per = g.holes_per_row as usize;
     // Rows from the top: North's back (4 rows), North's front, South's front, South's back.
     let rows: Vec<Vec<Pos>> = if g.rows == 2 {
-        let north: Vec<Pos> = g.holes_of(1).rev().collect();
-        let south: Vec<Pos> = g.holes_of(0).collect();
+        let north: Vec<Pos> = g.home_holes(1).rev().collect();
+        let south: Vec<Pos> = g.home_holes(0).collect();
         vec![north, south]
     } else {
         // Each player's holes: the outer row, then the inner row.
         let halves = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
-            let holes: Vec<Pos> = g.holes_of(p).collect();
+            let holes: Vec<Pos> = g.home_holes(p).collect();
             let (outer, inner) = holes.split_at_checked(per).unwrap_or((&holes, &[]));
             (outer.to_vec(), inner.to_vec())
         };
@@ -160,7 +183,7 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
     // store is drawn on the left, and the part of the line left of the holes.
     let track = match (g.rows, g.store_of(0), g.store_of(1)) {
         (2, Some(south), Some(_)) => {
-            let south_on_right = usize::from(south) >= g.row[0].end;
+            let south_on_right = g.home_holes(0).last().is_some_and(|h| south > h);
             let width = rules.total_seeds().max(1).to_string().len();
             let left = if south_on_right { 1 } else { 0 };
             Some((left, width))
@@ -180,9 +203,12 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         None => " ".repeat(6),
     };
     let mut out = String::new();
-    let reserve = |p: Player| format!("      {} reserve {}\n", player_name(p), pos.held(rules, p));
+    let reserve = |p: Player| format!("      {} reserve {}\n", name(rules, p), pos.held(rules, p));
     if track.is_none() {
-        out.push_str(&reserve(1));
+        // The players other than South (the first) above the board, in turn order.
+        for p in g.players().skip(1) {
+            out.push_str(&reserve(p));
+        }
     }
     for (i, r) in rows.iter().enumerate() {
         let top = i < rows.len() / 2;
@@ -208,7 +234,7 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
     if track.is_none() {
         out.push_str(&reserve(0));
     }
-    for p in 0..2u8 {
+    for p in g.players() {
         if let Some(&h) = pos.claims.get(usize::from(p))
             && h != NO_HOLE
         {
@@ -216,18 +242,41 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
                 "      ({}) {} is claimed by {}: every seed sown there is {}'s\n",
                 letter(p),
                 g.label(h),
-                player_name(p),
-                player_name(p)
+                name(rules, p),
+                name(rules, p)
             ));
         }
     }
     out
 }
 
-fn to_name(to: Option<Player>) -> &'static str {
+/// A player's name as text shows it (`South`, `Raja`).
+fn name(rules: &Rules, p: Player) -> String {
+    rules.player_title(p)
+}
+
+/// Each player with a number, in turn order: `South 3, North 4`.
+fn each(rules: &Rules, values: &[u32]) -> String {
+    (rules.geometry.players())
+        .zip(values)
+        .map(|(p, v)| format!("{} {v}", name(rules, p)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Each player's number as JSON, by name: `{"south": 3, "north": 4}`.
+fn each_json(rules: &Rules, values: &[u32]) -> Value {
+    let map: serde_json::Map<String, Value> = (rules.geometry.players())
+        .zip(values)
+        .map(|(p, &v)| (rules.player_key(p).to_string(), Value::from(v)))
+        .collect();
+    Value::Object(map)
+}
+
+fn to_name(rules: &Rules, to: Option<Player>) -> String {
     match to {
-        Some(p) => player_name(p),
-        None => "out of play",
+        Some(p) => name(rules, p),
+        None => "out of play".into(),
     }
 }
 
@@ -283,6 +332,9 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::HandBack { .. }
         | Event::Refused { .. }
         | Event::RepeatedStart
+        | Event::Out { .. }
+        | Event::OwnersMoved
+        | Event::Gift { .. }
         | Event::Refill { .. }
         | Event::RoundStart { .. }
         | Event::GameEnd { .. } => true,
@@ -300,8 +352,8 @@ fn cause(c: EndCause) -> &'static str {
 }
 
 /// Why a round ended, naming the player the ending names.
-fn why_ended(c: EndCause, mover: Player) -> String {
-    let who = player_name(mover);
+fn why_ended(rules: &Rules, c: EndCause, mover: Player) -> String {
+    let who = name(rules, mover);
     match c {
         EndCause::NoMove => format!("{who} cannot move"),
         EndCause::EndlessMove => format!("{who}'s move never ends"),
@@ -311,19 +363,34 @@ fn why_ended(c: EndCause, mover: Player) -> String {
     }
 }
 
+/// What each player holds at a round's end: `South holds 3, North 4`.
+fn holds(rules: &Rules, scores: &[u32; MAX_SEATS]) -> String {
+    let mut parts = (rules.geometry.players()).zip(scores).map(|(p, n)| (name(rules, p), n));
+    let first = parts
+        .next()
+        .map(|(who, n)| format!("{who} holds {n}"))
+        .unwrap_or_default();
+    std::iter::once(first)
+        .chain(parts.map(|(who, n)| format!("{who} {n}")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// How the seeds left on the board were shared out at a round's end.
 fn shared_out(
     rules: &Rules,
     ending: u16,
     mover: Player,
-    shares: [u32; 2],
+    shares: [u32; MAX_SEATS],
     removed: u32,
     at_end: &Position,
 ) -> String {
     let remaining = rules.ending(ending).map(|e| e.remaining);
     let left: u32 = shares.iter().sum::<u32>() + removed;
     if remaining == Some(Remaining::Stay) {
-        let on_board = at_end.row_seeds(rules, 0) + at_end.row_seeds(rules, 1);
+        let on_board: u32 = (rules.geometry.players())
+            .map(|p| at_end.row_seeds(rules, p))
+            .sum();
         return match on_board {
             0 => "no seeds are left on the board".into(),
             1 => "the 1 seed left stays on the board, counted for nobody".into(),
@@ -338,25 +405,37 @@ fn shared_out(
     }
     match remaining {
         Some(Remaining::Owners) => format!(
-            "each player takes the seeds in their own holes (South {}, North {})",
-            shares[0], shares[1]
+            "each player takes the seeds in their own holes ({})",
+            each(rules, &shares)
         ),
         Some(Remaining::Removed) => format!("the {} left leave the game", seeds(left)),
-        Some(Remaining::Mover) => format!("{} takes the {} left", player_name(mover), seeds(left)),
+        Some(Remaining::Mover) => format!("{} takes the {} left", name(rules, mover), seeds(left)),
         Some(Remaining::Opponent) => {
-            format!("{} takes the {} left", player_name(1 - mover), seeds(left))
+            format!("{} takes the {} left", name(rules, mover ^ 1), seeds(left))
         }
-        None => format!("South takes {}, North takes {}", shares[0], shares[1]),
+        Some(Remaining::LastMover) => {
+            // Everything went to one player: the one with a share.
+            let taker = (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
+            match taker {
+                Some(p) => format!("{}, the last to move, takes the {} left", name(rules, p), seeds(left)),
+                None => format!("the last to move takes the {} left", seeds(left)),
+            }
+        }
+        None => (rules.geometry.players())
+            .zip(shares)
+            .map(|(p, n)| format!("{} takes {n}", name(rules, p)))
+            .collect::<Vec<_>>()
+            .join(", "),
         Some(Remaining::Stay) => String::new(),
     }
 }
 
 /// Where captured seeds go: a player, out of the game, or into the hand to be sown again.
-fn taker(to: Option<Player>, resown: bool) -> String {
+fn taker(rules: &Rules, to: Option<Player>, resown: bool) -> String {
     if resown {
         return "in hand, to be sown".into();
     }
-    to_name(to).to_string()
+    to_name(rules, to)
 }
 
 /// A number of seeds, in words.
@@ -486,7 +565,7 @@ impl TextTrace {
                 };
                 out.say(format_args!(
                     "ply {ply}: {} plays {}\n",
-                    player_name(*player),
+                    name(rules, *player),
                     mv.label(rules)
                 ));
             }
@@ -541,7 +620,7 @@ impl TextTrace {
                     format_args!(
                         " {}:->{} ({})",
                         l(*hole),
-                        player_name(*to),
+                        name(rules, *to),
                         clause(rules, *c)
                     ),
                 );
@@ -558,7 +637,7 @@ impl TextTrace {
                     clause(rules, *c),
                     l(*hole),
                     seeds,
-                    taker(*to, *resown)
+                    taker(rules, *to, *resown)
                 );
                 if laps {
                     // A capture in the middle of a lap gets its own line; the lap goes on
@@ -590,7 +669,7 @@ impl TextTrace {
             }
             Event::Pass { ply, player } => {
                 self.finish(out);
-                out.say(format_args!("ply {ply}: {} passes\n", player_name(*player)));
+                out.say(format_args!("ply {ply}: {} passes\n", name(rules, *player)));
             }
             Event::Effect { clause: c } => {
                 let mid_lap = self.line != Line::Closed;
@@ -683,15 +762,14 @@ impl TextTrace {
                 let mut s = format!(
                     "{what} by {}: {}; {}",
                     clause(rules, *c),
-                    why_ended(*why, *mover),
+                    why_ended(rules, *why, *mover),
                     shared_out(rules, *c, *mover, *shares, *removed, at_end)
                 );
                 s.push_str(&format!(
-                    "; South holds {}, North {}; {}\n",
-                    scores[0],
-                    scores[1],
+                    "; {}; {}\n",
+                    holds(rules, scores),
                     match winner {
-                        Some(w) => format!("{} wins", player_name(*w)),
+                        Some(w) => format!("{} wins", name(rules, *w)),
                         None => "a draw".into(),
                     }
                 ));
@@ -715,7 +793,7 @@ impl TextTrace {
                 self.finish(out);
                 let mut s = format!(
                     "  refill {}: {holes} holes with {seeds} seeds, {kept} kept",
-                    player_name(*player)
+                    name(rules, *player)
                 );
                 if *closed != 0 {
                     s.push_str(&format!(", closed {}", mask_labels(rules, *closed)));
@@ -727,7 +805,33 @@ impl TextTrace {
                 self.finish(out);
                 out.say(format_args!(
                     "round {round} starts, {} to move\n",
-                    player_name(*starter)
+                    name(rules, *starter)
+                ));
+            }
+            Event::Out { player } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  {} cannot fill a hole and leaves the match\n",
+                    name(rules, *player)
+                ));
+            }
+            Event::OwnersMoved => {
+                self.finish(out);
+                out.text("  each player's holes pass to the next player\n");
+            }
+            Event::Gift {
+                clause: c,
+                from,
+                to,
+                seeds: n,
+            } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  {} gives {} to {} by {}\n",
+                    name(rules, *from),
+                    seeds(*n),
+                    name(rules, *to),
+                    clause(rules, *c)
                 ));
             }
             Event::GameEnd {
@@ -740,13 +844,10 @@ impl TextTrace {
                     (Some(limit), _) => {
                         format!("stopped by the {}, no result", limit_name(*limit))
                     }
-                    (None, Some(w)) => format!("{} wins", player_name(*w)),
+                    (None, Some(w)) => format!("{} wins", name(rules, *w)),
                     (None, None) => "a draw".into(),
                 };
-                out.say(format_args!(
-                    "game over: {result} (South {}, North {})\n",
-                    scores[0], scores[1]
-                ));
+                out.say(format_args!("game over: {result} ({})\n", each(rules, scores)));
             }
             Event::Lift { .. }
             | Event::Diverted { .. }
@@ -770,7 +871,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             Value::String(g.label(h))
         }
     };
-    let p = |p: Player| Value::String(player_name(p).to_lowercase());
+    let p = |p: Player| Value::String(rules.player_key(p).to_string());
     let c = |id: u16| {
         let info = rules.clause(id);
         json!({ "name": info.name, "cites": info.cites })
@@ -845,9 +946,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             board,
         } => json!({
             "event": "round_end", "round": round, "clause": c(*clause), "cause": cause(*why), "mover": p(*mover),
-            "why": why_ended(*why, *mover),
-            "taken_from_board": {"south": shares[0], "north": shares[1]}, "removed": removed,
-            "winner": winner.map(p), "holdings": {"south": scores[0], "north": scores[1]},
+            "why": why_ended(rules, *why, *mover),
+            "taken_from_board": each_json(rules, shares), "removed": removed,
+            "winner": winner.map(p), "holdings": each_json(rules, scores),
             "board": position_json(rules, board),
         }),
         Event::Refill {
@@ -868,7 +969,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             scores,
             stopped,
         } => {
-            json!({"event": "game_end", "winner": winner.map(p), "stopped_by": stopped.map(limit_name), "holdings": {"south": scores[0], "north": scores[1]}})
+            json!({"event": "game_end", "winner": winner.map(p), "stopped_by": stopped.map(limit_name), "holdings": each_json(rules, scores)})
         }
         Event::HandBack { hole, seeds } => {
             json!({"event": "hand_back", "hole": l(*hole), "seeds": seeds})
@@ -878,6 +979,14 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         }
         Event::LapCap { laps } => json!({"event": "lap_cap", "laps": laps}),
         Event::RepeatedStart => json!({"event": "repeated_start"}),
+        Event::Out { player } => json!({"event": "out", "player": p(*player)}),
+        Event::OwnersMoved => json!({"event": "owners_moved"}),
+        Event::Gift {
+            clause,
+            from,
+            to,
+            seeds,
+        } => json!({"event": "gift", "clause": c(*clause), "from": p(*from), "to": p(*to), "seeds": seeds}),
     }
 }
 

@@ -30,6 +30,9 @@ pub const MAX_STEPS_PER_MOVE: u64 = 1_000_000_000;
 /// `cycle` ending, and the trace says that the limit ended it.
 pub const MAX_PLIES: u32 = 100_000;
 
+/// The most players a game may have.
+pub const MAX_SEATS: usize = 6;
+
 /// A board position: a hole or a store on the track.
 pub type Pos = u8;
 /// "No such hole" (the opposite of a store, a hole number out of range). Holds no seeds and
@@ -72,44 +75,58 @@ impl Dir {
     }
 }
 
-/// A player index: 0 = South, 1 = North.
+/// A player index (a seat at the board), in turn order: 0 = South and 1 = North unless the
+/// ruleset names its players.
 pub type Player = u8;
-/// "Nobody": the owner of [`NO_HOLE`].
-pub const NOBODY: Player = 2;
+/// "Nobody": the owner of [`NO_HOLE`] (past every seat).
+pub const NOBODY: Player = MAX_SEATS as Player;
 
 /// Board geometry and neighbour tables.
+///
+/// A position's *home* is the row (or, on four rows, the half of the board) its label comes
+/// from: `s` or `n`, numbered from that home's left. Its *owner* is the seat whose hole it is.
+/// Without an owners table the two are the same (South owns the `s` holes); an owners table
+/// gives any seat any holes, so a label never changes when a hole changes hands.
 #[derive(Debug, Clone)]
 pub struct Geometry {
     /// Rows of holes (2 or 4).
     pub rows: u8,
     /// Holes in each row.
     pub holes_per_row: u8,
-    /// Holes each player owns.
+    /// Holes in each home (a row, or on four rows two).
     pub holes_per_player: u8,
     /// Positions in use (holes plus stores on the track).
     pub positions: u8,
+    /// Players (seats), 2 to [`MAX_SEATS`].
+    pub seats: u8,
     /// Each player's store on the track, if the board has them.
-    pub store: [Option<Pos>; 2],
+    pub store: [Option<Pos>; MAX_SEATS],
     /// Owner of each position.
     pub owner: [Player; MAX_POSITIONS],
-    /// Each hole's number in its owner's numbering (1-based); 0 for stores.
+    /// Home of each position (0 = `s`, 1 = `n`), for its label.
+    pub home: [u8; MAX_POSITIONS],
+    /// Each hole's number in its home's numbering (1-based), for its label; 0 for stores.
     pub number: [u8; MAX_POSITIONS],
-    /// `hole_of[player][number - 1]` = position.
+    /// Each hole's number in its owner's numbering (1-based); 0 for stores.
+    pub seat_number: [u8; MAX_POSITIONS],
+    /// `hole_of[home][number - 1]` = position: the labels' numbering.
     pub hole_of: [[Pos; MAX_POSITIONS]; 2],
+    /// `seat_hole[player][number - 1]` = position: each player's holes in their own numbering.
+    pub seat_hole: [[Pos; MAX_POSITIONS]; MAX_SEATS],
+    /// How many holes each player owns.
+    pub seat_holes: [u8; MAX_SEATS],
     /// The hole across the board (inner rows only on four-row boards).
     pub opposite: [Pos; MAX_POSITIONS],
     /// On four-row boards, the outer hole behind an inner one (and back).
     pub behind: [Pos; MAX_POSITIONS],
     /// Each player's sowing circuit, counter-clockwise: the successor of each position.
-    pub ccw: [[Pos; MAX_POSITIONS]; 2],
+    pub ccw: [[Pos; MAX_POSITIONS]; MAX_SEATS],
     /// The same circuits clockwise.
-    pub cw: [[Pos; MAX_POSITIONS]; 2],
+    pub cw: [[Pos; MAX_POSITIONS]; MAX_SEATS],
     /// Mask of store positions.
     pub store_mask: u64,
     /// Mask of each player's holes.
-    pub holes_mask: [u64; 2],
-    /// Each player's holes as a range of positions (they are numbered in position order).
-    pub row: [std::ops::Range<usize>; 2],
+    pub holes_mask: [u64; MAX_SEATS],
 }
 
 impl Geometry {
@@ -118,11 +135,15 @@ impl Geometry {
         if usize::from(pos) >= MAX_POSITIONS {
             return "none".into();
         }
-        let side = if self.owner_of(pos) == 0 { 's' } else { 'n' };
+        let side = if self.home.get(usize::from(pos)) == Some(&0) {
+            's'
+        } else {
+            'n'
+        };
         if self.is_store(pos) {
             return format!("{}*", side.to_ascii_uppercase());
         }
-        format!("{side}{}", self.number_of(pos))
+        format!("{side}{}", self.number.get(usize::from(pos)).copied().unwrap_or(0))
     }
 
     /// Whether `pos` is a hole (not a store, not [`NO_HOLE`] nor any other position past the
@@ -148,7 +169,7 @@ impl Geometry {
     /// A hole's number in its owner's numbering (1-based); 0 for stores and [`NO_HOLE`].
     #[inline]
     pub fn number_of(&self, pos: Pos) -> u8 {
-        self.number.get(usize::from(pos)).copied().unwrap_or(0)
+        self.seat_number.get(usize::from(pos)).copied().unwrap_or(0)
     }
 
     /// A player's store on the track, if the board has them ([`NOBODY`] has none).
@@ -160,15 +181,55 @@ impl Geometry {
     /// A player's holes, in their own numbering ([`NOBODY`] has none).
     #[inline]
     pub fn holes(&self, player: Player) -> &[Pos] {
-        self.hole_of
+        let count = self.seat_holes.get(usize::from(player)).copied().unwrap_or(0);
+        self.seat_hole
             .get(usize::from(player))
-            .and_then(|row| row.get(..usize::from(self.holes_per_player)))
+            .and_then(|row| row.get(..usize::from(count)))
             .unwrap_or_default()
     }
 
     /// All holes of a player, in their own numbering.
     pub fn holes_of(&self, player: Player) -> impl DoubleEndedIterator<Item = Pos> + '_ {
         self.holes(player).iter().copied()
+    }
+
+    /// The holes of a home (0 = `s`, 1 = `n`) in its labels' numbering: the rows as drawn.
+    pub fn home_holes(&self, home: u8) -> impl DoubleEndedIterator<Item = Pos> + '_ {
+        let row = self.hole_of.get(usize::from(home));
+        let holes = row.and_then(|row| row.get(..usize::from(self.holes_per_player)));
+        holes.unwrap_or_default().iter().copied()
+    }
+
+    /// The players, in turn order.
+    pub fn players(&self) -> std::ops::Range<Player> {
+        0..self.seats
+    }
+
+    /// Gives the holes to their owners by an owners table: each player's holes in their own
+    /// numbering (the order listed). Every hole is some player's (the checker makes sure).
+    pub fn assign(&mut self, owners: &[Vec<Pos>]) {
+        self.seats = owners.len().clamp(2, MAX_SEATS) as u8;
+        self.seat_holes = [0; MAX_SEATS];
+        self.holes_mask = [0; MAX_SEATS];
+        for ((p, holes), ((row, count), mask)) in (0u8..).zip(owners).zip(
+            (self.seat_hole.iter_mut())
+                .zip(&mut self.seat_holes)
+                .zip(&mut self.holes_mask),
+        ) {
+            for ((i, &h), slot) in (1u8..).zip(holes).zip(row.iter_mut()) {
+                *slot = h;
+                *count = i;
+                *mask |= bit(h);
+                put(&mut self.owner, h, p);
+                put(&mut self.seat_number, h, i);
+            }
+        }
+        // Every seat sows along the one circuit of a two-row board.
+        let [ccw, cw] = [self.ccw[0], self.cw[0]];
+        for p in 1..MAX_SEATS {
+            put(&mut self.ccw, p as u8, ccw);
+            put(&mut self.cw, p as u8, cw);
+        }
     }
 }
 
@@ -196,6 +257,8 @@ pub enum HoleX {
     Of(Box<PlayerX>, Box<IntX>),
     /// `claim(player)`: the hole the player has claimed, or no hole.
     Claim(Box<PlayerX>),
+    /// A hole named by its label (`s4`).
+    At(Pos),
 }
 
 /// A compiled direction-valued expression. Directions are 0 (`none`: a direction variable
@@ -503,6 +566,19 @@ pub struct RoundsRule {
     pub match_ends: Option<BoolX>,
     /// The match ends when a round would start from an earlier round's start.
     pub end_on_repeated_start: bool,
+    /// Every this many rounds the holes move on one player (0: never).
+    pub rotate_owners: u32,
+    /// The gift between rounds, if the rules have one.
+    pub give: Option<GiveRule>,
+}
+
+/// A gift of seeds between rounds (`[rounds.give]`).
+#[derive(Debug, Clone)]
+pub struct GiveRule {
+    pub id: ClauseId,
+    pub from: PlayerX,
+    pub seeds: u32,
+    pub when: BoolX,
 }
 
 /// An option with the value in force.
@@ -524,6 +600,9 @@ pub struct Rules {
     pub region: Option<String>,
     pub sources: Vec<String>,
     pub about: Option<String>,
+    /// The players' names in turn order, as the ruleset writes them (`south`, `north` unless
+    /// it names its own).
+    pub players: Vec<String>,
     pub geometry: Geometry,
     /// Seeds per position at the start.
     pub initial: [u16; MAX_POSITIONS],
@@ -580,6 +659,20 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// A player's name as the ruleset writes it (`south`, `raja`); `nobody` past the seats.
+    pub fn player_key(&self, p: Player) -> &str {
+        self.players.get(usize::from(p)).map_or("nobody", String::as_str)
+    }
+
+    /// A player's name as text shows it: `South`, `Raja`.
+    pub fn player_title(&self, p: Player) -> String {
+        let key = self.player_key(p);
+        let mut chars = key.chars();
+        chars.next().map_or_else(String::new, |c| {
+            c.to_uppercase().chain(chars).collect::<String>()
+        })
+    }
+
     /// The clause with this id. Ids come from the checker, which numbers every clause it
     /// lists; an id past the list (not one of these rules') reads as a clause with no name.
     pub fn clause(&self, id: ClauseId) -> &ClauseInfo {
@@ -630,17 +723,21 @@ impl Geometry {
             holes_per_row: holes,
             holes_per_player: per as u8,
             positions: 0,
-            store: [None, None],
+            seats: 2,
+            store: [None; MAX_SEATS],
             owner: [NOBODY; MAX_POSITIONS],
+            home: [NOBODY; MAX_POSITIONS],
             number: [0; MAX_POSITIONS],
+            seat_number: [0; MAX_POSITIONS],
             hole_of: [[NO_HOLE; MAX_POSITIONS]; 2],
+            seat_hole: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
+            seat_holes: [0; MAX_SEATS],
             opposite: [NO_HOLE; MAX_POSITIONS],
             behind: [NO_HOLE; MAX_POSITIONS],
-            ccw: [[NO_HOLE; MAX_POSITIONS]; 2],
-            cw: [[NO_HOLE; MAX_POSITIONS]; 2],
+            ccw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
+            cw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
             store_mask: 0,
-            holes_mask: [0; 2],
-            row: [0..0, 0..0],
+            holes_mask: [0; MAX_SEATS],
         };
         let track = stores == Stores::Track && rows == 2;
         // The checker accepts at most MAX_HOLES holes and two stores, so every position fits
@@ -657,6 +754,7 @@ impl Geometry {
         for (player, circuit) in (0..2u8).zip(&mut circuits) {
             let place_store = |g: &mut Geometry, circuit: &mut Vec<Pos>, p: Pos| {
                 put(&mut g.owner, p, player);
+                put(&mut g.home, p, player);
                 put(&mut g.store, player, Some(p));
                 g.store_mask |= bit(p);
                 circuit.push(p);
@@ -666,21 +764,26 @@ impl Geometry {
             }
             // Holes take positions in their owner's numbering order: lists of legal moves,
             // kept as position masks, come out in hole order because of it.
-            let mut first = None;
             let own_holes = g.hole_of.get_mut(usize::from(player));
             for (i, slot) in (0..per).zip(own_holes.into_iter().flatten()) {
                 let p = take_pos();
-                first.get_or_insert(usize::from(p));
                 *slot = p;
                 put(&mut g.owner, p, player);
+                put(&mut g.home, p, player);
                 put(&mut g.number, p, (i + 1) as u8);
+                put(&mut g.seat_number, p, (i + 1) as u8);
                 if let Some(mask) = g.holes_mask.get_mut(usize::from(player)) {
                     *mask |= bit(p);
                 }
                 circuit.push(p);
             }
-            let first = first.unwrap_or(0);
-            put(&mut g.row, player, first..first + per);
+            if let (Some(seat), Some(home)) = (
+                g.seat_hole.get_mut(usize::from(player)),
+                g.hole_of.get(usize::from(player)),
+            ) {
+                *seat = *home;
+            }
+            put(&mut g.seat_holes, player, per as u8);
             if track && side == StoreSide::Right {
                 place_store(&mut g, circuit, take_pos());
             }
@@ -839,7 +942,12 @@ impl HoleX {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => 1 + h.size(),
             HoleX::Of(p, n) => 1 + p.size() + n.size(),
             HoleX::Claim(p) => 1 + p.size(),
-            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => 1,
+            HoleX::Here
+            | HoleX::Last
+            | HoleX::Origin
+            | HoleX::LapOrigin
+            | HoleX::Bound
+            | HoleX::At(_) => 1,
         }
     }
 
@@ -850,7 +958,12 @@ impl HoleX {
             }
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
             HoleX::Claim(p) => p.reads(fact),
-            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Bound => false,
+            HoleX::Here
+            | HoleX::Last
+            | HoleX::Origin
+            | HoleX::LapOrigin
+            | HoleX::Bound
+            | HoleX::At(_) => false,
         }
     }
 }

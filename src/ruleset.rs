@@ -105,6 +105,12 @@ pub struct Board {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, Vec<String>>")]
     pub sets: BTreeMap<String, Vec<toml::Spanned<String>>>,
+    /// Who owns which holes, when not each row its player's: per player (by the names of
+    /// `[turns] players`), their holes in their own numbering (`raja = ["s3", "s4", "s5",
+    /// "n3", "n4", "n5"]`). Every hole belongs to exactly one player. Two-row boards only.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, Vec<String>>")]
+    pub owners: BTreeMap<toml::Spanned<String>, Vec<toml::Spanned<String>>>,
     /// The documented clause this geometry implements.
     #[serde(default)]
     pub cites: Option<String>,
@@ -398,9 +404,11 @@ pub enum RelayFrom {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Start {
-    /// The player who makes the first move of the game or match.
+    /// The player who makes the first move of the game or match, by name (default: the
+    /// first player, `south` unless `[turns] players` names them).
     #[serde(default)]
-    pub first: Setting<Side>,
+    #[schemars(with = "Option<Setting<String>>")]
+    pub first: Option<toml::Spanned<Setting<String>>>,
     /// The documented clause.
     #[serde(default)]
     pub cites: Option<String>,
@@ -409,7 +417,7 @@ pub struct Start {
 impl Default for Start {
     fn default() -> Self {
         Start {
-            first: Setting::Fixed(Side::South),
+            first: None,
             cites: None,
         }
     }
@@ -419,6 +427,11 @@ impl Default for Start {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Turns {
+    /// The players' names, in turn order: 2 to 6 (default `["south", "north"]`). With more
+    /// than two, `[board] owners` says whose holes are whose, and stores are reserves.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub players: Option<toml::Spanned<Vec<toml::Spanned<String>>>>,
     /// Whether a player who cannot sow passes (their only move is `pass`) while another
     /// player can move; the `no_move` ending then applies only when no player can move.
     /// Default `false`: the player who cannot move ends the game or round by `no_move`.
@@ -428,17 +441,6 @@ pub struct Turns {
     /// The documented clause.
     #[serde(default)]
     pub cites: Option<String>,
-}
-
-/// A player by seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// The player at the bottom, holes s1..sN.
-    #[default]
-    South,
-    /// The player at the top, holes n1..nN.
-    North,
 }
 
 /// A legality clause.
@@ -752,6 +754,8 @@ pub enum Remaining {
     Mover,
     /// The opponent of the ending's `mover` takes them all.
     Opponent,
+    /// The player who made the last sowing move takes them all (passes are not moves).
+    LastMover,
     /// They leave the game.
     Removed,
     /// They stay on the board (for results that do not count them).
@@ -796,9 +800,39 @@ pub struct Rounds {
     #[serde(default)]
     #[schemars(with = "Setting<bool>")]
     pub end_on_repeated_start: Setting<bool>,
+    /// Every this many rounds, each player's holes pass to the next player in turn order
+    /// before the board is refilled (0, the default: holes never change hands). A number, or
+    /// `{ option = "NAME" }`.
+    #[serde(default)]
+    #[schemars(with = "Option<Count>")]
+    pub rotate_owners: Option<toml::Spanned<Count>>,
+    /// A gift between rounds: before the board is refilled (and before anyone is found unable
+    /// to fill a hole), one player gives seeds to each other player still in the match.
+    #[serde(default)]
+    pub give: Option<Give>,
     /// The documented clauses.
     #[serde(default)]
     pub cites: Option<String>,
+}
+
+/// A gift of seeds between rounds (`[rounds.give]`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Give {
+    /// A short name, shown in traces.
+    pub name: String,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// The player who gives, read when the round has ended: `owner(s4)`.
+    #[schemars(with = "String")]
+    pub from: Expr,
+    /// Seeds given to each other player still in the match (at most what the giver holds).
+    pub seeds: u32,
+    /// The gift is made only when this holds (default: always).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub when: Option<Expr>,
 }
 
 /// An end of a player's row, as that player sees it.
@@ -827,6 +861,9 @@ pub enum NextStarter {
     Winner,
     /// The loser of the round just ended (on a draw, the player who did not start it).
     Loser,
+    /// The player who now holds the holes the last round's starter held: the same player,
+    /// unless `rotate_owners` moved the holes on (then the next player in turn order).
+    WithHoles,
 }
 
 /// A named open point of the documented rules.

@@ -6,7 +6,7 @@
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
 
-use crate::rules::{ClauseId, Player, Pos};
+use crate::rules::{ClauseId, MAX_SEATS, Player, Pos};
 
 /// Why a game or round ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,12 +119,25 @@ pub enum Event {
         clause: ClauseId,
         cause: EndCause,
         mover: Player,
-        shares: [u32; 2],
+        shares: [u32; MAX_SEATS],
         removed: u32,
         winner: Option<Player>,
-        scores: [u32; 2],
+        scores: [u32; MAX_SEATS],
         board: Box<crate::engine::Position>,
     },
+    /// Between rounds, a player who cannot fill one hole leaves the match (in a game of more
+    /// than two players): their turns are passed over and their holes stay closed.
+    Out { player: Player },
+    /// Between rounds, `from` gave `seeds` to `to` by the rounds' gift clause.
+    Gift {
+        clause: ClauseId,
+        from: Player,
+        to: Player,
+        seeds: u32,
+    },
+    /// Between rounds, each player's holes passed to the next player in turn order
+    /// (`[rounds] rotate_owners`).
+    OwnersMoved,
     /// A player refilled their holes for the next round; `closed` holds the holes left closed.
     Refill {
         player: Player,
@@ -139,7 +152,7 @@ pub enum Event {
     /// the safety limit that stopped play) and what each player holds.
     GameEnd {
         winner: Option<Player>,
-        scores: [u32; 2],
+        scores: [u32; MAX_SEATS],
         stopped: Option<Limit>,
     },
 }
@@ -427,6 +440,10 @@ impl Tracer for Ledger {
                 self.refilled = true;
             }
             Event::RoundStart { .. } => {}
+            Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {
+                // Between rounds, like the refill: the next ply's totals check the board.
+                self.refilled = true;
+            }
             Event::Resow { .. }
             | Event::Effect { .. }
             | Event::Skip { .. }

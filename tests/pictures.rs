@@ -44,8 +44,16 @@ fn feature_rulesets() -> Vec<String> {
     names
 }
 
+/// The shipped rulesets the pictures draw: those of two players (`sow draw` refuses the
+/// others, see `cli.rs`).
 fn shipped() -> Vec<&'static str> {
-    sow::catalog::SHIPPED.iter().map(|(n, _)| *n).collect()
+    sow::catalog::SHIPPED
+        .iter()
+        .filter(|(_, text)| {
+            sow::check::load(text, &[]).is_ok_and(|l| l.rules.geometry.seats == 2)
+        })
+        .map(|(n, _)| *n)
+        .collect()
 }
 
 /// The default options, then each other value of each option on its own.

@@ -210,6 +210,9 @@ impl<'a> Ledger<'a> {
             | Event::Pass { .. } => {}
             Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
             Event::Refused { .. } => panic!("the seed games have no skip clauses: {event:?}"),
+            Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {
+                panic!("the seed games have two players and fixed holes: {event:?}")
+            }
         }
         assert_eq!(
             self.pos.total() + self.hand,
@@ -227,7 +230,7 @@ impl<'a> Ledger<'a> {
     }
 
     /// The seeds left in the holes at a round's end: all shared out and removed, or none.
-    fn share_out(&mut self, shares: [u32; 2], removed: u32, mover: Player) {
+    fn share_out(&mut self, shares: [u32; sow::rules::MAX_SEATS], removed: u32, mover: Player) {
         let g = &self.rules.geometry;
         let on_holes: u32 = (0..2).map(|p| self.pos.row_seeds(self.rules, p)).sum();
         let moved = shares[0] + shares[1] + removed;

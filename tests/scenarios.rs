@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use sow::engine::Game;
-use sow::notation::{parse_move, parse_position, player_name};
+use sow::notation::{parse_move, parse_position};
 use sow::render::{Detail, trace_text};
 
 #[derive(Deserialize)]
@@ -68,7 +68,7 @@ fn scenarios() {
             };
             out.push_str(&format!(
                 "{} to move, legal: {}\n",
-                player_name(mover),
+                rules.player_title(mover),
                 legal.join(" ")
             ));
             let hole = match parse_move(&rules, mover, m) {

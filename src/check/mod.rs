@@ -53,6 +53,8 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         track_stores: false,
         vars: BTreeMap::new(),
         sets: BTreeMap::new(),
+        players: Vec::new(),
+        labels: Vec::new(),
     };
     let rules = checker.ruleset(&file, overrides);
     let Checker { mut diags, .. } = checker;
@@ -94,6 +96,10 @@ struct Checker<'a> {
     vars: BTreeMap<String, VarInfo>,
     /// The ruleset's named sets of holes, as masks of positions.
     sets: BTreeMap<String, u64>,
+    /// The players' names, in turn order.
+    players: Vec<String>,
+    /// The board's holes by label, once the board is known to be valid.
+    labels: Vec<(String, Pos)>,
 }
 
 impl Checker<'_> {
@@ -141,8 +147,16 @@ impl Checker<'_> {
         }
         let options = self.options(f, overrides);
         self.vars(f);
-        let geometry = self.geometry(&f.board);
+        self.players = self.players(f);
+        let mut geometry = self.geometry(&f.board);
+        if let Some(g) = &mut geometry {
+            self.owners(f, g);
+        }
         if let Some(g) = &geometry {
+            self.labels = (0..g.positions)
+                .filter(|&p| g.is_hole(p))
+                .map(|p| (g.label(p), p))
+                .collect();
             self.holes_per_player = Some(i64::from(g.holes_per_player));
             self.track_stores = g.store.iter().any(Option::is_some);
             self.sets(&f.board, g);
@@ -159,7 +173,7 @@ impl Checker<'_> {
             self.error(d);
         }
         let initial = geometry.as_ref().and_then(|g| self.initial(&f.board, g));
-        let first = self.setting(&f.start.first, "start.first");
+        let first = self.first(f);
         let start_id = self.clause("start", &f.start.cites);
         let _ = start_id;
         let direction = self.setting(&f.sowing.direction, "sowing.direction");
@@ -418,10 +432,50 @@ impl Checker<'_> {
                 id,
                 refill: u16::try_from(refill).unwrap_or(u16::MAX),
                 from: self.setting(&r.refill_from, "rounds.refill_from")?,
-                next_starter: self.setting(&r.next_starter, "rounds.next_starter")?,
+                next_starter: {
+                    let next = self.setting(&r.next_starter, "rounds.next_starter")?;
+                    if self.players.len() > 2 && next == ruleset::NextStarter::Loser {
+                        self.error(Diagnostic::new(
+                            Code::SeatsUnsupported,
+                            "`next_starter = \"loser\"` names the one loser of a two-player round; this game has more players",
+                        ).hint("use `alternate` (the next player in turn order), `winner` or `remainder_taker`"));
+                        return None;
+                    }
+                    next
+                },
                 match_ends,
                 end_on_repeated_start: self
                     .setting(&r.end_on_repeated_start, "rounds.end_on_repeated_start")?,
+                give: match &r.give {
+                    None => None,
+                    Some(give) => {
+                        let id = self.clause(&give.name, &give.cites);
+                        let from = self.expression(
+                            &give.from,
+                            AFTER_PLY,
+                            "in a gift's `from`",
+                            &give.name,
+                            typing::compile_player,
+                        );
+                        let when = match &give.when {
+                            Some(w) => self.condition(w, AFTER_PLY, "in a gift's `when`", &give.name),
+                            None => Some(BoolX::Const(true)),
+                        };
+                        Some(crate::rules::GiveRule {
+                            id,
+                            from: from?,
+                            seeds: give.seeds,
+                            when: when?,
+                        })
+                    }
+                },
+                rotate_owners: match r.rotate_owners.as_ref().map(|c| c.get_ref()) {
+                    None => 0,
+                    Some(ruleset::Count::Number(n)) => *n,
+                    Some(ruleset::Count::FromOption(o)) => {
+                        self.count_option(&o.option, "rounds.rotate_owners")?
+                    }
+                },
             })
         });
 
@@ -466,10 +520,8 @@ impl Checker<'_> {
             about: f.about.clone(),
             initial: initial?,
             geometry,
-            first: match first? {
-                ruleset::Side::South => 0,
-                ruleset::Side::North => 1,
-            },
+            first: first?,
+            players: self.players.clone(),
             direction: match direction? {
                 ruleset::Direction::Cw => Dir::Cw,
                 ruleset::Direction::Ccw | ruleset::Direction::Choose => Dir::Ccw,
@@ -748,6 +800,207 @@ impl Checker<'_> {
         value.parse().ok()
     }
 
+    /// The players' names (`[turns] players`), checked; `south`, `north` without the key.
+    fn players(&mut self, f: &RulesetFile) -> Vec<String> {
+        let default = vec!["south".to_string(), "north".to_string()];
+        let Some(list) = &f.turns.players else {
+            return default;
+        };
+        let names = list.get_ref();
+        if names.len() < 2 || names.len() > MAX_SEATS {
+            self.error(
+                Diagnostic::new(
+                    Code::PlayersInvalid,
+                    format!("a game has 2 to {MAX_SEATS} players, not {}", names.len()),
+                )
+                .at(list.span()),
+            );
+            return default;
+        }
+        let mut out: Vec<String> = Vec::new();
+        for name in names {
+            let word = name.get_ref();
+            let mut chars = word.chars();
+            let well_formed = chars.next().is_some_and(|c| c.is_ascii_lowercase())
+                && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            let problem = if !well_formed {
+                Some(format!("`{word}` is not a player's name: a lowercase word, such as `raja`"))
+            } else if word == "nobody" {
+                Some("`nobody` is not a player's name: it means no player".to_string())
+            } else if out.contains(word) {
+                Some(format!("`{word}` is named twice"))
+            } else {
+                None
+            };
+            match problem {
+                Some(message) => self.error(
+                    Diagnostic::new(Code::PlayersInvalid, message)
+                        .at(name.span())
+                        .hint("each player has a different lowercase name, in turn order"),
+                ),
+                None => out.push(word.clone()),
+            }
+        }
+        if out.len() == names.len() { out } else { default }
+    }
+
+    /// The player who moves first, by name (the first player by default).
+    fn first(&mut self, f: &RulesetFile) -> Option<Player> {
+        let Some(first) = &f.start.first else {
+            return Some(0);
+        };
+        let name = self.setting(first.get_ref(), "start.first")?;
+        if let Some(i) = self.players.iter().position(|p| *p == name) {
+            return Player::try_from(i).ok();
+        }
+        let d = Diagnostic::new(
+            Code::UnknownPlayer,
+            format!("`start.first` names `{name}`, who is not one of the players"),
+        )
+        .at(first.span());
+        let d = match did_you_mean(&name, self.players.iter().map(String::as_str)) {
+            Some(p) => d.hint(format!("did you mean `{p}`?")),
+            None => d.hint(format!("the players are {}", self.players.join(", "))),
+        };
+        self.error(d);
+        None
+    }
+
+    /// Applies `[board] owners`, when given (and requires it with more than two players).
+    fn owners(&mut self, f: &RulesetFile, g: &mut Geometry) {
+        let b = &f.board;
+        let seats = self.players.len();
+        let anchor = b.seeds.span().start;
+        // The table as a whole: `owners = { ... }` in [board], or its own `[board.owners]`.
+        let place = |checker: &Checker<'_>, d: Diagnostic| {
+            let header = "[board.owners]";
+            let table = (checker.source.find(header)).map(|at| at..at + header.len());
+            match key_near(checker.source, anchor, "owners").or(table) {
+                Some(span) => d.at(span),
+                None => d,
+            }
+        };
+        if seats > 2 && f.board.stores == Stores::Track {
+            let d = Diagnostic::new(
+                Code::SeatsUnsupported,
+                format!("stores on the track are for two players; this game has {seats}"),
+            )
+            .hint("keep captures in reserves: `stores = \"reserve\"`");
+            let d = match key_near(self.source, anchor, "stores") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+            return;
+        }
+        if b.owners.is_empty() {
+            if seats > 2 {
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    format!("a game of {seats} players needs `[board] owners`: whose holes are whose"),
+                )
+                .hint(format!("give each of {} their holes, e.g. `{} = [\"s1\", \"s2\"]`", self.players.join(", "), self.players.first().map_or("south", String::as_str)))
+                .at(b.rows.span());
+                self.error(d);
+            }
+            return;
+        }
+        if g.rows != 2 {
+            let d = Diagnostic::new(Code::OwnersInvalid, "`owners` is for two-row boards")
+                .hint("on four rows each player owns their two rows");
+            let d = place(self, d);
+            self.error(d);
+            return;
+        }
+        let labels: Vec<(String, Pos)> = (0..g.positions)
+            .filter(|&p| g.is_hole(p))
+            .map(|p| (g.label(p), p))
+            .collect();
+        let mut lists: Vec<Vec<Pos>> = vec![Vec::new(); seats];
+        let mut whose: BTreeMap<Pos, String> = BTreeMap::new();
+        let mut ok = true;
+        // A hole given twice still has an owner: the holes given to none are told too.
+        let mut twice = false;
+        for (player, holes) in &b.owners {
+            let Some(seat) = self.players.iter().position(|p| p == player.get_ref()) else {
+                let d = Diagnostic::new(
+                    Code::UnknownPlayer,
+                    format!("`owners` names `{}`, who is not one of the players", player.get_ref()),
+                )
+                .at(player.span());
+                let d = match did_you_mean(player.get_ref(), self.players.iter().map(String::as_str)) {
+                    Some(p) => d.hint(format!("did you mean `{p}`?")),
+                    None => d.hint(format!("the players are {}", self.players.join(", "))),
+                };
+                self.error(d);
+                ok = false;
+                continue;
+            };
+            for label in holes {
+                let Some(&(_, h)) = labels.iter().find(|(l, _)| l == label.get_ref()) else {
+                    let d = Diagnostic::new(
+                        Code::OwnersInvalid,
+                        format!("`owners` gives {} `{}`, which is not a hole of this board", player.get_ref(), label.get_ref()),
+                    )
+                    .at(label.span());
+                    let d = match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
+                        Some(l) => d.hint(format!("did you mean `{l}`?")),
+                        None => d.hint(format!("the holes are s1 to s{0} and n1 to n{0}", g.holes_per_player)),
+                    };
+                    self.error(d);
+                    ok = false;
+                    continue;
+                };
+                if let Some(other) = whose.insert(h, player.get_ref().clone()) {
+                    self.error(
+                        Diagnostic::new(
+                            Code::OwnersInvalid,
+                            format!("`{}` is given to {other} and to {}: a hole has one owner", label.get_ref(), player.get_ref()),
+                        )
+                        .at(label.span()),
+                    );
+                    twice = true;
+                    continue;
+                }
+                if let Some(list) = lists.get_mut(seat) {
+                    list.push(h);
+                }
+            }
+        }
+        if !ok {
+            return;
+        }
+        let missing: Vec<&str> = labels
+            .iter()
+            .filter(|(_, h)| !whose.contains_key(h))
+            .map(|(l, _)| l.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let d = Diagnostic::new(
+                Code::OwnersInvalid,
+                format!("`owners` gives no player {}: every hole needs an owner", missing.join(", ")),
+            );
+            let d = place(self, d);
+            self.error(d);
+            return;
+        }
+        if twice {
+            return;
+        }
+        for (name, list) in self.players.clone().iter().zip(&lists) {
+            if list.is_empty() {
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    format!("`owners` gives {name} no hole: every player needs at least one"),
+                );
+                let d = place(self, d);
+                self.error(d);
+                return;
+            }
+        }
+        g.assign(&lists);
+    }
+
     /// Resolves the named sets of holes against the board's labels.
     fn sets(&mut self, b: &ruleset::Board, g: &Geometry) {
         let labels: Vec<(String, Pos)> = (0..g.positions)
@@ -975,6 +1228,8 @@ impl Checker<'_> {
             warnings: &warnings,
             vars: &self.vars,
             sets: &self.sets,
+            players: &self.players,
+            labels: &self.labels,
         };
         let out = f(&scope);
         (out, warnings.into_inner())
@@ -1208,6 +1463,22 @@ impl Checker<'_> {
             };
             self.error(d);
         }
+        if self.players.len() > 2 && to == Some(ruleset::Destination::Opponent) {
+            let d = Diagnostic::new(
+                Code::SeatsUnsupported,
+                format!(
+                    "capture `{}`: `to = \"opponent\"` names the other player of a two-player game; this one has {} players",
+                    c.name,
+                    self.players.len()
+                ),
+            )
+            .hint("give the seeds to the `mover` or the hole's `owner`");
+            let d = match key_near(self.source, c.when.span().start, "to") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+        }
         if c.then == ruleset::After::Sow && to == Some(ruleset::Destination::Removed) {
             let d = Diagnostic::new(Code::RemovedThenSow, format!(
                 "capture clause \"{}\": seeds cannot both leave the game (`to = \"removed\"`) and be sown again (`then = \"sow\"`)",
@@ -1337,6 +1608,40 @@ impl Checker<'_> {
         let id = self.clause(name, &e.cites);
         let remaining = self.setting(&e.remaining, "remaining");
         let result = self.setting(&e.result, "result");
+        if self.players.len() > 2 {
+            let seats = self.players.len();
+            let two = |what: &str| {
+                Diagnostic::new(
+                    Code::SeatsUnsupported,
+                    format!(
+                        "ending `{name}`: {what} names the one other player of a two-player game; this one has {seats} players",
+                    ),
+                )
+            };
+            // The ending's own line: `no_move = { ... }` in [end], or the key in its clause.
+            let key = name.replace(' ', "_");
+            let at = |checker: &Checker<'_>, d: Diagnostic, field: &str| {
+                let line = checker.source.find("\n[end]").and_then(|end| {
+                    key_near(checker.source, end + 1, &key).or_else(|| key_near(checker.source, end + 1, field))
+                });
+                let clause = checker.source.find(&format!("name = \"{name}\"")).and_then(|at| key_near(checker.source, at, field));
+                match clause.or(line) {
+                    Some(span) => d.at(span),
+                    None => d,
+                }
+            };
+            if remaining == Some(ruleset::Remaining::Opponent) {
+                let d = two("`remaining = \"opponent\"`")
+                    .hint("give the seeds to `owners` or to the `mover`");
+                let d = at(self, d, "remaining");
+                self.error(d);
+            }
+            if result == Some(ruleset::Verdict::MoverLoses) {
+                let d = two("`result = \"mover_loses\"`").hint("use `most_seeds`");
+                let d = at(self, d, "result");
+                self.error(d);
+            }
+        }
         Some(EndingRule {
             id,
             remaining: remaining?,

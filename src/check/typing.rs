@@ -403,6 +403,10 @@ pub struct Scope<'a> {
     pub vars: &'a BTreeMap<String, VarInfo>,
     /// The ruleset's named sets of holes (`[board.sets]`), as masks of positions.
     pub sets: &'a BTreeMap<String, u64>,
+    /// The players' names, in turn order.
+    pub players: &'a [String],
+    /// The board's holes by label (`s4`), which expressions may name.
+    pub labels: &'a [(String, crate::rules::Pos)],
 }
 
 /// A compiled value, or every error found in the expression. The spans of errors count from
@@ -508,6 +512,14 @@ pub fn compile_number(node: &Node, scope: &Scope<'_>) -> Checked<IntX> {
 /// Whether a name is one of the language's own (a variable may not take it).
 pub fn is_builtin(name: &str) -> bool {
     NAMES.iter().any(|n| n.name == name) || FUNCTIONS.iter().any(|f| f.name == name)
+}
+
+/// Compiles a player expression.
+pub fn compile_player(node: &Node, scope: &Scope<'_>) -> Checked<PlayerX> {
+    match compile(node, scope)? {
+        Typed::Player(p) => Ok(p),
+        other => Err(vec![mismatch(Type::Player, other.ty(), &node.span)]),
+    }
 }
 
 /// Compiles a hole expression.
@@ -699,6 +711,36 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             VarKind::Flag => Typed::Bool(BoolX::Var(var.slot)),
             VarKind::Direction => Typed::Dir(DirX::Var(var.slot)),
         });
+    }
+    let default_players = scope.players.len() == 2
+        && scope.players.first().is_some_and(|p| p == "south")
+        && scope.players.get(1).is_some_and(|p| p == "north");
+    if !default_players {
+        if let Some(i) = scope.players.iter().position(|p| p == name) {
+            return Ok(Typed::Player(PlayerX::Fixed(i as u8)));
+        }
+        if name == "south" || name == "north" {
+            return Err(Diagnostic::new(
+                Code::UnknownPlayer,
+                format!("`{name}` is not one of this game's players"),
+            )
+            .at(span.clone())
+            .hint(format!("the players are {}", scope.players.join(", "))));
+        }
+    }
+    if let Some(&(_, h)) = scope.labels.iter().find(|(l, _)| l == name) {
+        return Ok(Typed::Hole(HoleX::At(h)));
+    }
+    if name == "opponent" && scope.players.len() > 2 {
+        return Err(Diagnostic::new(
+            Code::SeatsUnsupported,
+            format!(
+                "`opponent` names the other player of a two-player game; this one has {}",
+                scope.players.len()
+            ),
+        )
+        .at(span.clone())
+        .hint("name the player meant: `owner(h)`, `mover`, or a player by name"));
     }
     let Some(doc) = NAMES.iter().find(|n| n.name == name) else {
         if FUNCTIONS.iter().any(|f| f.name == name) {

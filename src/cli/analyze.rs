@@ -789,6 +789,13 @@ fn readings(args: &Args, base: Ruleset) -> Result<Vec<Reading>, Fail> {
 pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     let base = Ruleset::load(&args.ruleset, &args.options.options)?;
     base.print_warnings(format);
+    let seats = base.rules.geometry.seats;
+    if seats > 2 {
+        return Err(Fail::Usage(format!(
+            "{} has {seats} players; `sow analyze` measures the balance between two (use `sow simulate` for the results of each player)",
+            base.rules.name
+        )));
+    }
     if args.games == 0 {
         return Err(Fail::Usage("--games must be at least 1".into()));
     }

@@ -32,6 +32,7 @@ pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
                     "holes": g.holes_per_row,
                     "seeds": r.total_seeds(),
                     "match": r.rounds.is_some(),
+                    "players": r.players,
                     "options": r.options.len(),
                     "loads": true,
                 })
@@ -58,13 +59,19 @@ pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
                     ));
                     continue;
                 }
+                let players = row["players"].as_array().map_or(2, Vec::len);
+                let players = if players > 2 {
+                    format!("{players} players, ")
+                } else {
+                    String::new()
+                };
                 let kind = if row["match"] == json!(true) {
                     "a match of rounds"
                 } else {
                     "a single game"
                 };
                 text.push_str(&format!(
-                    "{name:width$}  {}{}: {} rows of {} holes, {} seeds, {kind}, {}\n",
+                    "{name:width$}  {}{}: {} rows of {} holes, {} seeds, {players}{kind}, {}\n",
                     escape(row["title"].as_str().unwrap_or("")),
                     row["region"]
                         .as_str()

@@ -12,7 +12,7 @@ use sow::engine::{Game, Move, Position, Status};
 use sow::notation::{parse_move, parse_position, player_name};
 use sow::record::{self, Item, Record};
 use sow::render::{self, Detail, Output, escape, play_traced};
-use sow::rules::{Player, Rules};
+use sow::rules::{MAX_SEATS, Player, Rules};
 use sow::trace::Event;
 
 use super::input::{self, Line};
@@ -273,8 +273,9 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             &mut screen,
             &format!("\n{}", render::picture(&rules, game.position())),
         );
+        // With more than two players, --north plays every player after the first.
         let computer = computers
-            .get_mut(usize::from(mover))
+            .get_mut(usize::from(mover.min(1)))
             .and_then(Option::as_mut);
         let h = match (computer, screen.as_mut()) {
             (Some(computer), _) => match computer.choose(&game, &mut rng) {
@@ -896,7 +897,7 @@ fn match_score(game: &Game, rounds: &[(u32, Option<Player>)]) -> String {
         );
     }
     let mut held = format!("South {}, North {}", pos.held(rules, 0), pos.held(rules, 1));
-    if pos.taken != [0, 0] {
+    if pos.taken.iter().any(|&t| t != 0) {
         held.push_str(&format!(
             "; removed from the game by South {}, by North {}",
             pos.taken[0], pos.taken[1]
@@ -907,22 +908,25 @@ fn match_score(game: &Game, rounds: &[(u32, Option<Player>)]) -> String {
 
 /// The result: the final scores of the game's end (`GameEnd`, given as `end`), or the
 /// holdings now for a game left unfinished.
-fn result_line(game: &Game, end: Option<(Option<Player>, [u32; 2])>) -> String {
+fn result_line(game: &Game, end: Option<(Option<Player>, [u32; MAX_SEATS])>) -> String {
     let pos: &Position = game.position();
     let rules = game.rules();
-    let [south, north] = match end {
-        Some((_, scores)) => scores,
-        None => [pos.held(rules, 0), pos.held(rules, 1)],
+    let held_now = |p: Player| match end {
+        Some((_, scores)) => scores.get(usize::from(p)).copied().unwrap_or(0),
+        None => pos.held(rules, p),
     };
-    let mut held = format!("South {south}, North {north}");
-    if pos.taken != [0, 0] {
+    let mut held = (rules.geometry.players())
+        .map(|p| format!("{} {}", rules.player_title(p), held_now(p)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if pos.taken.iter().any(|&t| t != 0) {
         held.push_str(&format!(
             "; removed from the game by South {}, by North {}",
             pos.taken[0], pos.taken[1]
         ));
     }
     match game.status() {
-        Status::Over { winner: Some(w) } => format!("{} wins ({held})", player_name(w)),
+        Status::Over { winner: Some(w) } => format!("{} wins ({held})", rules.player_title(w)),
         Status::Over { winner: None } => format!("draw ({held})"),
         Status::Playing => format!("unfinished after ply {} ({held})", game.ply()),
         Status::Stopped { limit } => format!(

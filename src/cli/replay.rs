@@ -141,6 +141,14 @@ pub fn run_with(
         }
     };
     if let Some(p) = picture.as_deref_mut() {
+        let seats = script.ruleset.rules.geometry.seats;
+        if seats > 2 {
+            // The board pictures lay out two players' rows, stores and reserves.
+            return Err(Fail::Usage(format!(
+                "{} has {seats} players; pictures (`sow draw`, `--format html`) are drawn for games of two players only",
+                script.ruleset.rules.name
+            )));
+        }
         p.start(&script.ruleset, &start, game.to_move());
     }
 

@@ -161,7 +161,7 @@ impl Table {
             rounds: game.round(),
             ending,
             held: [pos.held(rules, 0), pos.held(rules, 1)],
-            taken: pos.taken,
+            taken: [pos.taken[0], pos.taken[1]],
         }
     }
 }

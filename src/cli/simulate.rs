@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use sow::engine::Status;
-use sow::rules::{ClauseId, ClauseInfo, Rules};
+use sow::rules::{ClauseId, ClauseInfo, MAX_SEATS, Rules};
 
 use super::players::{Bot, players_help};
 use super::series::{self, Plan, Progress, Table};
@@ -58,7 +58,8 @@ pub struct Args {
     #[arg(long, default_value = "random", value_name = "PLAYER")]
     pub south: Bot,
 
-    /// Who plays North (as --south).
+    /// Who plays North (as --south). In a game of more than two players, --south plays the
+    /// first player and --north every other.
     #[arg(long, default_value = "random", value_name = "PLAYER")]
     pub north: Bot,
 
@@ -96,7 +97,7 @@ fn earliest(a: Option<Example>, b: Option<Example>) -> Option<Example> {
 #[derive(Debug, Clone)]
 struct Tally {
     games: u64,
-    wins: [u64; 2],
+    wins: [u64; MAX_SEATS],
     draws: u64,
     unfinished: u64,
     plies: u64,
@@ -127,7 +128,7 @@ impl Tally {
     fn new(clauses: usize) -> Tally {
         Tally {
             games: 0,
-            wins: [0; 2],
+            wins: [0; MAX_SEATS],
             draws: 0,
             unfinished: 0,
             plies: 0,
@@ -152,8 +153,9 @@ impl Tally {
 
     fn merge(mut self, o: Tally) -> Tally {
         self.games += o.games;
-        self.wins[0] += o.wins[0];
-        self.wins[1] += o.wins[1];
+        for (w, o) in self.wins.iter_mut().zip(o.wins) {
+            *w += o;
+        }
         self.draws += o.draws;
         self.unfinished += o.unfinished;
         self.plies += o.plies;
@@ -308,6 +310,10 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             "results": {
                 "south_wins": tally.wins[0],
                 "north_wins": tally.wins[1],
+                "wins": (rules.geometry.players())
+                    .zip(tally.wins)
+                    .map(|(p, w)| (rules.player_key(p).to_string(), Value::from(w)))
+                    .collect::<serde_json::Map<String, Value>>(),
                 "draws": tally.draws,
                 "unfinished": tally.unfinished,
                 "stopped_by_a_limit": tally.stopped,
@@ -359,12 +365,20 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         .chain(&rules.move_captures)
         .for_each(|r| mark(r.id));
     rules.extra_turns.iter().for_each(|x| mark(x.id));
-    [Some(rules.no_move), Some(rules.endless_move), rules.cycle]
+    [
+        Some(rules.no_move),
+        Some(rules.endless_move),
+        rules.cycle,
+        rules.no_capture,
+    ]
         .iter()
         .flatten()
         .for_each(|e| mark(e.id));
     rules.end_when.iter().for_each(|(_, e)| mark(e.id));
     rules.rounds.iter().for_each(|r| mark(r.id));
+    (rules.rounds.iter())
+        .filter_map(|r| r.give.as_ref())
+        .for_each(|g| mark(g.id));
     c
 }
 
@@ -461,7 +475,7 @@ fn text(
         escape(&ruleset.given)
     ));
     out.push_str(&format!(
-        "{}, seeds {} to {}{}, South {} vs North {}\n\n",
+        "{}, seeds {} to {}{}, {}\n\n",
         plural(
             t.games as usize,
             if rules.rounds.is_some() {
@@ -478,15 +492,22 @@ fn text(
         } else {
             " (picked: pass --seed to repeat)"
         },
-        args.south,
-        args.north
+        (rules.geometry.players())
+            .map(|p| format!(
+                "{} {}",
+                rules.player_title(p),
+                if p == 0 { args.south } else { args.north }
+            ))
+            .collect::<Vec<_>>()
+            .join(" vs ")
     ));
+    let wins = (rules.geometry.players())
+        .zip(t.wins)
+        .map(|(p, w)| format!("{} wins {w} ({})", rules.player_title(p), percent(w, t.games)))
+        .collect::<Vec<_>>()
+        .join(", ");
     out.push_str(&format!(
-        "results    South wins {} ({}), North wins {} ({}), draws {} ({})",
-        t.wins[0],
-        percent(t.wins[0], t.games),
-        t.wins[1],
-        percent(t.wins[1], t.games),
+        "results    {wins}, draws {} ({})",
         t.draws,
         percent(t.draws, t.games)
     ));

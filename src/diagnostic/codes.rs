@@ -181,6 +181,29 @@ move has it, only those moves are legal). Write one clause of each kind."
 "`[board.sets]` lists holes by their labels (`s1`, `n12`): each must be a hole of this
 board. Stores are not holes."
 
+    PlayersInvalid "E0126" Error "A list of players the format cannot take"
+"`[turns] players` names 2 to 6 players, in turn order, each a different lowercase word
+(letters, digits and `_`, starting with a letter; not `nobody`). Without the key the
+players are `south` and `north`."
+
+    OwnersInvalid "E0127" Error "An owners table that does not give every hole one owner"
+"`[board] owners` gives each player (by the names of `[turns] players`) their holes, in their
+own numbering: `raja = [\"s3\", \"s4\", \"s5\", \"n3\", \"n4\", \"n5\"]`. Every hole of the
+board is listed exactly once, every player has at least one hole, and the table is for
+two-row boards. With more than two players the table is needed: the rows alone do not say
+whose holes are whose."
+
+    SeatsUnsupported "E0128" Error "Something that needs exactly two players, in a game of more"
+"Some words of the language name the one other player of a two-player game: `opponent` in
+expressions, `remaining = \"opponent\"`, `result = \"mover_loses\"`, stores on the track.
+With three or more players they would not say who is meant: name the player instead
+(`owner(h)`, `mover`), keep captures in reserves (`stores = \"reserve\"`), or use
+`result = \"most_seeds\"`."
+
+    UnknownPlayer "E0129" Error "A name that is not one of the players"
+"Where a ruleset names a player (`[start] first`, an option's value for it), the name must be
+one of `[turns] players` (by default `south` and `north`)."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -11,10 +11,16 @@ use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
     Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact,
-    HoleX, IntX, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules, SetX,
+    HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules, SetX,
     VarValue,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
+
+/// The rounds' gift, compiled: who gives, and when.
+pub struct GiveProgram {
+    pub from: Who,
+    pub when: Cond,
+}
 
 /// A compiled condition.
 pub type Cond = Box<dyn Fn(&Cx<'_>, &Position) -> bool + Send + Sync>;
@@ -209,6 +215,8 @@ pub struct Program {
     pub max_steps: u64,
     /// The rounds' `match_ends` condition.
     pub match_ends: Option<Cond>,
+    /// The rounds' gift.
+    pub give: Option<GiveProgram>,
     /// Effect clauses by moment.
     pub drop_effects: Vec<EffectProgram>,
     pub lap_effects: Vec<EffectProgram>,
@@ -298,6 +306,12 @@ impl Program {
             match_ends: (rules.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())
                 .map(|x| c.cond(x)),
+            give: (rules.rounds.as_ref())
+                .and_then(|r| r.give.as_ref())
+                .map(|g| GiveProgram {
+                    from: c.who(&g.from),
+                    when: c.cond(&g.when),
+                }),
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {
                 id: r.id,
                 from: r.from,
@@ -745,9 +759,10 @@ impl Compiler<'_> {
         let h = class_hole(x)?;
         let g = &self.rules.geometry;
         // Per mover: the positions where the condition holds, and its value at no hole.
-        let mut masks = [0u64; 2];
-        let mut none = [false; 2];
-        for (mover, (mask, none)) in (0..2u8).zip(masks.iter_mut().zip(&mut none)) {
+        let mut masks = [0u64; MAX_SEATS];
+        let mut none = [false; MAX_SEATS];
+        let seats = g.players();
+        for (mover, (mask, none)) in seats.zip(masks.iter_mut().zip(&mut none)) {
             for p in 0..64u8 {
                 if class_value(x, g, p, mover)? {
                     *mask |= 1 << p;
@@ -756,7 +771,7 @@ impl Compiler<'_> {
             *none = class_value(x, g, NO_HOLE, mover)?;
         }
         Some(on_hole!(self, h, |cx, _pos, p| {
-            let m = usize::from(cx.mover & 1);
+            let m = usize::from(cx.mover);
             if p < 64 {
                 masks.get(m).is_some_and(|mask| mask & (1 << p) != 0)
             } else {
@@ -789,7 +804,7 @@ impl Compiler<'_> {
                 against!(op, k, |cx, pos| i64::from(pos.held(cx.rules, cx.mover)))
             }
             IntX::Store(PlayerX::Opponent) => {
-                against!(op, k, |cx, pos| i64::from(pos.held(cx.rules, 1 - cx.mover)))
+                against!(op, k, |cx, pos| i64::from(pos.held(cx.rules, cx.mover ^ 1)))
             }
             IntX::RowSeeds(PlayerX::Mover) => {
                 against!(op, k, |cx, pos| i64::from(
@@ -798,7 +813,7 @@ impl Compiler<'_> {
             }
             IntX::RowSeeds(PlayerX::Opponent) => {
                 against!(op, k, |cx, pos| i64::from(
-                    pos.row_seeds(cx.rules, 1 - cx.mover)
+                    pos.row_seeds(cx.rules, cx.mover ^ 1)
                 ))
             }
             &IntX::RowSeeds(PlayerX::Fixed(p)) => {
@@ -835,7 +850,7 @@ impl Compiler<'_> {
         let is_empty = |cx: &Cx<'_>, pos: &Position, p: Player| pos.row_empty(cx.rules, p);
         match p {
             PlayerX::Mover => Box::new(move |cx, pos| is_empty(cx, pos, cx.mover) == empty),
-            PlayerX::Opponent => Box::new(move |cx, pos| is_empty(cx, pos, 1 - cx.mover) == empty),
+            PlayerX::Opponent => Box::new(move |cx, pos| is_empty(cx, pos, cx.mover ^ 1) == empty),
             &PlayerX::Fixed(q) => Box::new(move |cx, pos| is_empty(cx, pos, q) == empty),
             p => {
                 let p = self.who(p);
@@ -1015,7 +1030,7 @@ impl Compiler<'_> {
     fn set(&self, x: &SetX) -> Holes {
         let g = &self.rules.geometry;
         let per_player = |keep: &dyn Fn(Pos) -> bool| {
-            let mut masks = [0u64; 2];
+            let mut masks = [0u64; MAX_SEATS];
             for (p, mask) in (0u8..).zip(&mut masks) {
                 for h in g.holes_of(p) {
                     if h < 64 && keep(h) {
@@ -1029,7 +1044,7 @@ impl Compiler<'_> {
         let four_rows = g.rows == 4;
         let masks = match x {
             SetX::All => {
-                let all = g.holes_mask[0] | g.holes_mask[1];
+                let all = g.holes_mask.iter().fold(0, |m, h| m | h);
                 return Box::new(move |_, _| all);
             }
             &SetX::Named(mask) => return Box::new(move |_, _| mask),
@@ -1058,6 +1073,7 @@ impl Compiler<'_> {
     fn hole(&self, x: &HoleX) -> Hole {
         let g = &self.rules.geometry;
         match x {
+            &HoleX::At(h) => Box::new(move |_, _| h),
             HoleX::Here => Box::new(|cx, _| cx.here),
             HoleX::Last => Box::new(|cx, _| cx.last),
             HoleX::Origin => Box::new(|cx, _| cx.origin),
@@ -1079,14 +1095,13 @@ impl Compiler<'_> {
             }
             HoleX::Of(p, n) => {
                 let (p, n) = (self.who(p), self.num(n));
-                let per = i64::from(g.holes_per_player);
                 Box::new(move |cx, pos| {
                     let (player, n) = (p(cx, pos), n(cx, pos));
-                    if player == NOBODY || n < 1 || n > per {
+                    if player == NOBODY || n < 1 {
                         return NO_HOLE;
                     }
-                    let row = cx.rules.geometry.hole_of.get(usize::from(player));
-                    let hole = usize::try_from(n - 1).ok().and_then(|i| row?.get(i));
+                    let row = cx.rules.geometry.holes(player);
+                    let hole = usize::try_from(n - 1).ok().and_then(|i| row.get(i));
                     hole.copied().unwrap_or(NO_HOLE)
                 })
             }
@@ -1106,7 +1121,7 @@ impl Compiler<'_> {
     fn who(&self, x: &PlayerX) -> Who {
         match x {
             PlayerX::Mover => Box::new(|cx, _| cx.mover),
-            PlayerX::Opponent => Box::new(|cx, _| 1 - cx.mover),
+            PlayerX::Opponent => Box::new(|cx, _| cx.mover ^ 1),
             PlayerX::Starter => Box::new(|cx, _| cx.starter),
             &PlayerX::Fixed(p) => Box::new(move |_, _| p),
             PlayerX::Owner(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p)),
@@ -1138,7 +1153,7 @@ fn class_hole(x: &BoolX) -> Option<&HoleX> {
 fn class_value(x: &BoolX, g: &crate::rules::Geometry, p: Pos, mover: Player) -> Option<bool> {
     let player = |x: &PlayerX| match *x {
         PlayerX::Mover => Some(mover),
-        PlayerX::Opponent => Some(1 - mover),
+        PlayerX::Opponent => Some(mover ^ 1),
         PlayerX::Fixed(q) => Some(q),
         PlayerX::Owner(_) => Some(g.owner_of(p)),
         PlayerX::Starter => None,
@@ -1265,7 +1280,7 @@ mod tests {
                 .filter(|&h| match set {
                     SetX::All => true,
                     SetX::HolesOf(_) => g.owner_of(h) == mover,
-                    SetX::Inner(_) => g.owner_of(h) == 1 - mover && g.number_of(h) > 3,
+                    SetX::Inner(_) => g.owner_of(h) == mover ^ 1 && g.number_of(h) > 3,
                     SetX::Outer(_) => g.owner_of(h) == mover && g.number_of(h) <= 3,
                     SetX::Named(mask) => mask & (1 << h) != 0,
                 })
@@ -1446,7 +1461,7 @@ mod tests {
                     let expected = meaning(
                         g.owner_of(p) == mover,
                         g.is_store(p),
-                        g.owner_of(p) == 1 - mover,
+                        g.owner_of(p) == mover ^ 1,
                         pos.seeds(p) == 0,
                     );
                     assert_eq!(cond(&cx, &pos), expected, "{x:?} at {p} for mover {mover}");

@@ -99,7 +99,7 @@ pub fn compare(op: CmpOp, a: i64, b: i64) -> bool {
 pub fn reads_hole(x: &BoolX) -> bool {
     fn hole(x: &HoleX) -> bool {
         match x {
-            HoleX::Bound => false,
+            HoleX::Bound | HoleX::At(_) => false,
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin => true,
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
             HoleX::Of(p, n) => player(p) || int(n),

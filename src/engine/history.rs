@@ -2,7 +2,7 @@
 //! that a position coming back is found and ends the round.
 
 use super::{Block, Blocks, Position};
-use crate::rules::{Player, Pos};
+use crate::rules::{MAX_SEATS, Player, Pos};
 
 /// Positions recorded since the history was last cleared, with the ply after which each
 /// stood, in compact form, as parallel lists: a hash of each (scanned first, so kept densely
@@ -58,13 +58,15 @@ struct Pending {
 /// A position's fields other than the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Rest {
-    reserve: [u32; 2],
-    taken: [u32; 2],
+    reserve: [u32; MAX_SEATS],
+    taken: [u32; MAX_SEATS],
     closed: u64,
     to_move: Player,
     moved: u8,
     turn_sowings: u8,
-    claims: [Pos; 2],
+    claims: [Pos; MAX_SEATS],
+    out: u8,
+    rotation: u8,
 }
 
 impl Rest {
@@ -77,6 +79,8 @@ impl Rest {
             moved: pos.moved,
             turn_sowings: pos.turn_sowings,
             claims: pos.claims,
+            out: pos.out,
+            rotation: pos.rotation,
         }
     }
 }

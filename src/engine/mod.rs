@@ -13,7 +13,8 @@ use std::sync::Arc;
 pub use eval::{arith, compare};
 
 use crate::rules::{
-    ClauseId, Dir, EndingRule, MAX_POSITIONS, MAX_VARS, NO_HOLE, Player, Pos, Rules, bit,
+    ClauseId, Dir, EndingRule, MAX_POSITIONS, MAX_SEATS, MAX_VARS, NO_HOLE, NOBODY, Player, Pos,
+    Rules, bit,
 };
 use crate::ruleset::{ClosedHoles, NextStarter, Remaining, RowEnd, VarScope, Verdict};
 use crate::trace::{EndCause, Event, Limit, Tracer};
@@ -29,9 +30,9 @@ pub struct Position {
     /// Seeds in each position (holes and stores on the track).
     pub board: [u16; MAX_POSITIONS],
     /// Seeds each player holds off the track (reserve or off-track store).
-    pub reserve: [u32; 2],
+    pub reserve: [u32; MAX_SEATS],
     /// Seeds each player's captures removed from the game.
-    pub taken: [u32; 2],
+    pub taken: [u32; MAX_SEATS],
     /// Closed holes, as a mask of positions.
     pub closed: u64,
     /// The player to move.
@@ -42,7 +43,12 @@ pub struct Position {
     /// Sowings made in the current turn (kept only when the rules read `turn_sowings`).
     pub turn_sowings: u8,
     /// Each player's claimed hole (see `claim` in capture clauses), or [`NO_HOLE`].
-    pub claims: [Pos; 2],
+    pub claims: [Pos; MAX_SEATS],
+    /// The players out of the match (a mask of seats): their turns are passed over.
+    pub out: u8,
+    /// How many seats the holes have moved on since the match began (see `[rounds]
+    /// rotate_owners`): seat p owns the holes seat p - `rotation` owned at the start.
+    pub rotation: u8,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
@@ -59,13 +65,15 @@ impl Position {
     pub fn empty() -> Position {
         Position {
             board: [0; MAX_POSITIONS],
-            reserve: [0; 2],
-            taken: [0; 2],
+            reserve: [0; MAX_SEATS],
+            taken: [0; MAX_SEATS],
             closed: 0,
             to_move: 0,
             moved: 0b11,
             turn_sowings: 0,
-            claims: [NO_HOLE; 2],
+            claims: [NO_HOLE; MAX_SEATS],
+            out: 0,
+            rotation: 0,
             vars: [0; MAX_VARS],
             sown: 0,
         }
@@ -98,6 +106,8 @@ impl Position {
         self.moved = other.moved;
         self.turn_sowings = other.turn_sowings;
         self.claims = other.claims;
+        self.out = other.out;
+        self.rotation = other.rotation;
         self.vars = other.vars;
         self.sown = other.sown;
     }
@@ -164,7 +174,7 @@ impl Position {
         }
     }
 
-    /// Whether player `p`'s row is empty (nobody's row is).
+    /// Whether player `p`'s holes are all empty (nobody's are).
     #[inline]
     pub fn row_empty(&self, rules: &Rules, p: Player) -> bool {
         let row = rules.geometry.holes_mask.get(usize::from(p)).copied();
@@ -174,8 +184,7 @@ impl Position {
     /// Seeds a player holds: their reserve plus their store on the track.
     #[inline]
     pub fn held(&self, rules: &Rules, p: Player) -> u32 {
-        debug_assert!(p < 2, "a player, not nobody");
-        let p = p & 1;
+        debug_assert!(p < NOBODY, "a player, not nobody");
         let store = rules.geometry.store_of(p).map_or(0, |s| self.seeds(s));
         let reserve = self.reserve.get(usize::from(p)).copied().unwrap_or(0);
         reserve + u32::from(store)
@@ -184,10 +193,9 @@ impl Position {
     /// Seeds in a player's holes.
     #[inline]
     pub fn row_seeds(&self, rules: &Rules, p: Player) -> u32 {
-        debug_assert!(p < 2, "a player, not nobody");
-        let row = rules.geometry.row.get(usize::from(p & 1)).cloned();
-        let holes = row.and_then(|row| self.board.get(row)).unwrap_or_default();
-        holes.iter().map(|&s| u32::from(s)).sum()
+        debug_assert!(p < NOBODY, "a player, not nobody");
+        let holes = rules.geometry.holes(p);
+        holes.iter().map(|&h| u32::from(self.seeds(h))).sum()
     }
 
     /// Gives seeds to a player: into their store on the track, or their reserve ([`NOBODY`]
@@ -209,6 +217,24 @@ impl Position {
         }
     }
 
+    /// Takes seeds from what a player holds: their reserve first, then their store on the
+    /// track (at most what they hold).
+    pub fn debit(&mut self, rules: &Rules, p: Player, seeds: u32) {
+        let mut rest = seeds;
+        if let Some(r) = self.reserve.get_mut(usize::from(p)) {
+            let from_reserve = rest.min(*r);
+            *r -= from_reserve;
+            rest -= from_reserve;
+        }
+        if rest > 0
+            && let Some(s) = rules.geometry.store_of(p)
+        {
+            // At most what the store holds, which fits u16.
+            let left = u32::from(self.seeds(s)).saturating_sub(rest);
+            self.set(s, left as u16);
+        }
+    }
+
     /// Seeds on the board, in reserves and removed: constant through a game.
     pub fn total(&self) -> u32 {
         self.board.iter().map(|&s| u32::from(s)).sum::<u32>()
@@ -227,6 +253,8 @@ impl Position {
             && self.moved == other.moved
             && self.turn_sowings == other.turn_sowings
             && self.claims == other.claims
+            && self.out == other.out
+            && self.rotation == other.rotation
             && self.vars == other.vars
     }
 
@@ -242,7 +270,13 @@ impl Position {
                 .unwrap_or(0);
             u32::from(seeds) & keep
         });
-        a + b + self.reserve[0] + self.reserve[1] + self.taken[0] + self.taken[1]
+        // Two players (most games): their two slots; otherwise every seat's.
+        let [r0, r1, ..] = self.reserve;
+        let [t0, t1, ..] = self.taken;
+        if bank.seats > 2 {
+            return a + b + self.reserve.iter().sum::<u32>() + self.taken.iter().sum::<u32>();
+        }
+        a + b + r0 + r1 + t0 + t1
     }
 }
 
@@ -251,15 +285,19 @@ impl Position {
 #[derive(Debug, Clone, Copy)]
 struct Bank {
     stores: [(usize, u32); 2],
+    /// Players: with more than two, every reserve is counted.
+    seats: u8,
 }
 
 impl Bank {
     fn of(rules: &Rules) -> Bank {
+        let [south, north, ..] = rules.geometry.store;
         Bank {
-            stores: rules.geometry.store.map(|s| match s {
+            stores: [south, north].map(|s| match s {
                 Some(at) if usize::from(at) < MAX_POSITIONS => (usize::from(at), u32::MAX),
                 _ => (0, 0),
             }),
+            seats: rules.geometry.seats,
         }
     }
 }
@@ -272,11 +310,11 @@ type Table = [Pos; MAX_POSITIONS];
 pub struct Tables {
     /// Per player, then for nobody (no track: every lap sows back into its own start): where
     /// their seeds go.
-    pub lanes: [Lane; 3],
+    pub lanes: [Lane; MAX_SEATS + 1],
     /// Per player: `next(h)` and `prev(h)` of the language when that player moves. On four-row
     /// boards a hole off the mover's circuit follows its owner's circuit.
-    pub next: [[Pos; MAX_POSITIONS]; 2],
-    pub prev: [[Pos; MAX_POSITIONS]; 2],
+    pub next: [[Pos; MAX_POSITIONS]; MAX_SEATS],
+    pub prev: [[Pos; MAX_POSITIONS]; MAX_SEATS],
 }
 
 /// Where a player's seeds go.
@@ -314,17 +352,19 @@ impl Tables {
     fn build(rules: &Rules, closed: u64, dir: Dir) -> Tables {
         let g = &rules.geometry;
         let mut t = Tables {
-            lanes: [Lane::NONE, Lane::NONE, Lane::NONE],
-            next: [[NO_HOLE; MAX_POSITIONS]; 2],
-            prev: [[NO_HOLE; MAX_POSITIONS]; 2],
+            lanes: [const { Lane::NONE }; MAX_SEATS + 1],
+            next: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
+            prev: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
         };
         let fwd = match dir {
             Dir::Ccw => &g.ccw,
             Dir::Cw => &g.cw,
         };
-        let [south_store, north_store] = g.store;
-        // Per player: their circuit, and the opponent's store.
-        let circuits = fwd.iter().zip([north_store, south_store]);
+        // Per player: their circuit, and the other players' stores (which they do not sow).
+        let stores = g.store.iter().flatten().fold(0u64, |m, &s| m | bit(s));
+        let own_store = |p: usize| g.store.get(p).copied().flatten().map_or(0u64, bit);
+        let circuits = (0..usize::from(g.seats)).zip(fwd.iter());
+        let circuits = circuits.map(|(p, fwd)| (fwd, stores & !own_store(p)));
         let tables = t.lanes.iter_mut().zip(&mut t.next).zip(&mut t.prev);
         for ((fwd, opponent_store), ((lane, next), prev)) in circuits.zip(tables) {
             let Lane {
@@ -332,7 +372,6 @@ impl Tables {
                 len: track_len,
                 entry,
             } = lane;
-            let opponent_store = opponent_store.map_or(0u64, bit);
             let unsowable = closed | opponent_store;
             let unseen = match rules.closed_holes {
                 ClosedHoles::Absent => unsowable,
@@ -728,6 +767,13 @@ pub struct Game {
     banked: u32,
     /// Where the banked seeds are.
     bank: Bank,
+    /// When holes change hands between rounds (`[rounds] rotate_owners`): the rules and
+    /// program for each turn of the holes, by `Position::rotation`, built once at set-up so
+    /// that no round compiles or allocates. Empty otherwise.
+    seatings: Arc<Vec<(Arc<Rules>, Arc<Program>)>>,
+    /// The player who made the last sowing move (for `remaining = "last_mover"`): read only
+    /// when a round ends, and decided by the moves that follow, so not part of the position.
+    last_mover: Player,
 }
 
 /// When the legal moves are the open holes holding seeds, with no legality clause to try.
@@ -789,13 +835,15 @@ impl Game {
     fn opening(rules: &Rules) -> Position {
         let mut pos = Position {
             board: rules.initial,
-            reserve: [0; 2],
-            taken: [0; 2],
+            reserve: [0; MAX_SEATS],
+            taken: [0; MAX_SEATS],
             closed: 0,
             to_move: rules.first,
             moved: 0,
             turn_sowings: 0,
-            claims: [NO_HOLE; 2],
+            claims: [NO_HOLE; MAX_SEATS],
+            out: 0,
+            rotation: 0,
             vars: [0; MAX_VARS],
             sown: 0,
         };
@@ -885,7 +933,14 @@ impl Game {
             round_starts.reserve(ROUNDS_CAPACITY);
             round_starts.push(pos);
         }
-        let program = Arc::new(Program::new(&rules));
+        let mut rules = rules;
+        let mut program = Arc::new(Program::new(&rules));
+        let seatings = Arc::new(seatings(&rules, &program));
+        // A set-up position whose holes have moved on plays under that turn of the holes.
+        if let Some((turned, compiled)) = seatings.get(usize::from(pos.rotation)) {
+            rules = turned.clone();
+            program = compiled.clone();
+        }
         let bank = Bank::of(&rules);
         let opening = Game::opening(&rules);
         let mut game = Game {
@@ -914,6 +969,8 @@ impl Game {
             plain,
             banked: 0,
             bank,
+            seatings,
+            last_mover: NOBODY,
         };
         game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
@@ -923,6 +980,10 @@ impl Game {
 
     /// Starts again from the initial position, reusing the buffers.
     pub fn restart(&mut self) {
+        if let Some((rules, program)) = self.seatings.first() {
+            self.rules = rules.clone();
+            self.program = program.clone();
+        }
         self.pos = self.opening;
         self.tables.clone_from(&self.open_tables);
         self.starter = self.rules.first;
@@ -988,7 +1049,7 @@ impl Game {
     fn allowed_for(&self, player: Player) -> MoveList {
         let plain = match self.plain {
             Plain::Always => true,
-            Plain::OnceMoved => self.pos.moved & (1 << (player & 1)) != 0,
+            Plain::OnceMoved => self.pos.moved & (1 << (player & 7)) != 0,
             Plain::Never => false,
         };
         let dir = self.rules.direction;
@@ -1253,7 +1314,8 @@ impl Game {
     /// the position (for `[end] no_capture`; out of line, as few rules have it).
     #[inline(never)]
     fn some_move_captures(&self) -> bool {
-        (0..2).any(|player| {
+        let seats = self.rules.geometry.players();
+        seats.filter(|&p| self.pos.out & (1 << p) == 0).any(|player| {
             self.legal_for(player).iter().any(|mv| {
                 let mover = self.mover(player, mv.hole, mv.dir.unwrap_or(self.rules.direction));
                 let (mut copy, mut cx) = (self.pos, mover.context());
@@ -1261,6 +1323,33 @@ impl Game {
                 cx.move_captures > 0
             })
         })
+    }
+
+    /// The player whose turn follows `p`'s: the next in turn order still in the match.
+    #[inline(always)]
+    fn next_seat(&self, p: Player) -> Player {
+        let seats = self.rules.geometry.seats;
+        if seats == 2 {
+            return p ^ 1;
+        }
+        following(seats, self.pos.out, p)
+    }
+
+    /// Whether a player other than `p`, still in the match, has a legal move.
+    fn another_can_move(&self, p: Player) -> bool {
+        let seats = self.rules.geometry.players();
+        seats
+            .filter(|&q| q != p && self.pos.out & (1 << q) == 0)
+            .any(|q| !self.legal_for(q).is_empty())
+    }
+
+    /// What each player holds (store or reserve).
+    fn scores(&self) -> [u32; MAX_SEATS] {
+        let mut scores = [0; MAX_SEATS];
+        for (p, score) in self.rules.geometry.players().zip(&mut scores) {
+            *score = self.pos.held(&self.rules, p);
+        }
+        scores
     }
 
     fn mover(&self, player: Player, origin: Pos, dir: Dir) -> Mover<'_> {
@@ -1343,6 +1432,7 @@ impl Game {
         // The move's context, kept for the clauses read after it.
         let mut cx = move_of.context();
         let run = move_of.run(&mut self.pos, &mut cx, &self.move_start, tracer);
+        self.last_mover = mover;
         if self.track_first_move {
             self.pos.moved |= 1 << mover;
         }
@@ -1371,11 +1461,12 @@ impl Game {
                 self.stop(limit, tracer);
             } else {
                 report.endless = true;
+                let next_up = self.next_seat(mover);
                 self.end_round(
                     self.rules.endless_move,
                     EndCause::EndlessMove,
                     mover,
-                    1 - mover,
+                    next_up,
                     tracer,
                 );
             }
@@ -1397,7 +1488,7 @@ impl Game {
             }
             None => {
                 self.pos.turn_sowings = 0;
-                1 - mover
+                self.next_seat(mover)
             }
         };
         if next != mover && self.vars_by_turn {
@@ -1424,7 +1515,7 @@ impl Game {
         if self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }
-        let next = 1 - mover;
+        let next = self.next_seat(mover);
         self.pos.to_move = next;
         self.between_plies(next, self.rules.direction, PlyReport::default(), tracer)
     }
@@ -1492,7 +1583,7 @@ impl Game {
         let moves = self.legal_for(next);
         self.moves = moves;
         if moves.is_empty() {
-            if self.rules.pass && !self.legal_for(1 - next).is_empty() {
+            if self.rules.pass && self.another_can_move(next) {
                 // The player cannot sow but another can: they pass.
                 self.moves = MoveList {
                     pass: true,
@@ -1526,7 +1617,7 @@ impl Game {
                 Limit::Plies => tracer.event(Event::PlyLimit { plies: self.ply }),
             }
         }
-        let scores = [self.pos.held(&self.rules, 0), self.pos.held(&self.rules, 1)];
+        let scores = self.scores();
         self.status = Status::Stopped { limit };
         if T::EVENTS {
             tracer.event(Event::GameEnd {
@@ -1549,9 +1640,9 @@ impl Game {
     ) {
         let rules = self.rules.clone();
         let g = &rules.geometry;
-        let mut shares = [0u32; 2];
+        let mut shares = [0u32; MAX_SEATS];
         let mut removed = 0u32;
-        for p in 0..2u8 {
+        for p in g.players() {
             for h in g.holes_of(p) {
                 let seeds = u32::from(self.pos.seeds(h));
                 if seeds == 0 {
@@ -1560,7 +1651,8 @@ impl Game {
                 let to = match ending.remaining {
                     Remaining::Owners => Some(p),
                     Remaining::Mover => Some(mover),
-                    Remaining::Opponent => Some(1 - mover),
+                    Remaining::Opponent => Some(mover ^ 1),
+                    Remaining::LastMover => Some(self.last_mover),
                     Remaining::Removed => None,
                     Remaining::Stay => continue,
                 };
@@ -1583,12 +1675,12 @@ impl Game {
                 }
             }
         }
-        let scores = [self.pos.held(&rules, 0), self.pos.held(&rules, 1)];
+        let scores = self.scores();
         let winner = match ending.result {
-            Verdict::MostSeeds => most(scores),
+            Verdict::MostSeeds => most(&scores),
             Verdict::Draw => None,
             Verdict::MoverWins => Some(mover),
-            Verdict::MoverLoses => Some(1 - mover),
+            Verdict::MoverLoses => Some(mover ^ 1),
         };
         if T::FIRINGS {
             tracer.fired(ending.id);
@@ -1611,32 +1703,87 @@ impl Game {
             return;
         };
         let refill = u32::from(rounds.refill);
-        let cx = Cx::new(
-            &rules,
-            self.tables_of(self.rules.direction),
-            next_up,
-            self.starter,
-        );
+        // The tables by field, not by `tables_of`, so that the gift may write the position.
+        let [ccw, cw] = &self.tables;
+        let tables = match rules.direction {
+            Dir::Ccw => ccw,
+            Dir::Cw => cw,
+        };
+        let cx = Cx::new(&rules, tables, next_up, self.starter);
+        let program = self.program.clone();
+        if let (Some(rule), Some(compiled)) = (&rounds.give, &program.give) {
+            give(&rules, &mut self.pos, rule, compiled, &cx, tracer);
+        }
+        let scores = self.scores();
         let ends = (self.program.match_ends.as_ref()).is_some_and(|m| m(&cx, &self.pos));
-        if ends || scores.iter().any(|&s| s < refill) {
-            self.finish(most(scores), scores, tracer);
+        // Players who cannot fill one hole: with two, the match ends; with more, they leave
+        // it, and it ends when at most one player is left.
+        let seats = g.players();
+        let active = seats.clone().filter(|&p| self.pos.out & (1 << p) == 0);
+        let short = active
+            .clone()
+            .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < refill))
+            .fold(0u8, |m, p| m | 1 << p);
+        let staying = active.filter(|&p| short & (1 << p) == 0).count();
+        if ends || (g.seats == 2 && short != 0) || staying <= 1 {
+            self.finish(most(&scores), scores, tracer);
             return;
         }
         let taker = match ending.remaining {
             Remaining::Mover => mover,
-            Remaining::Opponent => 1 - mover,
-            Remaining::Owners | Remaining::Removed | Remaining::Stay => next_up,
+            Remaining::Opponent => mover ^ 1,
+            Remaining::LastMover if self.last_mover != NOBODY => self.last_mover,
+            Remaining::LastMover
+            | Remaining::Owners
+            | Remaining::Removed
+            | Remaining::Stay => next_up,
         };
+        let after_starter = self.next_seat(self.starter);
+        let rotating = rounds.rotate_owners > 0 && self.round % rounds.rotate_owners == 0;
         let starter = match rounds.next_starter {
             NextStarter::RemainderTaker => taker,
-            NextStarter::Alternate => 1 - self.starter,
-            NextStarter::Winner => winner.unwrap_or(1 - self.starter),
-            NextStarter::Loser => winner.map_or(1 - self.starter, |w| 1 - w),
+            NextStarter::Alternate => after_starter,
+            NextStarter::Winner => winner.unwrap_or(after_starter),
+            NextStarter::Loser => winner.map_or(after_starter, |w| w ^ 1),
+            // The holes move on to the next player in turn order, out of the match or not.
+            NextStarter::WithHoles if rotating => {
+                if self.starter + 1 >= g.seats {
+                    0
+                } else {
+                    self.starter + 1
+                }
+            }
+            NextStarter::WithHoles => self.starter,
         };
-        // Refill: every hole is emptied and reopened, then filled from the chosen end.
         let mut pos = self.pos;
+        for p in seats.clone().filter(|&p| short & (1 << p) != 0) {
+            pos.out |= 1 << p;
+            if T::EVENTS {
+                tracer.event(Event::Out { player: p });
+            }
+        }
+        let starter = if pos.out & (1 << starter) != 0 {
+            following(g.seats, pos.out, starter)
+        } else {
+            starter
+        };
+        // Holes change hands before the refill, every `rotate_owners` rounds.
+        if rotating {
+            pos.rotation = (pos.rotation + 1) % g.seats.max(1);
+            if T::EVENTS {
+                tracer.event(Event::OwnersMoved);
+            }
+        }
+        let turned = self.seatings.get(usize::from(pos.rotation)).cloned();
+        let rules = match &turned {
+            Some((turned, _)) => turned.clone(),
+            None => rules.clone(),
+        };
+        let g = &rules.geometry;
+        // Refill: every hole is emptied and reopened, then filled from the chosen end (the
+        // holes of a player out of the match stay closed).
         pos.closed = 0;
-        for p in 0..2u8 {
+        for p in seats {
             let mut supply = pos.held(&rules, p);
             for h in g.holes_of(p) {
                 supply += u32::from(pos.lift(h));
@@ -1646,6 +1793,11 @@ impl Game {
             }
             if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
                 *reserve = 0;
+            }
+            if pos.out & (1 << p) != 0 {
+                pos.closed |= g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+                pos.credit(&rules, p, supply);
+                continue;
             }
             let mut filled = 0u8;
             let mut closed = 0u64;
@@ -1696,10 +1848,14 @@ impl Game {
                     tracer.event(Event::RepeatedStart);
                 }
                 self.pos = pos;
-                self.finish(most(scores), scores, tracer);
+                self.finish(most(&scores), scores, tracer);
                 return;
             }
             self.round_starts.push(pos);
+        }
+        if let Some((turned, program)) = turned {
+            self.rules = turned;
+            self.program = program;
         }
         self.pos = pos;
         self.starter = starter;
@@ -1740,13 +1896,84 @@ impl Game {
         }
     }
 
-    fn finish<T: Tracer>(&mut self, winner: Option<Player>, scores: [u32; 2], tracer: &mut T) {
+    fn finish<T: Tracer>(
+        &mut self,
+        winner: Option<Player>,
+        scores: [u32; MAX_SEATS],
+        tracer: &mut T,
+    ) {
         self.status = Status::Over { winner };
         if T::EVENTS {
             tracer.event(Event::GameEnd {
                 winner,
                 scores,
                 stopped: None,
+            });
+        }
+    }
+}
+
+/// The rules and program for each turn of the holes, when the rounds move them
+/// (`rotate_owners`): at turn r, each player owns the holes the player r seats before them
+/// owned at the start. Turn 0 is the rules themselves.
+fn seatings(rules: &Arc<Rules>, program: &Arc<Program>) -> Vec<(Arc<Rules>, Arc<Program>)> {
+    let turns = rules.rounds.as_ref().map_or(0, |r| r.rotate_owners);
+    if turns == 0 {
+        return Vec::new();
+    }
+    let g = &rules.geometry;
+    let seats = usize::from(g.seats);
+    let start: Vec<Vec<Pos>> = g.players().map(|p| g.holes(p).to_vec()).collect();
+    let mut out = vec![(rules.clone(), program.clone())];
+    for r in 1..seats {
+        let mut turned = (**rules).clone();
+        let lists: Vec<Vec<Pos>> = (0..seats)
+            .map(|p| start.get((p + seats - r) % seats).cloned().unwrap_or_default())
+            .collect();
+        turned.geometry.assign(&lists);
+        let program = Arc::new(Program::new(&turned));
+        out.push((Arc::new(turned), program));
+    }
+    out
+}
+
+/// The rounds' gift: when its condition holds, the giver (if still in the match) gives each
+/// other player still in it the gift's seeds, as far as what they hold goes.
+fn give<T: Tracer>(
+    rules: &Rules,
+    pos: &mut Position,
+    rule: &crate::rules::GiveRule,
+    program: &compile::GiveProgram,
+    cx: &Cx<'_>,
+    tracer: &mut T,
+) {
+    if !(program.when)(cx, pos) {
+        return;
+    }
+    let from = (program.from)(cx, pos);
+    let g = &rules.geometry;
+    if from >= g.seats || pos.out & (1 << from) != 0 {
+        return;
+    }
+    for to in g.players() {
+        if to == from || pos.out & (1 << to) != 0 {
+            continue;
+        }
+        let seeds = rule.seeds.min(pos.held(rules, from));
+        if seeds == 0 {
+            break;
+        }
+        pos.debit(rules, from, seeds);
+        pos.credit(rules, to, seeds);
+        if T::FIRINGS {
+            tracer.fired(rule.id);
+        }
+        if T::EVENTS {
+            tracer.event(Event::Gift {
+                clause: rule.id,
+                from,
+                to,
+                seeds,
             });
         }
     }
@@ -1771,11 +1998,26 @@ fn reset_vars(
     }
 }
 
-fn most(scores: [u32; 2]) -> Option<Player> {
-    match scores[0].cmp(&scores[1]) {
-        std::cmp::Ordering::Greater => Some(0),
-        std::cmp::Ordering::Less => Some(1),
-        std::cmp::Ordering::Equal => None,
+/// The player after `p` in turn order among `seats` players, passing over those of the mask
+/// `out`; `p` itself when nobody else is left.
+fn following(seats: Player, out: u8, p: Player) -> Player {
+    let mut q = p;
+    for _ in 0..seats {
+        q = if q + 1 >= seats { 0 } else { q + 1 };
+        if out & (1 << (q & 7)) == 0 {
+            return q;
+        }
+    }
+    p
+}
+
+/// The player holding the most seeds, if one holds more than every other.
+fn most(scores: &[u32; MAX_SEATS]) -> Option<Player> {
+    let best = scores.iter().copied().max()?;
+    let mut holders = (0u8..).zip(scores).filter(|&(_, &s)| s == best);
+    match (holders.next(), holders.next()) {
+        (Some((p, _)), None) => Some(p),
+        _ => None,
     }
 }
 

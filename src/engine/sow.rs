@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, InFull, Program, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
-use crate::rules::{Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, Player, Pos, Rules};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Limit, Tracer};
 
@@ -303,7 +303,7 @@ impl<'a> Mover<'a> {
         }
         let mut run = MoveRun::new();
         let mut cursor = Cursor::start(self.origin);
-        if self.program.quiet_laps && pos.claims == [NO_HOLE; 2] {
+        if self.program.quiet_laps && pos.claims == [NO_HOLE; MAX_SEATS] {
             // (A hole claimed already, in a position set up by hand, takes the general path.)
             match self.quiet_laps(pos, cx, tracer) {
                 Ok((ended, lap_origin)) => {
@@ -524,7 +524,7 @@ impl<'a> Mover<'a> {
     #[inline(always)]
     fn route(&self, pos: &Position) -> Route<'a> {
         const NOWHERE: &Lane = &Lane::NONE;
-        let claims = self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; 2];
+        let claims = self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; MAX_SEATS];
         let lanes = &self.tables.lanes;
         let back = &self.back.lanes;
         Route {
@@ -1085,12 +1085,11 @@ impl<'a> Mover<'a> {
         (fires && from != NO_HOLE && u32::from(pos.seeds(from)) >= least).then_some(from)
     }
 
+    /// The other players' holes (the opponent's, with two).
     fn opponent_holes(&self) -> u64 {
-        let masks = &self.rules.geometry.holes_mask;
-        masks
-            .get(usize::from(self.player ^ 1))
-            .copied()
-            .unwrap_or(0)
+        let g = &self.rules.geometry;
+        let all = g.holes_mask.iter().fold(0, |m, h| m | h);
+        all & !g.holes_mask.get(usize::from(self.player)).copied().unwrap_or(0)
     }
 
     /// Tries the drop clauses after a seed fell into `at`.
@@ -1381,7 +1380,7 @@ impl<'a> Mover<'a> {
         }
         let to = match rule.to {
             Destination::Mover => Some(self.player),
-            Destination::Opponent => Some(1 - self.player),
+            Destination::Opponent => Some(self.player ^ 1),
             Destination::Owner => Some(g.owner_of(h)),
             Destination::Removed => None,
         };

@@ -508,6 +508,9 @@ impl Replay {
             | Event::LapCap { .. }
             | Event::PlyLimit { .. }
             | Event::RepeatedStart
+            | Event::Out { .. }
+            | Event::OwnersMoved
+            | Event::Gift { .. }
             | Event::Cycle { .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("end", step.text.clone(), None));

@@ -190,7 +190,7 @@ impl Model for Game {
 
     #[inline]
     fn seats(&self) -> usize {
-        2
+        usize::from(self.rules().geometry.seats)
     }
 
     #[inline]
@@ -288,9 +288,16 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
         rest &= rest - 1;
         h ^= key(at << 32 | u64::from(pos.seeds(at as Pos)));
     }
-    let [r0, r1] = pos.reserve;
-    let [t0, t1] = pos.taken;
-    let [c0, c1] = pos.claims;
+    let [r0, r1, ..] = pos.reserve;
+    let [t0, t1, ..] = pos.taken;
+    let [c0, c1, ..] = pos.claims;
+    // Seats past the second (games of three or more players), and who is out of the match.
+    for (seat, ((&r, &t), &c)) in (2u64..).zip(pos.reserve.iter().zip(&pos.taken).zip(&pos.claims)).skip(2) {
+        h ^= key(9 << 40 | seat << 32 | u64::from(r));
+        h ^= key(10 << 40 | seat << 32 | u64::from(t));
+        h ^= key(11 << 40 | seat << 32 | u64::from(c));
+    }
+    h ^= key(12 << 40 | u64::from(pos.out) | u64::from(pos.rotation) << 8);
     for (slot, &v) in (0u64..).zip(&pos.vars) {
         // An unused slot (or a variable at 0) adds nothing, like an empty position.
         if v != 0 {

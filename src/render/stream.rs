@@ -6,7 +6,7 @@
 
 use super::{Detail, Output, TextTrace, event_json, shown};
 use crate::engine::{Game, MoveError, PlyReport};
-use crate::rules::{Player, Rules};
+use crate::rules::{MAX_SEATS, Player, Rules};
 use crate::trace::{Event, Tracer};
 
 /// What a ply played with [`play_traced`] did.
@@ -14,7 +14,7 @@ use crate::trace::{Event, Tracer};
 pub struct Played {
     pub report: PlyReport,
     /// The winner and final scores, when the ply ended the game (the trace's `GameEnd`).
-    pub end: Option<(Option<Player>, [u32; 2])>,
+    pub end: Option<(Option<Player>, [u32; MAX_SEATS])>,
 }
 
 /// Plays `h` in `game`, writing the ply's trace as it happens: as text to `text` and as JSON
@@ -53,7 +53,7 @@ struct Tap<'r, 'a, 'w1, 'w2> {
     text: Option<&'a mut Output<'w1>>,
     json: Option<&'a mut Output<'w2>>,
     trace: TextTrace,
-    end: Option<(Option<Player>, [u32; 2])>,
+    end: Option<(Option<Player>, [u32; MAX_SEATS])>,
 }
 
 impl Tracer for Tap<'_, '_, '_, '_> {
