@@ -58,8 +58,9 @@ struct Pending {
 /// A position's fields other than the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Rest {
-    reserve: [u32; MAX_SEATS],
-    taken: [u32; MAX_SEATS],
+    // Every count of seeds is at most MAX_SEEDS, which fits u16: a record stays small.
+    reserve: [u16; MAX_SEATS],
+    taken: [u16; MAX_SEATS],
     closed: u64,
     to_move: Player,
     moved: u8,
@@ -72,8 +73,8 @@ struct Rest {
 impl Rest {
     fn of(pos: &Position) -> Rest {
         Rest {
-            reserve: pos.reserve,
-            taken: pos.taken,
+            reserve: pos.reserve.map(|r| r as u16),
+            taken: pos.taken.map(|t| t as u16),
             closed: pos.closed,
             to_move: pos.to_move,
             moved: pos.moved,
@@ -185,7 +186,9 @@ impl History {
     /// The ply after which `pos` (hashing to `key`) stood, if the history holds it.
     #[inline(always)]
     fn earlier(&self, pos: &Position, key: u64) -> Option<u32> {
-        let rest = Rest::of(pos);
+        // Built only for a key that matches (rare): most plies scan the keys and stop.
+        let rest = std::cell::OnceCell::new();
+        let rest = || *rest.get_or_init(|| Rest::of(pos));
         let board = pos.blocks(self.blocks);
         let n = board.len();
         let v = self.var_slots;
@@ -193,7 +196,7 @@ impl History {
         let same_vars = |i: usize| v == 0 || self.vars.get(i * v..(i + 1) * v) == Some(vars);
         if self.indexed {
             return self.look_up(key, |i| {
-                self.records.get(i).filter(|(r, _)| *r == rest).is_some()
+                self.records.get(i).filter(|(r, _)| *r == rest()).is_some()
                     && self.boards.get(i * n..(i + 1) * n) == Some(board)
                     && same_vars(i)
             });
@@ -207,7 +210,7 @@ impl History {
         {
             let i = from + found;
             if let Some((r, ply)) = self.records.get(i)
-                && *r == rest
+                && *r == rest()
                 && self.boards.get(i * n..(i + 1) * n) == Some(board)
                 && same_vars(i)
             {

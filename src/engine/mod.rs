@@ -738,6 +738,10 @@ pub struct Game {
     move_start: Position,
     /// The tables of each direction for the holes closed now.
     tables: DirTables,
+    /// The mask of closed holes `tables` were built for: a round or game that starts with the
+    /// same mask (every game without closed holes) keeps them, rather than copying several
+    /// kilobytes of tables at every restart.
+    tables_for: u64,
     starter: Player,
     round: u32,
     ply: u32,
@@ -952,6 +956,7 @@ impl Game {
             opening,
             move_start: pos,
             tables,
+            tables_for: pos.closed,
             starter,
             round: 1,
             ply: 0,
@@ -985,7 +990,7 @@ impl Game {
             self.program = program.clone();
         }
         self.pos = self.opening;
-        self.tables.clone_from(&self.open_tables);
+        self.use_tables(self.opening.closed);
         self.starter = self.rules.first;
         self.round = 1;
         self.ply = 0;
@@ -1876,6 +1881,10 @@ impl Game {
 
     /// Sets the neighbour tables for a mask of closed holes: built once per mask and kept.
     fn use_tables(&mut self, closed: u64) {
+        if closed == self.tables_for {
+            return;
+        }
+        self.tables_for = closed;
         if closed == 0 {
             self.tables.clone_from(&self.open_tables);
             return;
