@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::expr::{self, BinaryOp, Node, NodeKind, UnaryOp};
-use crate::rules::{Player, Rules};
+use crate::rules::{Player, Rules, title};
 use crate::ruleset::{
     self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NextStarter, RelayFrom,
     Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores, Verdict,
@@ -753,10 +753,9 @@ impl Explainer<'_> {
                 };
                 let every = match rotate.get_ref() {
                     ruleset::Count::Number(_) => every,
-                    ruleset::Count::FromOption(o) => format!(
-                        "{every} (option `{}`, now \"{turns}\")",
-                        o.option.get_ref()
-                    ),
+                    ruleset::Count::FromOption(o) => {
+                        format!("{every} (option `{}`, now \"{turns}\")", o.option.get_ref())
+                    }
                 };
                 s.say(format!(
                     "{every}, before the refill, each player's holes pass to the next player in turn order."
@@ -844,7 +843,10 @@ impl Explainer<'_> {
         let per = g.holes_per_player;
         if !b.owners.is_empty() {
             let holes = |p: Player| {
-                g.holes_of(p).map(|h| g.label(h)).collect::<Vec<_>>().join(" ")
+                g.holes_of(p)
+                    .map(|h| g.label(h))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             };
             let owners = (g.players())
                 .map(|p| format!("{} owns {}", self.rules.player_title(p), holes(p)))
@@ -1096,7 +1098,8 @@ impl Explainer<'_> {
                 format!("the opponent of {mover} takes all the seeds left on the board")
             }
             Remaining::LastMover => {
-                "the player who made the last move takes all the seeds left on the board".to_string()
+                "the player who made the last move takes all the seeds left on the board"
+                    .to_string()
             }
             Remaining::Removed => "the seeds left on the board leave the game".to_string(),
             Remaining::Stay => {
@@ -1677,14 +1680,6 @@ fn or_list(items: &[String]) -> String {
 
 fn join(v: &[u32]) -> String {
     v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
-}
-
-/// A player's name as text shows it: `South`, `Raja`.
-fn title(name: &str) -> String {
-    let mut chars = name.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
 }
 
 fn moment(m: Moment) -> &'static str {

@@ -79,7 +79,10 @@ fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> 
                         g.holes_per_player
                     )
                 } else {
-                    format!("there is no hole {l}{n}: the holes are {l}1 to {l}{}", g.holes_per_player)
+                    format!(
+                        "there is no hole {l}{n}: the holes are {l}1 to {l}{}",
+                        g.holes_per_player
+                    )
                 });
             }
             let home = u8::from(l == 'n');
@@ -317,15 +320,15 @@ impl Reader<'_> {
             }
             return Ok(());
         }
-        let named_holding = word.split_once('=').and_then(|(name, v)| Some((seat(name)?, v)));
+        let named_holding = word
+            .split_once('=')
+            .and_then(|(name, v)| Some((seat(name)?, v)));
         let holding = word
             .strip_prefix("S*=")
             .map(|v| (0, v))
             .or_else(|| word.strip_prefix("N*=").map(|v| (1, v)))
             .map(|(p, v)| (p, v, 3))
-            .or_else(|| {
-                named_holding.map(|(p, v)| (p, v, word.len() - v.len()))
-            });
+            .or_else(|| named_holding.map(|(p, v)| (p, v, word.len() - v.len())));
         if let Some((player, v, skip)) = holding {
             let value = if v.is_empty() {
                 span.clone()
@@ -369,13 +372,19 @@ impl Reader<'_> {
                 Ok(r) if turns > 0 && r < seats => self.pos.rotation = r,
                 _ if turns == 0 => {
                     return fail(
-                        format!("{}'s holes never change hands: no `rotation`", self.rules.name),
+                        format!(
+                            "{}'s holes never change hands: no `rotation`",
+                            self.rules.name
+                        ),
                         span,
                     );
                 }
                 _ => {
                     return fail(
-                        format!("`rotation` is how many players on the holes have moved: 0 to {}", seats - 1),
+                        format!(
+                            "`rotation` is how many players on the holes have moved: 0 to {}",
+                            seats - 1
+                        ),
                         span,
                     );
                 }

@@ -61,12 +61,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
             .players()
             .map(|p| format!("{}={}", rules.player_key(p), pos.held(rules, p)))
             .collect();
-        s = format!(
-            "S[{}] N[{}] held {}",
-            row(0),
-            row(1),
-            held.join(" ")
-        );
+        s = format!("S[{}] N[{}] held {}", row(0), row(1), held.join(" "));
         let out: Vec<String> = g
             .players()
             .filter(|&p| pos.out & (1 << p) != 0)
@@ -250,7 +245,7 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
     out
 }
 
-/// A player's name as text shows it (`South`, `Raja`).
+/// A player's name as text shows it (`South`, `West`).
 fn name(rules: &Rules, p: Player) -> String {
     rules.player_title(p)
 }
@@ -365,7 +360,9 @@ fn why_ended(rules: &Rules, c: EndCause, mover: Player) -> String {
 
 /// What each player holds at a round's end: `South holds 3, North 4`.
 fn holds(rules: &Rules, scores: &[u32; MAX_SEATS]) -> String {
-    let mut parts = (rules.geometry.players()).zip(scores).map(|(p, n)| (name(rules, p), n));
+    let mut parts = (rules.geometry.players())
+        .zip(scores)
+        .map(|(p, n)| (name(rules, p), n));
     let first = parts
         .next()
         .map(|(who, n)| format!("{who} holds {n}"))
@@ -415,9 +412,14 @@ fn shared_out(
         }
         Some(Remaining::LastMover) => {
             // Everything went to one player: the one with a share.
-            let taker = (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
+            let taker =
+                (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
             match taker {
-                Some(p) => format!("{}, the last to move, takes the {} left", name(rules, p), seeds(left)),
+                Some(p) => format!(
+                    "{}, the last to move, takes the {} left",
+                    name(rules, p),
+                    seeds(left)
+                ),
                 None => format!("the last to move takes the {} left", seeds(left)),
             }
         }
@@ -847,7 +849,10 @@ impl TextTrace {
                     (None, Some(w)) => format!("{} wins", name(rules, *w)),
                     (None, None) => "a draw".into(),
                 };
-                out.say(format_args!("game over: {result} ({})\n", each(rules, scores)));
+                out.say(format_args!(
+                    "game over: {result} ({})\n",
+                    each(rules, scores)
+                ));
             }
             Event::Lift { .. }
             | Event::Diverted { .. }
@@ -986,7 +991,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             from,
             to,
             seeds,
-        } => json!({"event": "gift", "clause": c(*clause), "from": p(*from), "to": p(*to), "seeds": seeds}),
+        } => {
+            json!({"event": "gift", "clause": c(*clause), "from": p(*from), "to": p(*to), "seeds": seeds})
+        }
     }
 }
 

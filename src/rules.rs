@@ -143,7 +143,10 @@ impl Geometry {
         if self.is_store(pos) {
             return format!("{}*", side.to_ascii_uppercase());
         }
-        format!("{side}{}", self.number.get(usize::from(pos)).copied().unwrap_or(0))
+        format!(
+            "{side}{}",
+            self.number.get(usize::from(pos)).copied().unwrap_or(0)
+        )
     }
 
     /// Whether `pos` is a hole (not a store, not [`NO_HOLE`] nor any other position past the
@@ -181,7 +184,11 @@ impl Geometry {
     /// A player's holes, in their own numbering ([`NOBODY`] has none).
     #[inline]
     pub fn holes(&self, player: Player) -> &[Pos] {
-        let count = self.seat_holes.get(usize::from(player)).copied().unwrap_or(0);
+        let count = self
+            .seat_holes
+            .get(usize::from(player))
+            .copied()
+            .unwrap_or(0);
         self.seat_hole
             .get(usize::from(player))
             .and_then(|row| row.get(..usize::from(count)))
@@ -659,18 +666,16 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// A player's name as the ruleset writes it (`south`, `raja`); `nobody` past the seats.
+    /// A player's name as the ruleset writes it (`south`, `west`); `nobody` past the seats.
     pub fn player_key(&self, p: Player) -> &str {
-        self.players.get(usize::from(p)).map_or("nobody", String::as_str)
+        self.players
+            .get(usize::from(p))
+            .map_or("nobody", String::as_str)
     }
 
-    /// A player's name as text shows it: `South`, `Raja`.
+    /// A player's name as text shows it: `South`, `West`.
     pub fn player_title(&self, p: Player) -> String {
-        let key = self.player_key(p);
-        let mut chars = key.chars();
-        chars.next().map_or_else(String::new, |c| {
-            c.to_uppercase().chain(chars).collect::<String>()
-        })
+        title(self.player_key(p))
     }
 
     /// The clause with this id. Ids come from the checker, which numbers every clause it
@@ -829,6 +834,14 @@ impl Geometry {
         }
         g
     }
+}
+
+/// A player's name as text shows it, from the name as a ruleset writes it: `west` → `West`.
+pub fn title(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }
 
 /// Sets a table's entry for a position (or a player); an index past the table is ignored.

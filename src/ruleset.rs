@@ -106,7 +106,7 @@ pub struct Board {
     #[schemars(with = "BTreeMap<String, Vec<String>>")]
     pub sets: BTreeMap<String, Vec<toml::Spanned<String>>>,
     /// Who owns which holes, when not each row its player's: per player (by the names of
-    /// `[turns] players`), their holes in their own numbering (`raja = ["s3", "s4", "s5",
+    /// `[turns] players`), their holes in their own numbering (`west = ["s3", "s4", "s5",
     /// "n3", "n4", "n5"]`). Every hole belongs to exactly one player. Two-row boards only.
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, Vec<String>>")]

@@ -49,9 +49,7 @@ fn feature_rulesets() -> Vec<String> {
 fn shipped() -> Vec<&'static str> {
     sow::catalog::SHIPPED
         .iter()
-        .filter(|(_, text)| {
-            sow::check::load(text, &[]).is_ok_and(|l| l.rules.geometry.seats == 2)
-        })
+        .filter(|(_, text)| sow::check::load(text, &[]).is_ok_and(|l| l.rules.geometry.seats == 2))
         .map(|(n, _)| *n)
         .collect()
 }

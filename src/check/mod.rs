@@ -824,7 +824,9 @@ impl Checker<'_> {
             let well_formed = chars.next().is_some_and(|c| c.is_ascii_lowercase())
                 && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             let problem = if !well_formed {
-                Some(format!("`{word}` is not a player's name: a lowercase word, such as `raja`"))
+                Some(format!(
+                    "`{word}` is not a player's name: a lowercase word, such as `west`"
+                ))
             } else if word == "nobody" {
                 Some("`nobody` is not a player's name: it means no player".to_string())
             } else if out.contains(word) {
@@ -841,7 +843,11 @@ impl Checker<'_> {
                 None => out.push(word.clone()),
             }
         }
-        if out.len() == names.len() { out } else { default }
+        if out.len() == names.len() {
+            out
+        } else {
+            default
+        }
     }
 
     /// The player who moves first, by name (the first player by default).
@@ -897,9 +903,15 @@ impl Checker<'_> {
             if seats > 2 {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
-                    format!("a game of {seats} players needs `[board] owners`: whose holes are whose"),
+                    format!(
+                        "a game of {seats} players needs `[board] owners`: whose holes are whose"
+                    ),
                 )
-                .hint(format!("give each of {} their holes, e.g. `{} = [\"s1\", \"s2\"]`", self.players.join(", "), self.players.first().map_or("south", String::as_str)))
+                .hint(format!(
+                    "give each of {} their holes, e.g. `{} = [\"s1\", \"s2\"]`",
+                    self.players.join(", "),
+                    self.players.first().map_or("south", String::as_str)
+                ))
                 .at(b.rows.span());
                 self.error(d);
             }
@@ -925,13 +937,17 @@ impl Checker<'_> {
             let Some(seat) = self.players.iter().position(|p| p == player.get_ref()) else {
                 let d = Diagnostic::new(
                     Code::UnknownPlayer,
-                    format!("`owners` names `{}`, who is not one of the players", player.get_ref()),
+                    format!(
+                        "`owners` names `{}`, who is not one of the players",
+                        player.get_ref()
+                    ),
                 )
                 .at(player.span());
-                let d = match did_you_mean(player.get_ref(), self.players.iter().map(String::as_str)) {
-                    Some(p) => d.hint(format!("did you mean `{p}`?")),
-                    None => d.hint(format!("the players are {}", self.players.join(", "))),
-                };
+                let d =
+                    match did_you_mean(player.get_ref(), self.players.iter().map(String::as_str)) {
+                        Some(p) => d.hint(format!("did you mean `{p}`?")),
+                        None => d.hint(format!("the players are {}", self.players.join(", "))),
+                    };
                 self.error(d);
                 ok = false;
                 continue;
@@ -940,13 +956,22 @@ impl Checker<'_> {
                 let Some(&(_, h)) = labels.iter().find(|(l, _)| l == label.get_ref()) else {
                     let d = Diagnostic::new(
                         Code::OwnersInvalid,
-                        format!("`owners` gives {} `{}`, which is not a hole of this board", player.get_ref(), label.get_ref()),
+                        format!(
+                            "`owners` gives {} `{}`, which is not a hole of this board",
+                            player.get_ref(),
+                            label.get_ref()
+                        ),
                     )
                     .at(label.span());
-                    let d = match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
-                        Some(l) => d.hint(format!("did you mean `{l}`?")),
-                        None => d.hint(format!("the holes are s1 to s{0} and n1 to n{0}", g.holes_per_player)),
-                    };
+                    let d =
+                        match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str()))
+                        {
+                            Some(l) => d.hint(format!("did you mean `{l}`?")),
+                            None => d.hint(format!(
+                                "the holes are s1 to s{0} and n1 to n{0}",
+                                g.holes_per_player
+                            )),
+                        };
                     self.error(d);
                     ok = false;
                     continue;
@@ -955,7 +980,11 @@ impl Checker<'_> {
                     self.error(
                         Diagnostic::new(
                             Code::OwnersInvalid,
-                            format!("`{}` is given to {other} and to {}: a hole has one owner", label.get_ref(), player.get_ref()),
+                            format!(
+                                "`{}` is given to {other} and to {}: a hole has one owner",
+                                label.get_ref(),
+                                player.get_ref()
+                            ),
                         )
                         .at(label.span()),
                     );
@@ -978,7 +1007,10 @@ impl Checker<'_> {
         if !missing.is_empty() {
             let d = Diagnostic::new(
                 Code::OwnersInvalid,
-                format!("`owners` gives no player {}: every hole needs an owner", missing.join(", ")),
+                format!(
+                    "`owners` gives no player {}: every hole needs an owner",
+                    missing.join(", ")
+                ),
             );
             let d = place(self, d);
             self.error(d);
@@ -1622,9 +1654,13 @@ impl Checker<'_> {
             let key = name.replace(' ', "_");
             let at = |checker: &Checker<'_>, d: Diagnostic, field: &str| {
                 let line = checker.source.find("\n[end]").and_then(|end| {
-                    key_near(checker.source, end + 1, &key).or_else(|| key_near(checker.source, end + 1, field))
+                    key_near(checker.source, end + 1, &key)
+                        .or_else(|| key_near(checker.source, end + 1, field))
                 });
-                let clause = checker.source.find(&format!("name = \"{name}\"")).and_then(|at| key_near(checker.source, at, field));
+                let clause = checker
+                    .source
+                    .find(&format!("name = \"{name}\""))
+                    .and_then(|at| key_near(checker.source, at, field));
                 match clause.or(line) {
                     Some(span) => d.at(span),
                     None => d,

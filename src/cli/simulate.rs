@@ -371,9 +371,9 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         rules.cycle,
         rules.no_capture,
     ]
-        .iter()
-        .flatten()
-        .for_each(|e| mark(e.id));
+    .iter()
+    .flatten()
+    .for_each(|e| mark(e.id));
     rules.end_when.iter().for_each(|(_, e)| mark(e.id));
     rules.rounds.iter().for_each(|r| mark(r.id));
     (rules.rounds.iter())
@@ -503,7 +503,13 @@ fn text(
     ));
     let wins = (rules.geometry.players())
         .zip(t.wins)
-        .map(|(p, w)| format!("{} wins {w} ({})", rules.player_title(p), percent(w, t.games)))
+        .map(|(p, w)| {
+            format!(
+                "{} wins {w} ({})",
+                rules.player_title(p),
+                percent(w, t.games)
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ");
     out.push_str(&format!(

@@ -188,7 +188,7 @@ players are `south` and `north`."
 
     OwnersInvalid "E0127" Error "An owners table that does not give every hole one owner"
 "`[board] owners` gives each player (by the names of `[turns] players`) their holes, in their
-own numbering: `raja = [\"s3\", \"s4\", \"s5\", \"n3\", \"n4\", \"n5\"]`. Every hole of the
+own numbering: `west = [\"s3\", \"s4\", \"s5\", \"n3\", \"n4\", \"n5\"]`. Every hole of the
 board is listed exactly once, every player has at least one hole, and the table is for
 two-row boards. With more than two players the table is needed: the rows alone do not say
 whose holes are whose."

@@ -11,8 +11,8 @@ use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
     Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact,
-    HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules, SetX,
-    VarValue,
+    HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules,
+    SetX, VarValue,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
 

@@ -1320,14 +1320,16 @@ impl Game {
     #[inline(never)]
     fn some_move_captures(&self) -> bool {
         let seats = self.rules.geometry.players();
-        seats.filter(|&p| self.pos.out & (1 << p) == 0).any(|player| {
-            self.legal_for(player).iter().any(|mv| {
-                let mover = self.mover(player, mv.hole, mv.dir.unwrap_or(self.rules.direction));
-                let (mut copy, mut cx) = (self.pos, mover.context());
-                mover.run(&mut copy, &mut cx, &self.pos, &mut ());
-                cx.move_captures > 0
+        seats
+            .filter(|&p| self.pos.out & (1 << p) == 0)
+            .any(|player| {
+                self.legal_for(player).iter().any(|mv| {
+                    let mover = self.mover(player, mv.hole, mv.dir.unwrap_or(self.rules.direction));
+                    let (mut copy, mut cx) = (self.pos, mover.context());
+                    mover.run(&mut copy, &mut cx, &self.pos, &mut ());
+                    cx.move_captures > 0
+                })
             })
-        })
     }
 
     /// The player whose turn follows `p`'s: the next in turn order still in the match.
@@ -1738,10 +1740,9 @@ impl Game {
             Remaining::Mover => mover,
             Remaining::Opponent => mover ^ 1,
             Remaining::LastMover if self.last_mover != NOBODY => self.last_mover,
-            Remaining::LastMover
-            | Remaining::Owners
-            | Remaining::Removed
-            | Remaining::Stay => next_up,
+            Remaining::LastMover | Remaining::Owners | Remaining::Removed | Remaining::Stay => {
+                next_up
+            }
         };
         let after_starter = self.next_seat(self.starter);
         let rotating = rounds.rotate_owners > 0 && self.round % rounds.rotate_owners == 0;
@@ -1937,7 +1938,12 @@ fn seatings(rules: &Arc<Rules>, program: &Arc<Program>) -> Vec<(Arc<Rules>, Arc<
     for r in 1..seats {
         let mut turned = (**rules).clone();
         let lists: Vec<Vec<Pos>> = (0..seats)
-            .map(|p| start.get((p + seats - r) % seats).cloned().unwrap_or_default())
+            .map(|p| {
+                start
+                    .get((p + seats - r) % seats)
+                    .cloned()
+                    .unwrap_or_default()
+            })
             .collect();
         turned.geometry.assign(&lists);
         let program = Arc::new(Program::new(&turned));

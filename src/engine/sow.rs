@@ -1089,7 +1089,11 @@ impl<'a> Mover<'a> {
     fn opponent_holes(&self) -> u64 {
         let g = &self.rules.geometry;
         let all = g.holes_mask.iter().fold(0, |m, h| m | h);
-        all & !g.holes_mask.get(usize::from(self.player)).copied().unwrap_or(0)
+        all & !g
+            .holes_mask
+            .get(usize::from(self.player))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Tries the drop clauses after a seed fell into `at`.

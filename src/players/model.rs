@@ -292,7 +292,10 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
     let [t0, t1, ..] = pos.taken;
     let [c0, c1, ..] = pos.claims;
     // Seats past the second (games of three or more players), and who is out of the match.
-    for (seat, ((&r, &t), &c)) in (2u64..).zip(pos.reserve.iter().zip(&pos.taken).zip(&pos.claims)).skip(2) {
+    for (seat, ((&r, &t), &c)) in (2u64..)
+        .zip(pos.reserve.iter().zip(&pos.taken).zip(&pos.claims))
+        .skip(2)
+    {
         h ^= key(9 << 40 | seat << 32 | u64::from(r));
         h ^= key(10 << 40 | seat << 32 | u64::from(t));
         h ^= key(11 << 40 | seat << 32 | u64::from(c));
