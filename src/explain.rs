@@ -856,9 +856,14 @@ impl Explainer<'_> {
                 "Two rows of {} holes, s1 to s{per} from the near row's left and n1 to n{per} from the far row's own left, owned by blocks: {owners} (each player's holes in their own numbering).",
                 g.holes_per_row
             ));
-        } else if g.rows == 2 {
+        } else if g.rows == 2 && b.neutral.is_empty() {
             s.say(format!(
                 "Two rows of {} holes, one row for each player: South owns s1 to s{per} from South's left, North owns n1 to n{per} from North's left.",
+                g.holes_per_row
+            ));
+        } else if g.rows == 2 {
+            s.say(format!(
+                "Two rows of {} holes, s1 to s{per} from South's left and n1 to n{per} from North's left, each row its player's but for the neutral holes.",
                 g.holes_per_row
             ));
         } else {
@@ -872,7 +877,20 @@ impl Explainer<'_> {
             (Stores::Track, StoreSide::Right) => "Each player has a store on the sowing track after their rightmost hole; only its owner sows into it.".to_string(),
             (Stores::Track, StoreSide::Left) => "Each player has a store on the sowing track before their leftmost hole; only its owner sows into it.".to_string(),
         });
+        if !b.neutral.is_empty() {
+            let labels: Vec<&str> = b.neutral.iter().map(|h| h.get_ref().as_str()).collect();
+            s.say(format!(
+                "Neutral holes, owned by nobody: {}. They are sown into and looked at like any hole, and no player moves from them.",
+                labels.join(", ")
+            ));
+        }
         let total = self.rules.total_seeds();
+        let start = |home: u8| {
+            let seeds: Vec<u32> = (g.home_holes(home))
+                .map(|h| u32::from(self.rules.initial.get(usize::from(h)).copied().unwrap_or(0)))
+                .collect();
+            join(&seeds)
+        };
         s.say(match b.seeds.get_ref() {
             Seeds::Uniform(n) => format!(
                 "Every hole starts with {}, {total} in all.",
@@ -886,6 +904,12 @@ impl Explainer<'_> {
             Seeds::FromOption(o) => format!(
                 "Every hole starts with the number of seeds the option `{}` gives, {total} in all.",
                 o.option.get_ref()
+            ),
+            Seeds::Chosen(r) => format!(
+                "The holes start as the option `{}` chooses; here S[{}] N[{}], {total} seeds in all.",
+                r.option.get_ref(),
+                start(0),
+                start(1)
             ),
         });
         for (name, holes) in &b.sets {
@@ -1152,6 +1176,7 @@ impl Explainer<'_> {
                     ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
                     ("closed", [h]) => format!("{} is open", self.value(h, ctx)),
                     ("is_store", [h]) => format!("{} is not a store", self.value(h, ctx)),
+                    ("neutral", [h]) => format!("{} is a player's", self.value(h, ctx)),
                     ("claimed", [h]) => format!("{} is not a claimed hole", self.value(h, ctx)),
                     _ => format!("it is not so that {}", self.cond(x, ctx)),
                 },
@@ -1185,6 +1210,7 @@ impl Explainer<'_> {
             NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
                 ("own", [h]) => format!("{} is the mover's", self.value(h, ctx)),
                 ("is_store", [h]) => format!("{} is a store", self.value(h, ctx)),
+                ("neutral", [h]) => format!("{} is neutral", self.value(h, ctx)),
                 ("closed", [h]) => format!("{} is closed", self.value(h, ctx)),
                 ("claimed", [h]) => format!("{} is a claimed hole", self.value(h, ctx)),
                 _ => self.value(n, ctx),
@@ -1342,6 +1368,7 @@ impl Explainer<'_> {
                 "move_captures" => "the seeds captured so far in this move".into(),
                 "turn_sowings" => "the number of sowings the mover has made this turn".into(),
                 "hand" => "the seeds in hand (this one included)".into(),
+                "lap" => "the number of the lap (1 for the move's first)".into(),
                 "direction" if ctx == Ctx::Legal => "the direction tried".into(),
                 "direction" => "the move's direction".into(),
                 "cw" => "clockwise".into(),
@@ -1463,7 +1490,7 @@ impl Explainer<'_> {
                 _ => f.to_string(),
             },
             "claim" => format!("the hole {} has claimed", arg(0)),
-            "own" | "is_store" | "closed" | "claimed" => {
+            "own" | "is_store" | "neutral" | "closed" | "claimed" => {
                 let node = Node {
                     kind: NodeKind::Call(f.to_string(), 0..0, args.to_vec()),
                     span: 0..0,

@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use crate::engine::{Move, Position};
-use crate::rules::{Dir, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{Dir, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, NO_HOLE, NOBODY, Player, Pos, Rules};
 
 /// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
 /// direction given where the rules fix it, or none where the mover chooses) is the game's to
@@ -88,6 +88,12 @@ fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> 
             let home = u8::from(l == 'n');
             let hole = g.home_holes(home).nth(n - 1);
             let hole = hole.ok_or_else(|| format!("there is no hole {l}{n}"))?;
+            if !own.contains(&hole) && g.owner_of(hole) == NOBODY {
+                return Err(format!(
+                    "`{text}` is a neutral hole: no player moves from it ({} is to move)",
+                    rules.player_title(player)
+                ));
+            }
             if !own.contains(&hole) {
                 return Err(format!(
                     "`{text}` is {}'s hole, but {} is to move",

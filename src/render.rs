@@ -15,7 +15,7 @@ pub use stream::{Played, play_traced};
 
 use crate::engine::Position;
 use crate::rules::{MAX_SEATS, NO_HOLE, Player, Pos, Rules, bit};
-use crate::ruleset::Remaining;
+use crate::ruleset::{NeutralSeeds, Remaining};
 use crate::trace::{EndCause, Event, Limit};
 
 /// How much of a trace to show.
@@ -350,6 +350,8 @@ fn cause(c: EndCause) -> &'static str {
 fn why_ended(rules: &Rules, c: EndCause, mover: Player) -> String {
     let who = name(rules, mover);
     match c {
+        // With passing, a round ends for want of a move only when nobody has one.
+        EndCause::NoMove if rules.pass => "nobody can move".to_string(),
         EndCause::NoMove => format!("{who} cannot move"),
         EndCause::EndlessMove => format!("{who}'s move never ends"),
         EndCause::Cycle => format!("the position repeats, {who} to move"),
@@ -380,16 +382,77 @@ fn shared_out(
     mover: Player,
     shares: [u32; MAX_SEATS],
     removed: u32,
+    neutral: u32,
+    at_end: &Position,
+) -> String {
+    let players = (rules.geometry.players())
+        .filter(|&p| at_end.out & (1 << p) == 0)
+        .count() as u32;
+    let own = shares.map(|s| s.saturating_sub(neutral));
+    let rest = shared_rest(rules, ending, mover, own, removed, at_end);
+    if rules.geometry.neutral_mask() == 0 {
+        return rest;
+    }
+    let left = neutral_left(rules, at_end);
+    if rules.neutral_seeds != NeutralSeeds::Shared {
+        return match left {
+            0 => format!("{rest}; the neutral holes are empty"),
+            n => format!(
+                "{rest}; the {} in the neutral holes stay on the board, counted for nobody",
+                seeds(n)
+            ),
+        };
+    }
+    let kept = match left {
+        0 => String::new(),
+        1 => ", and the 1 that does not divide stays on the board, counted for nobody".into(),
+        n => format!(", and the {n} that do not divide stay on the board, counted for nobody"),
+    };
+    match (neutral, left) {
+        (0, 0) => format!("{rest}; the neutral holes are empty"),
+        (0, _) => format!(
+            "{rest}; the {} of the neutral holes are too few to share and stay on the board, counted for nobody",
+            seeds(left)
+        ),
+        (each, _) => format!(
+            "{rest}; the {} of the neutral holes are shared: {each} each{kept}",
+            seeds(each * players + left)
+        ),
+    }
+}
+
+/// Seeds left in the neutral holes.
+fn neutral_left(rules: &Rules, at_end: &Position) -> u32 {
+    let neutral = rules.geometry.neutral_mask();
+    (0..rules.geometry.positions)
+        .filter(|&h| neutral & crate::rules::bit(h) != 0)
+        .map(|h| u32::from(at_end.seeds(h)))
+        .sum()
+}
+
+/// How the seeds left in the players' holes were shared out at a round's end.
+fn shared_rest(
+    rules: &Rules,
+    ending: u16,
+    mover: Player,
+    shares: [u32; MAX_SEATS],
+    removed: u32,
     at_end: &Position,
 ) -> String {
     let remaining = rules.ending(ending).map(|e| e.remaining);
     let left: u32 = shares.iter().sum::<u32>() + removed;
+    // With neutral holes, what is said here is of the players' holes only.
+    let nothing = if rules.geometry.neutral_mask() == 0 {
+        "no seeds are left on the board"
+    } else {
+        "no seeds are left in the players' holes"
+    };
     if remaining == Some(Remaining::Stay) {
         let on_board: u32 = (rules.geometry.players())
             .map(|p| at_end.row_seeds(rules, p))
             .sum();
         return match on_board {
-            0 => "no seeds are left on the board".into(),
+            0 => nothing.into(),
             1 => "the 1 seed left stays on the board, counted for nobody".into(),
             n => format!(
                 "the {} left stay on the board, counted for nobody",
@@ -398,7 +461,7 @@ fn shared_out(
         };
     }
     if left == 0 {
-        return "no seeds are left on the board".into();
+        return nothing.into();
     }
     match remaining {
         Some(Remaining::Owners) => format!(
@@ -751,6 +814,7 @@ impl TextTrace {
                 mover,
                 shares,
                 removed,
+                neutral,
                 winner,
                 scores,
                 board: at_end,
@@ -765,7 +829,7 @@ impl TextTrace {
                     "{what} by {}: {}; {}",
                     clause(rules, *c),
                     why_ended(rules, *why, *mover),
-                    shared_out(rules, *c, *mover, *shares, *removed, at_end)
+                    shared_out(rules, *c, *mover, *shares, *removed, *neutral, at_end)
                 );
                 s.push_str(&format!(
                     "; {}; {}\n",
@@ -946,6 +1010,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             mover,
             shares,
             removed,
+            neutral,
             winner,
             scores,
             board,
@@ -953,6 +1018,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             "event": "round_end", "round": round, "clause": c(*clause), "cause": cause(*why), "mover": p(*mover),
             "why": why_ended(rules, *why, *mover),
             "taken_from_board": each_json(rules, shares), "removed": removed,
+            "neutral_share": neutral,
             "winner": winner.map(p), "holdings": each_json(rules, scores),
             "board": position_json(rules, board),
         }),

@@ -169,6 +169,13 @@ impl Geometry {
         self.owner.get(usize::from(pos)).copied().unwrap_or(NOBODY)
     }
 
+    /// The neutral holes (owned by nobody), as a mask.
+    pub fn neutral_mask(&self) -> u64 {
+        (0..self.positions)
+            .filter(|&h| self.is_hole(h) && self.owner_of(h) == NOBODY)
+            .fold(0, |m, h| m | bit(h))
+    }
+
     /// A hole's number in its owner's numbering (1-based); 0 for stores and [`NO_HOLE`].
     #[inline]
     pub fn number_of(&self, pos: Pos) -> u8 {
@@ -213,11 +220,19 @@ impl Geometry {
     }
 
     /// Gives the holes to their owners by an owners table: each player's holes in their own
-    /// numbering (the order listed). Every hole is some player's (the checker makes sure).
+    /// numbering (the order listed). A hole in no list is neutral.
     pub fn assign(&mut self, owners: &[Vec<Pos>]) {
         self.seats = owners.len().clamp(2, MAX_SEATS) as u8;
         self.seat_holes = [0; MAX_SEATS];
         self.holes_mask = [0; MAX_SEATS];
+        // A hole no list gives is neutral: nobody's, with no number of a player's.
+        for h in 0..self.positions {
+            if !self.is_hole(h) {
+                continue;
+            }
+            put(&mut self.owner, h, NOBODY);
+            put(&mut self.seat_number, h, 0);
+        }
         for ((p, holes), ((row, count), mask)) in (0u8..).zip(owners).zip(
             (self.seat_hole.iter_mut())
                 .zip(&mut self.seat_holes)
@@ -351,6 +366,9 @@ pub enum IntX {
     TurnSowings,
     /// `hand`: in a skip clause, the seeds in hand, the one about to be sown included.
     Hand,
+    /// `lap`: the number of the lap being sown (1 for the move's first); after the move, of
+    /// its last lap.
+    Lap,
     /// A number variable.
     Var(u8),
     /// A player's number variable (its first slot, and the player).
@@ -402,6 +420,8 @@ pub enum BoolX {
     In(IntX, u128),
     Own(HoleX),
     IsStore(HoleX),
+    /// `neutral(h)`: the hole is owned by nobody.
+    Neutral(HoleX),
     IsClosed(HoleX),
     /// `claimed(h)`: the hole is some player's claimed hole.
     Claimed(HoleX),
@@ -635,6 +655,8 @@ pub struct Rules {
     pub extra_turns: Vec<ExtraRule>,
     pub no_move: EndingRule,
     pub endless_move: EndingRule,
+    /// What the endings do with the seeds in neutral holes.
+    pub neutral_seeds: crate::ruleset::NeutralSeeds,
     /// The ending for a repeated position, when the rules have one.
     pub cycle: Option<EndingRule>,
     /// The most laps a move may take by the rules of the game (the move then ends).
@@ -871,7 +893,11 @@ impl BoolX {
             BoolX::In(a, _) => 1 + a.size(),
             BoolX::Player(_, a, b) => 1 + a.size() + b.size(),
             BoolX::Hole(_, a, b) => 1 + a.size() + b.size(),
-            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
+            BoolX::Own(h)
+            | BoolX::IsStore(h)
+            | BoolX::Neutral(h)
+            | BoolX::IsClosed(h)
+            | BoolX::Claimed(h) => {
                 1 + h.size()
             }
             BoolX::VarOf(_, p) => 1 + p.size(),
@@ -896,7 +922,11 @@ impl BoolX {
             BoolX::In(a, _) => a.reads(fact),
             BoolX::Player(_, a, b) => a.reads(fact) || b.reads(fact),
             BoolX::Hole(_, a, b) => a.reads(fact) || b.reads(fact),
-            BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => {
+            BoolX::Own(h)
+            | BoolX::IsStore(h)
+            | BoolX::Neutral(h)
+            | BoolX::IsClosed(h)
+            | BoolX::Claimed(h) => {
                 h.reads(fact)
             }
             BoolX::VarOf(_, p) => p.reads(fact),
@@ -924,6 +954,7 @@ impl IntX {
             | IntX::MoveCaptures
             | IntX::TurnSowings
             | IntX::Hand
+            | IntX::Lap
             | IntX::Var(_) => 1,
         }
     }
@@ -944,6 +975,7 @@ impl IntX {
             | IntX::HolesPerRow
             | IntX::MoveCaptures
             | IntX::Hand
+            | IntX::Lap
             | IntX::Var(_) => false,
         }
     }

@@ -111,6 +111,13 @@ pub struct Board {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, Vec<String>>")]
     pub owners: BTreeMap<toml::Spanned<String>, Vec<toml::Spanned<String>>>,
+    /// Neutral holes, owned by nobody (`neutral = ["s4", "n4"]`): sown into and looked at
+    /// like any hole, never played from by a player, and left out of every player's holes.
+    /// Where `owners` is given, a hole is either a player's or neutral. Two-row boards, and
+    /// games of one round.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub neutral: Vec<toml::Spanned<String>>,
     /// The documented clause this geometry implements.
     #[serde(default)]
     pub cites: Option<String>,
@@ -148,6 +155,9 @@ pub enum Seeds {
     Layout(Layout),
     /// The same count in every hole, taken from an option whose values are numbers.
     FromOption(CountOption),
+    /// A layout chosen by an option: `{ option = "NAME", map = { value = { south = [...],
+    /// north = [...] }, ... } }`.
+    Chosen(OptionRef<Layout>),
 }
 
 /// A whole number, or `{ option = "NAME" }` naming an option whose values are numbers.
@@ -215,7 +225,8 @@ impl<'de> Deserialize<'de> for Seeds {
             type Value = Seeds;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(
-                    "a seed count, { south = [...], north = [...] } or { option = \"NAME\" }",
+                    "a seed count, { south = [...], north = [...] }, { option = \"NAME\" } \
+                     or { option = \"NAME\", map = { VALUE = { south = [...], north = [...] } } }",
                 )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Seeds, E> {
@@ -233,19 +244,29 @@ impl<'de> Deserialize<'de> for Seeds {
                 self,
                 mut map: A,
             ) -> Result<Seeds, A::Error> {
-                let (mut south, mut north, mut option) = (None, None, None);
+                let (mut south, mut north, mut option, mut layouts) = (None, None, None, None);
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "south" => south = Some(map.next_value::<Vec<u32>>()?),
                         "north" => north = Some(map.next_value::<Vec<u32>>()?),
                         "option" => option = Some(map.next_value::<toml::Spanned<String>>()?),
+                        "map" => layouts = Some(map.next_value::<BTreeMap<String, Layout>>()?),
                         other => {
                             return Err(serde::de::Error::unknown_field(
                                 other,
-                                &["south", "north", "option"],
+                                &["south", "north", "option", "map"],
                             ));
                         }
                     }
+                }
+                if let Some(map) = layouts {
+                    return match (option, south.is_none() && north.is_none()) {
+                        (Some(option), true) => Ok(Seeds::Chosen(OptionRef { option, map })),
+                        (None, _) => Err(serde::de::Error::missing_field("option")),
+                        (Some(_), false) => Err(serde::de::Error::custom(
+                            "give either `option` and `map` or `south` and `north`, not both",
+                        )),
+                    };
                 }
                 match (south, north, option) {
                     (None, None, Some(option)) => Ok(Seeds::FromOption(CountOption { option })),
@@ -262,8 +283,8 @@ impl<'de> Deserialize<'de> for Seeds {
     }
 }
 
-/// Per-hole initial seeds, in each player's own numbering.
-#[derive(Debug, Clone, JsonSchema)]
+/// Per-hole initial seeds, in each row's numbering (its labels).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Layout {
     /// South's holes, s1 first.
@@ -700,6 +721,23 @@ pub struct End {
     /// `opponent` is the player who moved last). Absent: play goes on.
     #[serde(default)]
     pub no_capture: Option<Ending>,
+    /// What becomes of the seeds in neutral holes (`[board] neutral`) when the game ends,
+    /// whatever `remaining` says of the players' holes: they stay on the board, uncounted
+    /// (default), or are shared equally among the players, the seeds that do not divide
+    /// staying on the board.
+    #[serde(default)]
+    pub neutral_seeds: Setting<NeutralSeeds>,
+}
+
+/// What becomes of the seeds in neutral holes at the game's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NeutralSeeds {
+    /// They stay on the board, counted for nobody.
+    #[default]
+    Stay,
+    /// Each player still in the game takes an equal share; the rest stay on the board.
+    Shared,
 }
 
 /// An ending: what becomes of the seeds on the board and who wins.

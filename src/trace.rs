@@ -112,8 +112,9 @@ pub enum Event {
     /// A game or round ended. `mover` is the player the ending names (who cannot move, who
     /// made the endless move, who is to move at a cycle or a condition); `shares` are the
     /// seeds each player took from the board and `removed` those that left the game;
-    /// `scores` what each then holds; `board` the position as the round ended, before any
-    /// refill.
+    /// `neutral` is the part of each player's share that came from the neutral holes (`[end]
+    /// neutral_seeds = "shared"`); `scores` what each then holds; `board` the position as the
+    /// round ended, before any refill.
     RoundEnd {
         round: u32,
         clause: ClauseId,
@@ -121,6 +122,7 @@ pub enum Event {
         mover: Player,
         shares: [u32; MAX_SEATS],
         removed: u32,
+        neutral: u32,
         winner: Option<Player>,
         scores: [u32; MAX_SEATS],
         board: Box<crate::engine::Position>,

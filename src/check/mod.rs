@@ -388,6 +388,7 @@ impl Checker<'_> {
             }
         }
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
+        let neutral_seeds = self.setting(&f.end.neutral_seeds, "end.neutral_seeds");
         let no_capture = self.optional_ending("no capture", f.end.no_capture.as_ref())?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
@@ -404,7 +405,7 @@ impl Checker<'_> {
             let refill = match r.refill.get_ref() {
                 Seeds::Uniform(n) => *n,
                 Seeds::FromOption(o) => self.count_option(&o.option, "rounds.refill")?,
-                Seeds::Layout(_) => {
+                Seeds::Layout(_) | Seeds::Chosen(_) => {
                     self.error(
                         Diagnostic::new(
                             Code::RefillLayout,
@@ -507,6 +508,7 @@ impl Checker<'_> {
         };
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
         let geometry = geometry?;
+        let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
             .iter()
             .chain(&lap_captures)
@@ -540,6 +542,7 @@ impl Checker<'_> {
             extra_turns,
             no_move,
             endless_move,
+            neutral_seeds,
             cycle,
             no_capture,
             max_laps,
@@ -872,7 +875,8 @@ impl Checker<'_> {
         None
     }
 
-    /// Applies `[board] owners`, when given (and requires it with more than two players).
+    /// Applies `[board] owners` and `[board] neutral`, when given (and requires owners with
+    /// more than two players).
     fn owners(&mut self, f: &RulesetFile, g: &mut Geometry) {
         let b = &f.board;
         let seats = self.players.len();
@@ -899,7 +903,7 @@ impl Checker<'_> {
             self.error(d);
             return;
         }
-        if b.owners.is_empty() {
+        if b.owners.is_empty() && b.neutral.is_empty() {
             if seats > 2 {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
@@ -918,9 +922,18 @@ impl Checker<'_> {
             return;
         }
         if g.rows != 2 {
-            let d = Diagnostic::new(Code::OwnersInvalid, "`owners` is for two-row boards")
-                .hint("on four rows each player owns their two rows");
-            let d = place(self, d);
+            let (key, d) = if b.owners.is_empty() {
+                let d = Diagnostic::new(Code::OwnersInvalid, "`neutral` is for two-row boards");
+                ("neutral", d)
+            } else {
+                let d = Diagnostic::new(Code::OwnersInvalid, "`owners` is for two-row boards");
+                ("owners", d)
+            };
+            let d = d.hint("on four rows each player owns their two rows");
+            let d = match key_near(self.source, anchor, key) {
+                Some(span) => d.at(span),
+                None => place(self, d),
+            };
             self.error(d);
             return;
         }
@@ -928,9 +941,59 @@ impl Checker<'_> {
             .filter(|&p| g.is_hole(p))
             .map(|p| (g.label(p), p))
             .collect();
+        let unknown = |who: &str, label: &toml::Spanned<String>| {
+            let d = Diagnostic::new(
+                Code::OwnersInvalid,
+                format!(
+                    "{who} `{}`, which is not a hole of this board",
+                    label.get_ref()
+                ),
+            )
+            .at(label.span());
+            match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
+                Some(l) => d.hint(format!("did you mean `{l}`?")),
+                None => d.hint(format!(
+                    "the holes are s1 to s{0} and n1 to n{0}",
+                    g.holes_per_player
+                )),
+            }
+        };
+        let mut ok = true;
+        // The neutral holes first: a hole given to a player may not be one of them.
+        let mut neutral = 0u64;
+        for label in &b.neutral {
+            let Some(&(_, h)) = labels.iter().find(|(l, _)| l == label.get_ref()) else {
+                self.error(unknown("`neutral` names", label));
+                ok = false;
+                continue;
+            };
+            if neutral & bit(h) != 0 {
+                self.error(
+                    Diagnostic::new(
+                        Code::OwnersInvalid,
+                        format!("`neutral` names `{}` twice", label.get_ref()),
+                    )
+                    .at(label.span()),
+                );
+                ok = false;
+            }
+            neutral |= bit(h);
+        }
+        if !b.neutral.is_empty() && f.rounds.is_some() {
+            let d = Diagnostic::new(
+                Code::OwnersInvalid,
+                "neutral holes are for games of one round: nobody refills them",
+            )
+            .hint("remove `[rounds]`, or give the holes to players");
+            let d = match key_near(self.source, anchor, "neutral") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+            ok = false;
+        }
         let mut lists: Vec<Vec<Pos>> = vec![Vec::new(); seats];
         let mut whose: BTreeMap<Pos, String> = BTreeMap::new();
-        let mut ok = true;
         // A hole given twice still has an owner: the holes given to none are told too.
         let mut twice = false;
         for (player, holes) in &b.owners {
@@ -954,28 +1017,25 @@ impl Checker<'_> {
             };
             for label in holes {
                 let Some(&(_, h)) = labels.iter().find(|(l, _)| l == label.get_ref()) else {
-                    let d = Diagnostic::new(
-                        Code::OwnersInvalid,
-                        format!(
-                            "`owners` gives {} `{}`, which is not a hole of this board",
-                            player.get_ref(),
-                            label.get_ref()
-                        ),
-                    )
-                    .at(label.span());
-                    let d =
-                        match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str()))
-                        {
-                            Some(l) => d.hint(format!("did you mean `{l}`?")),
-                            None => d.hint(format!(
-                                "the holes are s1 to s{0} and n1 to n{0}",
-                                g.holes_per_player
-                            )),
-                        };
-                    self.error(d);
+                    self.error(unknown(&format!("`owners` gives {}", player.get_ref()), label));
                     ok = false;
                     continue;
                 };
+                if neutral & bit(h) != 0 {
+                    self.error(
+                        Diagnostic::new(
+                            Code::OwnersInvalid,
+                            format!(
+                                "`{}` is given to {} and is neutral: a hole is a player's or nobody's",
+                                label.get_ref(),
+                                player.get_ref()
+                            ),
+                        )
+                        .at(label.span()),
+                    );
+                    twice = true;
+                    continue;
+                }
                 if let Some(other) = whose.insert(h, player.get_ref().clone()) {
                     self.error(
                         Diagnostic::new(
@@ -999,22 +1059,29 @@ impl Checker<'_> {
         if !ok {
             return;
         }
-        let missing: Vec<&str> = labels
-            .iter()
-            .filter(|(_, h)| !whose.contains_key(h))
-            .map(|(l, _)| l.as_str())
-            .collect();
-        if !missing.is_empty() {
-            let d = Diagnostic::new(
-                Code::OwnersInvalid,
-                format!(
-                    "`owners` gives no player {}: every hole needs an owner",
-                    missing.join(", ")
-                ),
-            );
-            let d = place(self, d);
-            self.error(d);
-            return;
+        if b.owners.is_empty() {
+            // Each row stays its player's, but for the neutral holes.
+            for (home, list) in (0u8..).zip(lists.iter_mut()) {
+                list.extend(g.home_holes(home).filter(|&h| neutral & bit(h) == 0));
+            }
+        } else {
+            let missing: Vec<&str> = labels
+                .iter()
+                .filter(|(_, h)| !whose.contains_key(h) && neutral & bit(*h) == 0)
+                .map(|(l, _)| l.as_str())
+                .collect();
+            if !missing.is_empty() {
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    format!(
+                        "`owners` gives no player {}: every hole needs an owner, or to be neutral",
+                        missing.join(", ")
+                    ),
+                );
+                let d = place(self, d);
+                self.error(d);
+                return;
+            }
         }
         if twice {
             return;
@@ -1121,7 +1188,14 @@ impl Checker<'_> {
                 let n = self.count_option(&o.option, "board.seeds")?;
                 (vec![n; per], vec![n; per])
             }
-            Seeds::Layout(l) => {
+            Seeds::Layout(_) | Seeds::Chosen(_) => {
+                let l = match b.seeds.get_ref() {
+                    Seeds::Chosen(r) => {
+                        &self.setting(&Setting::FromOption(r.clone()), "board.seeds")?
+                    }
+                    Seeds::Layout(l) => l,
+                    _ => return None,
+                };
                 for (who, v) in [("south", &l.south), ("north", &l.north)] {
                     if v.len() != per {
                         self.error(

@@ -169,6 +169,12 @@ pub const NAMES: &[NameDoc] = &[
         doc: "in a skip clause: the seeds in hand, the one about to be sown included",
     },
     NameDoc {
+        name: "lap",
+        ty: Type::Number,
+        needs: facts::LAP,
+        doc: "the number of the lap being sown, 1 for the move's first (after the move: its last lap's)",
+    },
+    NameDoc {
         name: "last_seed",
         ty: Type::Bool,
         needs: facts::DROP,
@@ -290,6 +296,12 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         args: &[Type::Hole],
         ty: Type::Bool,
         doc: "whether the mover owns the hole",
+    },
+    FunctionDoc {
+        name: "neutral",
+        args: &[Type::Hole],
+        ty: Type::Bool,
+        doc: "whether the hole is neutral: owned by nobody (`[board] neutral`)",
     },
     FunctionDoc {
         name: "is_store",
@@ -633,6 +645,7 @@ fn least(x: &IntX) -> Option<i64> {
         | IntX::MoveCaptures
         | IntX::TurnSowings
         | IntX::Hand
+        | IntX::Lap
         | IntX::Count(..) => Some(0),
         IntX::Over(_, _, body) => least(body).filter(|&low| low >= 0).map(|_| 0),
         IntX::If(_, a, b) => Some(least(a)?.min(least(b)?)),
@@ -789,6 +802,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "move_captures" => Typed::Number(IntX::MoveCaptures),
         "turn_sowings" => Typed::Number(IntX::TurnSowings),
         "hand" => Typed::Number(IntX::Hand),
+        "lap" => Typed::Number(IntX::Lap),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),
         "direction" => Typed::Dir(DirX::Move),
@@ -987,6 +1001,7 @@ fn call_node(
         "owner" => Typed::Player(PlayerX::Owner(Box::new(hole()))),
         "own" => Typed::Bool(BoolX::Own(hole())),
         "is_store" => Typed::Bool(BoolX::IsStore(hole())),
+        "neutral" => Typed::Bool(BoolX::Neutral(hole())),
         "closed" => Typed::Bool(BoolX::IsClosed(hole())),
         "claimed" => Typed::Bool(BoolX::Claimed(hole())),
         "store" | "row_seeds" | "max_seeds" | "hole" | "claim" | "holes_of" | "inner_row"

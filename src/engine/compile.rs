@@ -585,6 +585,10 @@ impl Compiler<'_> {
                 let stores = g.store_mask;
                 on_hole!(self, h, |cx, _pos, p| p < 64 && stores & (1 << p) != 0)
             }
+            BoolX::Neutral(h) => {
+                let neutral = g.neutral_mask();
+                on_hole!(self, h, |cx, _pos, p| p < 64 && neutral & (1 << p) != 0)
+            }
             BoolX::IsClosed(h) => {
                 on_hole!(self, h, |cx, pos, p| p < 64 && pos.closed & (1 << p) != 0)
             }
@@ -955,6 +959,7 @@ impl Compiler<'_> {
             }
             IntX::MoveCaptures => Box::new(|cx, _| i64::from(cx.move_captures)),
             IntX::Hand => Box::new(|cx, _| i64::from(cx.hand)),
+            IntX::Lap => Box::new(|cx, _| i64::from(cx.lap)),
             IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
             IntX::Count(set, body) => {
                 let set = self.set(set);
@@ -1133,7 +1138,7 @@ impl Compiler<'_> {
 /// (see [`Compiler::hole_class`]).
 fn class_hole(x: &BoolX) -> Option<&HoleX> {
     match x {
-        BoolX::Own(h) | BoolX::IsStore(h) => Some(h),
+        BoolX::Own(h) | BoolX::IsStore(h) | BoolX::Neutral(h) => Some(h),
         BoolX::Player(_, PlayerX::Owner(h), p) | BoolX::Player(_, p, PlayerX::Owner(h))
             if !matches!(p, PlayerX::Owner(_) | PlayerX::Starter) =>
         {
@@ -1161,6 +1166,7 @@ fn class_value(x: &BoolX, g: &crate::rules::Geometry, p: Pos, mover: Player) -> 
     Some(match x {
         BoolX::Own(_) => g.owner_of(p) == mover,
         BoolX::IsStore(_) => g.is_store(p),
+        BoolX::Neutral(_) => g.neutral_mask() & crate::rules::bit(p) != 0,
         BoolX::Player(eq, a, b) => (player(a)? == player(b)?) == *eq,
         BoolX::Not(a) => !class_value(a, g, p, mover)?,
         BoolX::And(a, b) => class_value(a, g, p, mover)? && class_value(b, g, p, mover)?,

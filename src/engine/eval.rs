@@ -23,6 +23,8 @@ pub struct Cx<'a> {
     pub move_captures: u32,
     /// In a skip clause: the seeds in hand, the one about to be sown included.
     pub hand: u16,
+    /// The lap being sown (1 for the move's first), or the move's last after it.
+    pub lap: u32,
     pub reached_opponent: bool,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
@@ -45,6 +47,7 @@ impl<'a> Cx<'a> {
             last_seed: false,
             move_captures: 0,
             hand: 0,
+            lap: 0,
             reached_opponent: false,
             steps: 0,
         }
@@ -128,6 +131,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
             | IntX::MoveCaptures
             | IntX::TurnSowings
             | IntX::Hand
+            | IntX::Lap
             | IntX::Var(_) => false,
         }
     }
@@ -151,7 +155,11 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::Player(_, a, b) => player(a) || player(b),
         BoolX::Hole(_, a, b) => hole(a) || hole(b),
         BoolX::In(v, _) => int(v),
-        BoolX::Own(h) | BoolX::IsStore(h) | BoolX::IsClosed(h) | BoolX::Claimed(h) => hole(h),
+        BoolX::Own(h)
+        | BoolX::IsStore(h)
+        | BoolX::Neutral(h)
+        | BoolX::IsClosed(h)
+        | BoolX::Claimed(h) => hole(h),
         BoolX::Var(_) => false,
         BoolX::VarOf(_, p) => player(p),
         BoolX::Dir(_, a, b) => dir(a) || dir(b),

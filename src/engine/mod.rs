@@ -16,7 +16,9 @@ use crate::rules::{
     ClauseId, Dir, EndingRule, MAX_POSITIONS, MAX_SEATS, MAX_VARS, NO_HOLE, NOBODY, Player, Pos,
     Rules, bit,
 };
-use crate::ruleset::{ClosedHoles, NextStarter, Remaining, RowEnd, VarScope, Verdict};
+use crate::ruleset::{
+    ClosedHoles, NeutralSeeds, NextStarter, Remaining, RowEnd, VarScope, Verdict,
+};
 use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
 use eval::Cx;
@@ -1635,6 +1637,34 @@ impl Game {
         }
     }
 
+    /// Shares the seeds of the neutral holes equally among the players still in the game;
+    /// the seeds that do not divide stay on the board (in the last neutral holes).
+    fn share_neutral(&mut self, rules: &Rules, shares: &mut [u32; MAX_SEATS]) -> u32 {
+        let g = &rules.geometry;
+        let neutral = g.neutral_mask();
+        let holes = || (0..g.positions).filter(move |&h| neutral & bit(h) != 0);
+        let total: u32 = holes().map(|h| u32::from(self.pos.seeds(h))).sum();
+        let out = self.pos.out;
+        let players = || g.players().filter(move |&p| out & (1 << p) == 0);
+        let count = players().count() as u32;
+        let each = total.checked_div(count).unwrap_or(0);
+        let mut owed = each * count;
+        for h in holes() {
+            let seeds = u32::from(self.pos.seeds(h));
+            let lifted = seeds.min(owed);
+            // At most the hole's own count, so it fits.
+            self.pos.set(h, (seeds - lifted) as u16);
+            owed -= lifted;
+        }
+        for p in players() {
+            self.pos.credit(rules, p, each);
+            if let Some(share) = shares.get_mut(usize::from(p)) {
+                *share += each;
+            }
+        }
+        each
+    }
+
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
     /// refills the board for the next round (or ends the match).
     fn end_round<T: Tracer>(
@@ -1682,6 +1712,11 @@ impl Game {
                 }
             }
         }
+        let neutral = if rules.neutral_seeds == NeutralSeeds::Shared {
+            self.share_neutral(&rules, &mut shares)
+        } else {
+            0
+        };
         let scores = self.scores();
         let winner = match ending.result {
             Verdict::MostSeeds => most(&scores),
@@ -1700,6 +1735,7 @@ impl Game {
                 mover,
                 shares,
                 removed,
+                neutral,
                 winner,
                 scores,
                 board: Box::new(self.pos),

@@ -3,7 +3,9 @@
 use super::compile::{CaptureProgram, InFull, Program, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
-use crate::rules::{Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, Player, Pos, Rules};
+use crate::rules::{
+    Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
+};
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
 use crate::trace::{Event, Limit, Tracer};
 
@@ -406,6 +408,7 @@ impl<'a> Mover<'a> {
         }
         let last = run.last;
         cx.at(last, last, lap_origin, false);
+        cx.lap = run.laps;
         for rule in &self.program.move_captures {
             if (rule.when)(cx, pos) {
                 self.capture(rule, pos, cx, tracer);
@@ -460,6 +463,7 @@ impl<'a> Mover<'a> {
             };
             run.laps += 1;
             run.last = last;
+            cx.lap = run.laps;
             if let RelayWhen::When(_) = relay.when {
                 // Only a general condition reads the context.
                 cx.at(last, last, from, false);
@@ -695,6 +699,7 @@ impl<'a> Mover<'a> {
     ) -> LapOutcome {
         let rules = self.rules;
         let lap_origin = cursor.from;
+        cx.lap = lap;
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
@@ -1375,7 +1380,8 @@ impl<'a> Mover<'a> {
         tracer: &mut T,
     ) -> u32 {
         let g = &self.rules.geometry;
-        if !g.is_hole(h) {
+        // A neutral hole has no owner to take it: a capture to the owner leaves it.
+        if !g.is_hole(h) || (rule.to == Destination::Owner && g.owner_of(h) == NOBODY) {
             return 0;
         }
         let seeds = pos.lift(h);

@@ -547,7 +547,9 @@ pub fn of_rules(rules: &Rules, sinks: bool) -> Layout {
     let g = &rules.geometry;
     let per = usize::from(g.holes_per_row);
     let site = |p: Pos| board_site(rules, p, SiteKind::Hole);
-    let holes = |p: Player| -> Vec<SiteSpec> { g.holes_of(p).map(site).collect() };
+    // Rows as labelled (homes), whoever owns their holes: neutral holes and holes given
+    // by `[board] owners` are drawn where their labels put them.
+    let holes = |home: u8| -> Vec<SiteSpec> { g.home_holes(home).map(site).collect() };
     let row = |sites: Vec<SiteSpec>, caption| RowSpec { sites, caption };
     let (south, north) = (holes(0), holes(1));
     let reversed = |v: &[SiteSpec]| v.iter().rev().cloned().collect::<Vec<_>>();
@@ -601,8 +603,8 @@ pub fn of_rules(rules: &Rules, sinks: bool) -> Layout {
 /// left comes before South's first hole.
 fn rules_store_side(rules: &Rules) -> StoreSide {
     let g = &rules.geometry;
-    match (g.store_of(0), g.holes(0).first()) {
-        (Some(store), Some(&first)) if store < first => StoreSide::Left,
+    match (g.store_of(0), g.home_holes(0).next()) {
+        (Some(store), Some(first)) if store < first => StoreSide::Left,
         _ => StoreSide::Right,
     }
 }
