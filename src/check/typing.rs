@@ -781,7 +781,9 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             format!("`{name}` has no meaning {}", scope.place),
         );
         return Err(match meaningful(doc.needs) {
-            Some((what, places)) => d.hint(format!("`{name}` ({what}) can be read {places}")),
+            // The name's own words, the fact's places (names sharing a fact differ in what
+            // they are: `lap_origin` and `lap`).
+            Some((_, places)) => d.hint(format!("`{name}` ({}) can be read {places}", doc.doc)),
             None => d,
         }
         .at(span.clone()));
@@ -831,7 +833,7 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         ),
         facts::LAP => (
             "the hole the current lap was lifted from",
-            "in capture clauses, relay conditions and extra-turn clauses",
+            "in capture clauses, relay conditions, extra-turn clauses and `[[sowing.skip]]` clauses",
         ),
         facts::BOUND => (
             "the hole a chain has just taken, or an aggregate's hole",
