@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::expr::{self, BinaryOp, Node, NodeKind, UnaryOp};
 use crate::rules::{Player, Rules, title};
 use crate::ruleset::{
-    self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NextStarter, RelayFrom,
+    self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NeutralSeeds, NextStarter, RelayFrom,
     Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores, Verdict,
 };
 
@@ -1020,8 +1020,13 @@ impl Explainer<'_> {
             ""
         };
         let mut s = Section::new("end", "End: no legal move", &e.no_move.cites, line);
+        let when = if self.rules.pass {
+            "When no player has a legal move (a player who cannot move passes while another can)"
+        } else {
+            "When the player to move has no legal move"
+        };
         s.say(format!(
-            "When the player to move has no legal move, the game{} ends: {}",
+            "{when}, the game{} ends: {}",
             or_round,
             self.ending(
                 &e.no_move.remaining,
@@ -1138,7 +1143,15 @@ impl Explainer<'_> {
             Verdict::MoverWins => format!("{mover} wins"),
             Verdict::MoverLoses => format!("{mover} loses"),
         });
-        format!("{r}; {v}.")
+        // `[end] neutral_seeds` holds at every ending, whatever `remaining` says.
+        let neutral = match self.rules.neutral_seeds {
+            _ if self.rules.geometry.neutral_mask() == 0 => "",
+            NeutralSeeds::Stay => "; the seeds in the neutral holes stay there, counted for nobody",
+            NeutralSeeds::Shared => {
+                "; the seeds in the neutral holes are shared equally among the players, those that do not divide staying there, counted for nobody"
+            }
+        };
+        format!("{r}{neutral}; {v}.")
     }
 }
 
