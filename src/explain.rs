@@ -636,6 +636,7 @@ impl Explainer<'_> {
                         if v.initial != 0 { "true" } else { "false" }
                     ),
                     ruleset::VarKind::Direction => "a direction, none at first".to_string(),
+                    ruleset::VarKind::Holes => "a set of holes, empty at first".to_string(),
                 };
                 let whose = if v.per_player {
                     ", one for each player"
@@ -692,6 +693,21 @@ impl Explainer<'_> {
                     }
                 ));
                 s.note(n);
+            }
+            for (verb, table) in [("puts into", &e.mark), ("takes out of", &e.unmark)] {
+                for (name, value) in table {
+                    let mut n = self.note("", value, Ctx::Move);
+                    n.role = "the hole is";
+                    let whose = if (self.rules.vars.iter())
+                        .any(|v| &v.name == name.get_ref() && v.per_player)
+                    {
+                        " (the mover's)"
+                    } else {
+                        ""
+                    };
+                    s.say(format!("It {verb} the set `{}`{whose} a hole:", name.get_ref()));
+                    s.note(n);
+                }
             }
             out.push(s);
         }
@@ -1213,6 +1229,9 @@ impl Explainer<'_> {
                 )
             }
             NodeKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b, ctx),
+            NodeKind::InSet(h, set) => {
+                format!("{} is in {}", self.value(h, ctx), self.value(set, ctx))
+            }
             NodeKind::In(a, list) => {
                 let items: Vec<String> = list.iter().map(|x| self.value(x, ctx)).collect();
                 match self.counted(a, ctx) {
@@ -1446,7 +1465,7 @@ impl Explainer<'_> {
                     _ => self.cond(n, ctx),
                 }
             }
-            NodeKind::In(..) => self.cond(n, ctx),
+            NodeKind::In(..) | NodeKind::InSet(..) => self.cond(n, ctx),
         }
     }
 

@@ -425,28 +425,63 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A variable's value: `NAME=v`, or `NAME=south/north` for one each player has.
+    /// A variable's value: `NAME=v`, or `NAME=v1/v2/...` for one each player has (in turn
+    /// order). A set of holes is its labels joined by `+` (`covered=s3+n2`), or `-` when empty.
     fn var(
         &mut self,
         var: &crate::rules::VarInfo,
         value: &str,
         span: Range<usize>,
     ) -> Result<(), PositionError> {
+        let rules = self.rules;
+        let seats = usize::from(rules.geometry.seats);
         let values: Vec<&str> = if var.per_player {
             value.split('/').collect()
         } else {
             vec![value]
         };
-        if values.len() != if var.per_player { 2 } else { 1 } {
+        if values.len() != if var.per_player { seats } else { 1 } {
+            let whose: Vec<String> = (rules.geometry.players())
+                .map(|p| rules.player_key(p).to_uppercase())
+                .collect();
             return fail(
                 format!(
-                    "`{}` is a variable each player has: write {}=SOUTH/NORTH",
-                    var.name, var.name
+                    "`{}` is a variable each player has: write {}={}",
+                    var.name,
+                    var.name,
+                    whose.join("/")
                 ),
                 span,
             );
         }
+        let width = usize::from(var.width.max(1));
         for (k, v) in values.into_iter().enumerate() {
+            let at = usize::from(var.slot) + k * width;
+            if var.kind == crate::ruleset::VarKind::Holes {
+                let mut mask = 0u64;
+                if v != "-" {
+                    for label in v.split('+') {
+                        let hole = (0..rules.geometry.positions)
+                            .find(|&h| rules.geometry.is_hole(h) && rules.geometry.label(h) == label);
+                        let Some(h) = hole.filter(|&h| h < 64) else {
+                            return fail(
+                                format!(
+                                    "`{label}` is not a hole of this board: `{}` is a set of holes, written s1+n3 (or - when empty)",
+                                    var.name
+                                ),
+                                span,
+                            );
+                        };
+                        mask |= 1 << h;
+                    }
+                }
+                for (half, part) in [(0, mask as u32), (1, (mask >> 32) as u32)] {
+                    if let Some(slot) = self.pos.vars.get_mut(at + half) {
+                        *slot = part as i32;
+                    }
+                }
+                continue;
+            }
             let parsed = match var.kind {
                 crate::ruleset::VarKind::Number => v.parse::<i32>().ok(),
                 crate::ruleset::VarKind::Flag => match v {
@@ -460,19 +495,21 @@ impl Reader<'_> {
                     "cw" => Some(2),
                     _ => None,
                 },
+                crate::ruleset::VarKind::Holes => None,
             };
             let Some(parsed) = parsed else {
                 let what = match var.kind {
                     crate::ruleset::VarKind::Number => "a whole number",
                     crate::ruleset::VarKind::Flag => "true or false",
                     crate::ruleset::VarKind::Direction => "ccw, cw or none",
+                    crate::ruleset::VarKind::Holes => "holes joined by +",
                 };
                 return fail(
                     format!("`{v}` is not a value of `{}`: {what}", var.name),
                     span,
                 );
             };
-            if let Some(slot) = self.pos.vars.get_mut(usize::from(var.slot) + k) {
+            if let Some(slot) = self.pos.vars.get_mut(at) {
                 *slot = parsed;
             }
         }
@@ -635,7 +672,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
     let mut start = Position::empty();
     // The variables start at their first values; `vars` gives the others.
     for v in &rules.vars {
-        let slots = if v.per_player { 2 } else { 1 };
+        let slots = usize::from(v.slots);
         for k in 0..slots {
             if let Some(slot) = start.vars.get_mut(usize::from(v.slot) + k) {
                 *slot = v.initial;

@@ -88,25 +88,45 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         s.push_str(&format!(" claimed {}", claims.join(" ")));
     }
     // The variables that differ from their first values (the others read back as those).
-    let value = |v: &crate::rules::VarInfo, x: i32| match v.kind {
-        crate::ruleset::VarKind::Number => x.to_string(),
-        crate::ruleset::VarKind::Flag => (x != 0).to_string(),
-        crate::ruleset::VarKind::Direction => match x {
-            1 => "ccw".into(),
-            2 => "cw".into(),
-            _ => "none".into(),
-        },
+    // Each value from its slots at `at` (a set of holes takes two).
+    let value = |v: &crate::rules::VarInfo, at: usize| {
+        let x = pos.vars.get(at).copied().unwrap_or(0);
+        match v.kind {
+            crate::ruleset::VarKind::Number => x.to_string(),
+            crate::ruleset::VarKind::Flag => (x != 0).to_string(),
+            crate::ruleset::VarKind::Direction => match x {
+                1 => "ccw".into(),
+                2 => "cw".into(),
+                _ => "none".into(),
+            },
+            crate::ruleset::VarKind::Holes => {
+                let mask = crate::rules::holes_in(&pos.vars, at);
+                let labels: Vec<String> = (0..64u8)
+                    .filter(|&h| mask & (1 << h) != 0)
+                    .map(|h| g.label(h))
+                    .collect();
+                if labels.is_empty() {
+                    "-".into()
+                } else {
+                    labels.join("+")
+                }
+            }
+        }
     };
     let vars: Vec<String> = rules
         .vars
         .iter()
         .filter_map(|v| {
-            let slots = if v.per_player { 2 } else { 1 };
-            let got: Vec<i32> = (0..slots)
-                .map(|k| pos.vars.get(usize::from(v.slot) + k).copied().unwrap_or(0))
-                .collect();
-            (got.iter().any(|&x| x != v.initial)).then(|| {
-                let shown: Vec<String> = got.iter().map(|&x| value(v, x)).collect();
+            let slots = usize::from(v.slots);
+            let first = usize::from(v.slot);
+            let changed = (first..first + slots)
+                .any(|k| pos.vars.get(k).copied().unwrap_or(0) != v.initial);
+            changed.then(|| {
+                let width = usize::from(v.width.max(1));
+                let shown: Vec<String> = (first..first + slots)
+                    .step_by(width)
+                    .map(|at| value(v, at))
+                    .collect();
                 format!("{}={}", v.name, shown.join("/"))
             })
         })
@@ -310,7 +330,10 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::LapEnd { .. }
         | Event::Relay { .. }
         | Event::MoveEnd { .. } => detail >= Detail::Laps,
-        Event::Drop { .. } | Event::Skip { .. } | Event::Diverted { .. } => detail >= Detail::Drops,
+        Event::Drop { .. }
+        | Event::Skip { .. }
+        | Event::Diverted { .. }
+        | Event::Redirect { .. } => detail >= Detail::Drops,
         Event::Move { .. }
         | Event::Pass { .. }
         | Event::Effect { .. }
@@ -675,6 +698,24 @@ impl TextTrace {
                     .map_or(String::new(), |c| format!(" [{}]", escape(c)));
                 out.say(format_args!("  relay{cites} from {}\n", l(*hole)));
             }
+            Event::Redirect {
+                clause: c,
+                hole,
+                to,
+                seeds,
+            } if drops => {
+                let name = escape(&rules.clause(*c).name);
+                match to {
+                    Some(to) => self.push(
+                        out,
+                        format_args!(" ({} by \"{name}\") {}:{seeds}", l(*hole), l(*to)),
+                    ),
+                    None => self.push(
+                        out,
+                        format_args!(" ({} by \"{name}\": out of play)", l(*hole)),
+                    ),
+                }
+            }
             Event::Diverted {
                 clause: c,
                 hole,
@@ -920,6 +961,7 @@ impl TextTrace {
             }
             Event::Lift { .. }
             | Event::Diverted { .. }
+            | Event::Redirect { .. }
             | Event::Resow { .. }
             | Event::Drop { .. }
             | Event::Skip { .. }
@@ -987,6 +1029,15 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::Diverted { clause, hole, to } => {
             json!({"event": "diverted", "clause": c(*clause), "hole": l(*hole), "to": p(*to)})
         }
+        Event::Redirect {
+            clause,
+            hole,
+            to,
+            seeds,
+        } => json!({
+            "event": "redirect", "clause": c(*clause), "hole": l(*hole),
+            "to": to.map(|h| l(h)), "seeds": seeds,
+        }),
         Event::CaptureCancelled { clause, seeds } => {
             json!({"event": "capture_cancelled", "clause": c(*clause), "seeds": seeds})
         }

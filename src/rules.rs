@@ -317,6 +317,10 @@ pub struct VarInfo {
     pub per_player: bool,
     /// Its first slot in [`crate::engine::Position::vars`].
     pub slot: u8,
+    /// The slots one value takes (2 for a set of holes, a mask of 64 positions), and all its
+    /// slots (one value a player for a variable each player has).
+    pub width: u8,
+    pub slots: u8,
     pub initial: i32,
     pub about: Option<String>,
 }
@@ -327,6 +331,15 @@ pub enum VarValue {
     Number(IntX),
     Flag(BoolX),
     Dir(DirX),
+    /// A hole put into (`true`) or taken out of a set of holes.
+    Mark(HoleX, bool),
+}
+
+/// The set of holes a variable of kind `holes` holds, from its two slots at `at`.
+#[inline]
+pub fn holes_in(vars: &[i32], at: usize) -> u64 {
+    let half = |k: usize| u64::from(vars.get(k).copied().unwrap_or(0) as u32);
+    half(at) | half(at + 1) << 32
 }
 
 /// A compiled effect clause: when it holds, the variables take their new values (all read
@@ -422,6 +435,8 @@ pub enum BoolX {
     IsStore(HoleX),
     /// `neutral(h)`: the hole is owned by nobody.
     Neutral(HoleX),
+    /// `h in S`: the hole is one of the set's.
+    InSet(HoleX, SetX),
     IsClosed(HoleX),
     /// `claimed(h)`: the hole is some player's claimed hole.
     Claimed(HoleX),
@@ -471,20 +486,25 @@ pub enum SetX {
     All,
     /// `sets.NAME`: a set the ruleset declares, as a mask of positions.
     Named(u64),
+    /// A variable of kind `holes` (its first slot), and one each player has, read for one.
+    Var(u8),
+    VarOf(u8, Box<PlayerX>),
 }
 
 impl SetX {
     fn size(&self) -> u64 {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => 1 + p.size(),
-            SetX::All | SetX::Named(_) => 1,
+            SetX::VarOf(_, p) => 1 + p.size(),
+            SetX::All | SetX::Named(_) | SetX::Var(_) => 1,
         }
     }
 
     fn reads(&self, fact: Fact) -> bool {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => p.reads(fact),
-            SetX::All | SetX::Named(_) => false,
+            SetX::VarOf(_, p) => p.reads(fact),
+            SetX::All | SetX::Named(_) | SetX::Var(_) => false,
         }
     }
 
@@ -492,7 +512,8 @@ impl SetX {
     pub fn player(&self) -> Option<&PlayerX> {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => Some(p),
-            SetX::All | SetX::Named(_) => None,
+            SetX::VarOf(_, p) => Some(p),
+            SetX::All | SetX::Named(_) | SetX::Var(_) => None,
         }
     }
 }
@@ -553,6 +574,14 @@ pub struct PreferRule {
 pub struct SkipRule {
     pub id: ClauseId,
     pub when: BoolX,
+}
+
+/// A compiled redirect clause: where the seed goes (a hole, or out of play when none).
+#[derive(Debug, Clone)]
+pub struct RedirectRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+    pub hole: Option<HoleX>,
 }
 
 /// A compiled extra-turn clause.
@@ -668,6 +697,7 @@ pub struct Rules {
     pub sets: BTreeMap<String, u64>,
     /// The conditions under which a seed passes over a hole (`[[sowing.skip]]`).
     pub skips: Vec<SkipRule>,
+    pub redirects: Vec<RedirectRule>,
     /// The ending when no legal move of any player can capture, when the rules have one.
     pub no_capture: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,
@@ -903,6 +933,7 @@ impl BoolX {
             BoolX::VarOf(_, p) => 1 + p.size(),
             BoolX::Dir(_, a, b) => 1 + a.size() + b.size(),
             BoolX::Holds(_, set, body) => 1 + set.size() + AGGREGATE_HOLES * body.size(),
+            BoolX::InSet(h, set) => 1 + h.size() + set.size(),
             BoolX::Const(_)
             | BoolX::LastSeed
             | BoolX::FirstMove
@@ -932,6 +963,7 @@ impl BoolX {
             BoolX::VarOf(_, p) => p.reads(fact),
             BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
             BoolX::Holds(_, set, body) => set.reads(fact) || body.reads(fact),
+            BoolX::InSet(h, set) => h.reads(fact) || set.reads(fact),
             BoolX::Const(_) | BoolX::LastSeed | BoolX::Var(_) => false,
         }
     }

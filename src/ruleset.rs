@@ -329,6 +329,10 @@ pub struct Sowing {
     /// hand (this one included) and `last_seed` whether it is the lap's last.
     #[serde(default)]
     pub skip: Vec<Skip>,
+    /// Redirect clauses, `[[sowing.redirect]]`: read before each seed is dropped (after the
+    /// skip clauses), with the same names; when one holds, the seed goes elsewhere instead.
+    #[serde(default)]
+    pub redirect: Vec<Redirect>,
     /// The documented clause the sowing implements.
     #[serde(default)]
     pub cites: Option<String>,
@@ -513,6 +517,40 @@ pub struct Skip {
     pub when: Expr,
 }
 
+/// A condition under which a seed due into a hole goes elsewhere: out of play, or into
+/// another hole. A redirected last seed ends its lap where it went (or, out of play, at the
+/// hole it was due into).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Redirect {
+    /// A short name, shown in traces.
+    pub name: String,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// The seed due into `here` goes elsewhere when this holds.
+    #[schemars(with = "String")]
+    pub when: Expr,
+    /// `removed`: the seed leaves play (booked to the mover's removed seeds, like a capture
+    /// removed from the game). Give either this or `hole`.
+    #[serde(default)]
+    #[schemars(with = "Option<RedirectTo>")]
+    pub to: Option<toml::Spanned<RedirectTo>>,
+    /// The hole the seed goes into instead, an expression over `here` (e.g. `hole(opponent,
+    /// 1)`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub hole: Option<Expr>,
+}
+
+/// Where a redirected seed goes, when not into a hole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RedirectTo {
+    /// Out of play for the rest of the game.
+    Removed,
+}
+
 /// When a capture clause is tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -646,6 +684,9 @@ pub enum VarKind {
     Flag,
     /// A direction of sowing, `none` until set (compared with `direction`, `cw`, `ccw`).
     Direction,
+    /// A set of holes, empty at first: marks on holes (covered, locked), read as a set
+    /// (`here in covered`, `count(covered, ...)`), changed by effects' `mark` and `unmark`.
+    Holes,
 }
 
 /// When a variable goes back to its first value.
@@ -680,8 +721,17 @@ pub struct Effect {
     pub when: Option<Expr>,
     /// The new values: `{ NAME = 'expression' }`, all read before any is set. For a variable
     /// each player has, the mover's is set.
+    #[serde(default)]
     #[schemars(with = "BTreeMap<String, String>")]
     pub set: BTreeMap<toml::Spanned<String>, Expr>,
+    /// Holes put into sets of holes (variables of kind `holes`): `{ covered = 'last' }`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub mark: BTreeMap<toml::Spanned<String>, Expr>,
+    /// Holes taken out of sets of holes: `{ locked = 'origin' }`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub unmark: BTreeMap<toml::Spanned<String>, Expr>,
 }
 
 /// A clause that gives the mover another sowing.

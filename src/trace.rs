@@ -76,6 +76,14 @@ pub enum Event {
         hole: Pos,
         to: Player,
     },
+    /// A redirect clause sent the seed due into `hole` into `to` (out of play when none);
+    /// `seeds` is the count of `to` after it.
+    Redirect {
+        clause: ClauseId,
+        hole: Pos,
+        to: Option<Pos>,
+        seeds: u16,
+    },
     /// A capture clause's `cancel_if` held: the seeds went back.
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
@@ -397,6 +405,22 @@ impl Tracer for Ledger {
             Event::Diverted { to, .. } => {
                 self.hand = self.hand.wrapping_sub(1);
                 self.pos.credit(&self.rules, *to, 1);
+            }
+            Event::Redirect { to, seeds, .. } => {
+                self.hand = self.hand.wrapping_sub(1);
+                match to {
+                    Some(h) => {
+                        self.pos.set(*h, self.pos.seeds(*h).saturating_add(1));
+                        if self.pos.seeds(*h) != *seeds {
+                            self.fail(format!("{e:?}: the hole holds {}", self.pos.seeds(*h)));
+                        }
+                    }
+                    None => {
+                        if let Some(t) = self.pos.taken.get_mut(usize::from(self.mover)) {
+                            *t += 1;
+                        }
+                    }
+                }
             }
             Event::Capture {
                 hole,

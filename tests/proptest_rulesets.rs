@@ -60,6 +60,9 @@ struct Spec {
     /// A skip clause: seeds pass over holes of three, unless last (or over every opponent
     /// hole, which lets a lap find no hole at all).
     skip: Option<&'static str>,
+    /// Neutral holes (two rows of two holes or more): s1 and n1 belong to nobody, and their
+    /// seeds at the end stay or are shared.
+    neutral: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -229,6 +232,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 prop::option::of(prop::sample::select(vec!["after", "before"])),
                 any::<bool>(),
                 prop::option::of(prop::sample::select(vec!["threes", "opponent"])),
+                prop::option::of(prop::sample::select(vec!["stay", "shared"])),
             ),
         ),
     )
@@ -253,7 +257,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     endless_remaining,
                     max_laps,
                     (leave_one, reverse, choose),
-                    (prefer, no_capture, skip),
+                    (prefer, no_capture, skip, neutral),
                 ),
             )| {
                 captures.sort_unstable();
@@ -283,6 +287,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     prefer,
                     no_capture,
                     skip,
+                    neutral: neutral.filter(|_| !four_rows && holes >= 2),
                 }
             },
         )
@@ -303,7 +308,11 @@ fn ruleset_text(s: &Spec) -> String {
             if s.store_left { "left" } else { "right" }
         );
     }
-    t += &format!("seeds = {}\n\n[sowing]\n", s.seeds);
+    t += &format!("seeds = {}\n", s.seeds);
+    if s.neutral.is_some() {
+        t += "neutral = [\"s1\", \"n1\"]\n";
+    }
+    t += "\n[sowing]\n";
     t += &format!(
         "direction = \"{}\"\n",
         match (s.choose, s.cw) {
@@ -391,6 +400,9 @@ fn ruleset_text(s: &Spec) -> String {
         s.endless_remaining
     );
     t += "cycle = { remaining = \"owners\", result = \"most_seeds\" }\n";
+    if let Some(share) = s.neutral {
+        t += &format!("neutral_seeds = \"{share}\"\n");
+    }
     if s.row_empty_ends {
         t += "\n[[end.when]]\nname = \"a row is empty\"\nwhen = 'row_seeds(south) == 0 or row_seeds(north) == 0'\nremaining = \"owners\"\nresult = \"most_seeds\"\n";
     }

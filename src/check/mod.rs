@@ -146,8 +146,9 @@ impl Checker<'_> {
             return None;
         }
         let options = self.options(f, overrides);
-        self.vars(f);
+        // The players first: a variable each player has takes a slot a player.
         self.players = self.players(f);
+        self.vars(f);
         let mut geometry = self.geometry(&f.board);
         if let Some(g) = &mut geometry {
             self.owners(f, g);
@@ -187,6 +188,9 @@ impl Checker<'_> {
                 let when = self.condition(&k.when, SKIP, "in a skip clause", &k.name)?;
                 Some(SkipRule { id, when })
             })
+            .collect();
+        let redirects: Vec<RedirectRule> = (f.sowing.redirect.iter())
+            .filter_map(|r| self.redirect(r))
             .collect();
         let lift = match &f.sowing.lift {
             Some(e) => Some(self.number_expr(e, LEGAL, "in `lift`", "sowing")?),
@@ -550,6 +554,7 @@ impl Checker<'_> {
             end_when,
             sets: self.sets.clone(),
             skips,
+            redirects,
             rounds,
             vars: {
                 let mut vars: Vec<VarInfo> = self.vars.values().cloned().collect();
@@ -1428,7 +1433,9 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let slots = if decl.per_player { 2 } else { 1 };
+            // A set of holes is a mask of 64 positions: two slots.
+            let width = if decl.kind == ruleset::VarKind::Holes { 2 } else { 1 };
+            let slots = width * if decl.per_player { self.players.len().max(2) } else { 1 };
             if slot + slots > MAX_VARS {
                 self.error(
                     Diagnostic::new(
@@ -1442,7 +1449,7 @@ impl Checker<'_> {
                 return;
             }
             let initial = match decl.kind {
-                ruleset::VarKind::Direction => 0,
+                ruleset::VarKind::Direction | ruleset::VarKind::Holes => 0,
                 ruleset::VarKind::Flag => i32::from(decl.initial != 0),
                 ruleset::VarKind::Number => i32::try_from(decl.initial)
                     .unwrap_or(if decl.initial < 0 { i32::MIN } else { i32::MAX }),
@@ -1455,12 +1462,53 @@ impl Checker<'_> {
                     scope: decl.scope,
                     per_player: decl.per_player,
                     slot: u8::try_from(slot).unwrap_or(u8::MAX),
+                    width: width as u8,
+                    slots: slots as u8,
                     initial,
                     about: decl.about.clone(),
                 },
             );
             slot += slots;
         }
+    }
+
+    /// A redirect clause: its condition, and the hole the seed goes into (or out of play).
+    fn redirect(&mut self, r: &ruleset::Redirect) -> Option<RedirectRule> {
+        let id = self.clause(&r.name, &r.cites);
+        let when = self.condition(&r.when, SKIP, "in a redirect clause", &r.name);
+        let hole = match (&r.to, &r.hole) {
+            (Some(_), None) => None,
+            (None, Some(h)) => {
+                let offset = content_offset(self.source, &h.span());
+                let node = match expr::parse(h.get_ref()) {
+                    Ok(n) => n,
+                    Err(err) => {
+                        self.error(err.diagnostic(&r.name).shifted(offset));
+                        return None;
+                    }
+                };
+                Some(self.compiled(SKIP, "in a redirect clause", offset, |scope| {
+                    typing::compile_hole(&node, scope)
+                })?)
+            }
+            (to, _) => {
+                let d = Diagnostic::new(
+                    Code::RedirectTarget,
+                    format!(
+                        "redirect \"{}\" must say where the seed goes: `to = \"removed\"` or `hole = '...'`, one of them",
+                        r.name
+                    ),
+                )
+                .hint("`to = \"removed\"` puts the seed out of play; `hole = 'hole(opponent, 1)'` into another hole");
+                let d = match to {
+                    Some(to) => d.at(to.span()),
+                    None => d.at(r.when.span()),
+                };
+                self.error(d);
+                return None;
+            }
+        };
+        Some(RedirectRule { id, when: when?, hole })
     }
 
     /// An effect clause: its condition and the values it sets.
@@ -1505,12 +1553,83 @@ impl Checker<'_> {
                     continue;
                 }
             };
+            if var.kind == ruleset::VarKind::Holes {
+                self.error(
+                    Diagnostic::new(
+                        Code::EffectSet,
+                        format!(
+                            "effect \"{}\" sets `{}`, a set of holes: holes are put into it and taken out",
+                            e.name,
+                            name.get_ref()
+                        ),
+                    )
+                    .at(name.span())
+                    .hint(format!("write `mark = {{ {} = 'last' }}` or `unmark = {{ ... }}`", name.get_ref())),
+                );
+                ok = false;
+                continue;
+            }
             match self.compiled(facts, "in an effect", offset, |scope| {
                 typing::compile_value(&node, scope, var.kind)
             }) {
                 Some(v) => sets.push((var.slot, var.per_player, v)),
                 None => ok = false,
             }
+        }
+        for (add, key, table) in [(true, "mark", &e.mark), (false, "unmark", &e.unmark)] {
+            for (name, value) in table {
+                let var = self.vars.get(name.get_ref()).cloned();
+                let Some(var) = var.filter(|v| v.kind == ruleset::VarKind::Holes) else {
+                    let d = Diagnostic::new(
+                        Code::EffectSet,
+                        format!(
+                            "effect \"{}\" {key}s `{}`, which is not a declared set of holes",
+                            e.name,
+                            name.get_ref()
+                        ),
+                    )
+                    .at(name.span());
+                    let sets = self.vars.values().filter(|v| v.kind == ruleset::VarKind::Holes);
+                    let d = match did_you_mean(name.get_ref(), sets.map(|v| v.name.as_str())) {
+                        Some(s) => d.hint(format!("did you mean `{s}`?")),
+                        None => d.hint(format!(
+                            "declare it under [vars.{}] with `kind = \"holes\"`",
+                            name.get_ref()
+                        )),
+                    };
+                    self.error(d);
+                    ok = false;
+                    continue;
+                };
+                let offset = content_offset(self.source, &value.span());
+                let node = match expr::parse(value.get_ref()) {
+                    Ok(n) => n,
+                    Err(err) => {
+                        self.error(err.diagnostic(&e.name).shifted(offset));
+                        ok = false;
+                        continue;
+                    }
+                };
+                match self.compiled(facts, "in an effect", offset, |scope| {
+                    typing::compile_hole(&node, scope)
+                }) {
+                    Some(h) => sets.push((var.slot, var.per_player, VarValue::Mark(h, add))),
+                    None => ok = false,
+                }
+            }
+        }
+        if ok && sets.is_empty() {
+            let d = Diagnostic::new(
+                Code::EffectSet,
+                format!("effect \"{}\" changes nothing", e.name),
+            )
+            .hint("give `set = { NAME = '...' }`, `mark` or `unmark`");
+            let d = match self.source.find(&format!("name = \"{}\"", e.name)) {
+                Some(at) => d.at(at..at + e.name.len() + 9),
+                None => d,
+            };
+            self.error(d);
+            ok = false;
         }
         let when = when?;
         ok.then_some(EffectRule { id, when, sets })
@@ -1882,6 +2001,10 @@ impl Checker<'_> {
                     }
                     stack.push(x);
                     stack.extend(items.iter());
+                }
+                NodeKind::InSet(x, set) => {
+                    stack.push(x);
+                    stack.push(set);
                 }
                 NodeKind::Unary(_, x) => stack.push(x),
                 NodeKind::Number(_) | NodeKind::Text(_) | NodeKind::Bool(_) | NodeKind::Name(_) => {

@@ -510,6 +510,7 @@ pub fn compile_value(
                 VarKind::Number => Type::Number,
                 VarKind::Flag => Type::Bool,
                 VarKind::Direction => Type::Direction,
+                VarKind::Holes => Type::Set,
             };
             Err(vec![mismatch(want, other.ty(), &node.span)])
         }
@@ -566,6 +567,10 @@ fn compile(node: &Node, scope: &Scope<'_>) -> Checked<Typed> {
             other => return Err(vec![mismatch(Type::Number, other.ty(), &x.span)]),
         },
         NodeKind::Binary(op, a, b) => binary(*op, a, b, span, scope)?,
+        NodeKind::InSet(x, set) => {
+            let (h, s) = both(compile_hole(x, scope), compile_set(set, scope))?;
+            Typed::Bool(BoolX::InSet(h, s))
+        }
         NodeKind::In(x, items) => {
             let (value, items) = both(
                 number(x, scope),
@@ -723,6 +728,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
             VarKind::Number => Typed::Number(IntX::Var(var.slot)),
             VarKind::Flag => Typed::Bool(BoolX::Var(var.slot)),
             VarKind::Direction => Typed::Dir(DirX::Var(var.slot)),
+            VarKind::Holes => Typed::Set(SetX::Var(var.slot)),
         });
     }
     let default_players = scope.players.len() == 2
@@ -878,6 +884,7 @@ fn var_of(
                 VarKind::Number => Typed::Number(IntX::VarOf(var.slot, p)),
                 VarKind::Flag => Typed::Bool(BoolX::VarOf(var.slot, p)),
                 VarKind::Direction => Typed::Dir(DirX::VarOf(var.slot, p)),
+                VarKind::Holes => Typed::Set(SetX::VarOf(var.slot, p)),
             })
         }
         ([other], [node]) => Err(vec![mismatch(Type::Player, other.ty(), &node.span)]),
@@ -1031,6 +1038,14 @@ fn call_node(
         }
         _ => unreachable_function(name, span)?,
     })
+}
+
+/// Compiles a set of holes (after `in`).
+fn compile_set(node: &Node, scope: &Scope<'_>) -> Checked<SetX> {
+    match compile(node, scope)? {
+        Typed::Set(s) => Ok(s),
+        other => Err(vec![mismatch(Type::Set, other.ty(), &node.span)]),
+    }
 }
 
 /// An aggregate over a set, its arguments typed as its declaration says.

@@ -365,6 +365,13 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         .chain(&rules.move_captures)
         .for_each(|r| mark(r.id));
     rules.extra_turns.iter().for_each(|x| mark(x.id));
+    // Skips, redirects and effects count each firing too (a skip or redirect once a seed).
+    rules.skips.iter().for_each(|k| mark(k.id));
+    rules.redirects.iter().for_each(|r| mark(r.id));
+    (rules.drop_effects.iter())
+        .chain(&rules.lap_effects)
+        .chain(&rules.move_effects)
+        .for_each(|e| mark(e.id));
     [
         Some(rules.no_move),
         Some(rules.endless_move),

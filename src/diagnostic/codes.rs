@@ -152,12 +152,14 @@ has (`seeds`, `mover`, `direction`, ...): choose another. Variable names are low
 with underscores."
 
     TooManyVars "E0119" Error "More variables than the position holds"
-"The rules' variables take 16 slots at most (a variable each player has takes one a player):
-no documented game needs more than a few."
+"The rules' variables take 16 slots at most (a variable each player has takes one a player; a
+set of holes takes two): no documented game needs more than a few."
 
     EffectSet "E0120" Error "An effect sets something that is not a variable of the right kind"
 "`set = { NAME = 'expression' }` gives a declared variable (`[vars.NAME]`) a new value: a
-number for a number, a condition for a flag, a direction for a direction."
+number for a number, a condition for a flag, a direction for a direction. A set of holes
+(`kind = \"holes\"`) is changed by `mark = { NAME = 'hole' }` and `unmark`, not by `set`; an
+effect that changes nothing is refused."
 
     EffectMoment "E0121" Error "An effect at a moment it cannot be tried"
 "Effects are tried at `drop`, `lap_end` or `move_end`, after the capture clauses of that
@@ -203,6 +205,11 @@ With three or more players they would not say who is meant: name the player inst
     UnknownPlayer "E0129" Error "A name that is not one of the players"
 "Where a ruleset names a player (`[start] first`, an option's value for it), the name must be
 one of `[turns] players` (by default `south` and `north`)."
+
+    RedirectTarget "E0130" Error "A redirect that says no place, or two, for the seed"
+"`[[sowing.redirect]]` sends a seed due into `here` elsewhere: either out of play, `to =
+\"removed\"`, or into another hole, `hole = '...'` (an expression over `here`, such as
+`hole(opponent, 1)`). Give exactly one of them."
 
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."

@@ -49,6 +49,8 @@ pub enum Value {
     Number(Num),
     Flag(Cond),
     Dir(Way),
+    /// A hole put into (`true`) or taken out of a set of holes.
+    Mark(Hole, bool),
 }
 
 impl EffectProgram {
@@ -67,20 +69,30 @@ impl EffectProgram {
                 }
                 Value::Flag(c) => i32::from(c(cx, pos)),
                 Value::Dir(d) => d(cx, pos),
+                Value::Mark(h, _) => i32::from(h(cx, pos)),
             };
             if let Some(slot) = values.get_mut(i) {
                 *slot = v;
             }
         }
-        for ((slot, per_player, _), v) in self.sets.iter().zip(values) {
-            let at = slot
-                + if *per_player {
-                    usize::from(cx.mover)
-                } else {
-                    0
-                };
-            if let Some(s) = pos.vars.get_mut(at) {
-                *s = v;
+        for ((slot, per_player, value), v) in self.sets.iter().zip(values) {
+            let Value::Mark(_, add) = value else {
+                let at = slot + if *per_player { usize::from(cx.mover) } else { 0 };
+                if let Some(s) = pos.vars.get_mut(at) {
+                    *s = v;
+                }
+                continue;
+            };
+            // A set of holes takes two slots (a player's own: two a player); no hole (or a
+            // store past the mask) changes nothing.
+            let at = slot + if *per_player { 2 * usize::from(cx.mover) } else { 0 };
+            let Ok(h) = u32::try_from(v) else { continue };
+            if h >= 64 {
+                continue;
+            }
+            if let Some(s) = pos.vars.get_mut(at + (h / 32) as usize) {
+                let bit = (1u32 << (h % 32)) as i32;
+                *s = if *add { *s | bit } else { *s & !bit };
             }
         }
         true
@@ -200,6 +212,9 @@ pub struct Program {
     pub prefer: Vec<PreferProgram>,
     /// Each skip clause (`[[sowing.skip]]`): its id and its condition.
     pub skips: Vec<(ClauseId, Cond)>,
+    /// The redirect clauses that can fire, each with the hole it sends the seed to (out of
+    /// play when none).
+    pub redirects: Vec<(ClauseId, Cond, Option<Hole>)>,
     /// Each extra-turn clause: its id and its condition.
     pub extra_turns: Vec<(ClauseId, Cond)>,
     /// Each ending condition, with how the round then ends.
@@ -294,6 +309,7 @@ impl Program {
                 .is_none_or(|r| r.hole.is_none() && !r.reverse)
             && rules.claim_clause.is_none()
             && rules.skips.iter().all(|k| !may_fire(&k.when))
+            && rules.redirects.iter().all(|r| !may_fire(&r.when))
             && rules.first_seed == FirstSeed::Next
             && !rules.reads(Fact::ReachedOpponent);
         Program {
@@ -336,6 +352,10 @@ impl Program {
             skips: (rules.skips.iter())
                 .filter(|k| may_fire(&k.when))
                 .map(|k| (k.id, c.cond(&k.when)))
+                .collect(),
+            redirects: (rules.redirects.iter())
+                .filter(|r| may_fire(&r.when))
+                .map(|r| (r.id, c.cond(&r.when), r.hole.as_ref().map(|h| c.hole(h))))
                 .collect(),
             prefer: (rules.prefer.iter())
                 .filter(|p| may_fire(&p.when))
@@ -584,6 +604,13 @@ impl Compiler<'_> {
             BoolX::IsStore(h) => {
                 let stores = g.store_mask;
                 on_hole!(self, h, |cx, _pos, p| p < 64 && stores & (1 << p) != 0)
+            }
+            BoolX::InSet(h, set) => {
+                let (h, set) = (self.hole(h), self.set(set));
+                Box::new(move |cx, pos| {
+                    let p = h(cx, pos);
+                    p < 64 && set(cx, pos) & (1 << p) != 0
+                })
             }
             BoolX::Neutral(h) => {
                 let neutral = g.neutral_mask();
@@ -896,6 +923,7 @@ impl Compiler<'_> {
                         VarValue::Number(n) => Value::Number(self.num(n)),
                         VarValue::Flag(c) => Value::Flag(self.cond(c)),
                         VarValue::Dir(d) => Value::Dir(self.dir(d)),
+                        VarValue::Mark(h, add) => Value::Mark(self.hole(h), *add),
                     };
                     (usize::from(*slot), *per_player, value)
                 })
@@ -1053,6 +1081,16 @@ impl Compiler<'_> {
                 return Box::new(move |_, _| all);
             }
             &SetX::Named(mask) => return Box::new(move |_, _| mask),
+            &SetX::Var(slot) => {
+                let at = usize::from(slot);
+                return Box::new(move |_, pos| crate::rules::holes_in(&pos.vars, at));
+            }
+            SetX::VarOf(slot, p) => {
+                let (at, who) = (usize::from(*slot), self.who(p));
+                return Box::new(move |cx, pos| {
+                    crate::rules::holes_in(&pos.vars, at + 2 * usize::from(who(cx, pos)))
+                });
+            }
             SetX::HolesOf(_) => per_player(&|_| true),
             SetX::Inner(_) => per_player(&|h| !four_rows || g.number_of(h) > n),
             SetX::Outer(_) => per_player(&|h| four_rows && g.number_of(h) <= n),

@@ -164,6 +164,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
         BoolX::VarOf(_, p) => player(p),
         BoolX::Dir(_, a, b) => dir(a) || dir(b),
         BoolX::Holds(_, set, body) => set.player().is_some_and(player) || reads_hole(body),
+        BoolX::InSet(h, set) => hole(h) || set.player().is_some_and(player),
     }
 }
 

@@ -901,7 +901,7 @@ impl Game {
                 rules
                     .vars
                     .iter()
-                    .map(|v| usize::from(v.slot) + if v.per_player { 2 } else { 1 })
+                    .map(|v| usize::from(v.slot) + usize::from(v.slots))
                     .max()
                     .unwrap_or(0)
             });
@@ -2040,7 +2040,7 @@ fn reset_vars(
         if !resets(v.scope) {
             continue;
         }
-        let slots = if v.per_player { 2 } else { 1 };
+        let slots = usize::from(v.slots);
         for s in 0..slots {
             if let Some(slot) = pos.vars.get_mut(usize::from(v.slot) + s) {
                 *slot = v.initial;

@@ -547,7 +547,10 @@ impl<'a> Mover<'a> {
             },
             claims,
             skip: self.rules.skip_origin,
-            quiet: !claims && self.program.drops.counts.none() && self.program.skips.is_empty(),
+            quiet: !claims
+                && self.program.drops.counts.none()
+                && self.program.skips.is_empty()
+                && self.program.redirects.is_empty(),
         }
     }
 
@@ -812,8 +815,8 @@ impl<'a> Mover<'a> {
         // The positions where a seed needs more than a drop, tested together with one bit
         // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
         // lap first reaches one (when that is watched).
-        // With skip clauses, every position is a stop: each seed asks them first.
-        let skipping = if self.program.skips.is_empty() {
+        // With skip or redirect clauses, every position is a stop: each seed asks them first.
+        let skipping = if self.program.skips.is_empty() && self.program.redirects.is_empty() {
             0
         } else {
             u64::MAX
@@ -868,6 +871,48 @@ impl<'a> Mover<'a> {
                         self.refused(pos, lap_origin, hand, tracer);
                         at = lap_origin;
                         break;
+                    }
+                    continue;
+                }
+                if skipping != 0
+                    && claimed & bit == 0
+                    && let Some((id, to)) = self.redirected_by(pos, cx, at, hand, lap_origin)
+                {
+                    // The seed goes elsewhere: into another hole, or out of play. A last seed
+                    // ends the lap where it went (out of play: at the hole it was due into).
+                    passed = 0;
+                    hand -= 1;
+                    cx.steps += 1;
+                    if T::FIRINGS {
+                        tracer.fired(id);
+                    }
+                    let seeds = match to {
+                        Some(dest) => pos.sow_one(dest),
+                        None => {
+                            if let Some(t) = pos.taken.get_mut(usize::from(self.player)) {
+                                *t += 1;
+                            }
+                            0
+                        }
+                    };
+                    if T::EVENTS {
+                        tracer.event(Event::Redirect {
+                            clause: id,
+                            hole: at,
+                            to,
+                            seeds,
+                        });
+                    }
+                    if let Some(dest) = to {
+                        if counts.may_fire(seeds) {
+                            cx.reached_opponent |= reached;
+                            self.drop_clauses(pos, cx, dest, hand == 0, lap_origin, tracer);
+                            claimed = if route.claims { claimed_mask(pos) } else { 0 };
+                            stops |= claimed;
+                        }
+                        if hand == 0 {
+                            at = dest;
+                        }
                     }
                     continue;
                 }
@@ -926,6 +971,38 @@ impl<'a> Mover<'a> {
         (self.program.skips.iter())
             .find(|(_, when)| when(cx, pos))
             .map(|&(id, _)| id)
+    }
+
+    /// The first redirect clause that sends the seed in hand elsewhere than `at`, if one
+    /// does, with the hole it goes into (none: out of play).
+    #[inline(never)]
+    fn redirected_by(
+        &self,
+        pos: &Position,
+        cx: &mut Cx<'_>,
+        at: Pos,
+        hand: u16,
+        lap_origin: Pos,
+    ) -> Option<(crate::rules::ClauseId, Option<Pos>)> {
+        if self.program.redirects.is_empty() {
+            return None;
+        }
+        cx.at(at, NO_HOLE, lap_origin, hand == 1);
+        cx.hand = hand;
+        let (id, _, hole) = (self.program.redirects.iter()).find(|(_, when, _)| when(cx, pos))?;
+        let to = match hole {
+            None => None,
+            // A hole off the board keeps the seed where it was due.
+            Some(h) => {
+                let dest = h(cx, pos);
+                Some(if dest < self.rules.geometry.positions {
+                    dest
+                } else {
+                    at
+                })
+            }
+        };
+        Some((*id, to))
     }
 
     /// Every position of the circuit has passed the seeds in hand over, and nothing changed

@@ -48,6 +48,8 @@ pub enum NodeKind {
     Binary(BinaryOp, Box<Node>, Box<Node>),
     /// `a in [x, y, ...]`.
     In(Box<Node>, Vec<Node>),
+    /// `h in S`: a hole in a set of holes.
+    InSet(Box<Node>, Box<Node>),
 }
 
 /// A unary operator.
@@ -141,5 +143,6 @@ pub fn show(n: &Node) -> String {
             show(x),
             l.iter().map(show).collect::<Vec<_>>().join(", ")
         ),
+        NodeKind::InSet(x, set) => format!("{} in {}", show(x), show(set)),
     }
 }

@@ -229,7 +229,13 @@ fn build(pair: Pair<'_, Rule>) -> Result<Node, SyntaxError> {
                 return Ok(left);
             };
             let right = inner.next().ok_or_else(|| internal(&span))?;
-            if op.as_rule() == Rule::in_op {
+            if op.as_rule() == Rule::in_op && right.as_rule() != Rule::list {
+                let set = build(right)?;
+                Ok(Node {
+                    kind: NodeKind::InSet(Box::new(left), Box::new(set)),
+                    span,
+                })
+            } else if op.as_rule() == Rule::in_op {
                 let items = right.into_inner().map(build).collect::<Result<_, _>>()?;
                 Ok(Node {
                     kind: NodeKind::In(Box::new(left), items),
@@ -338,6 +344,7 @@ mod tests {
                 show(x),
                 l.iter().map(show).collect::<Vec<_>>().join(", ")
             ),
+            NodeKind::InSet(x, set) => format!("({} in {})", show(x), show(set)),
         }
     }
 

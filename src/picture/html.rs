@@ -395,6 +395,33 @@ impl Replay {
                 step.highlights.extend(at.map(|i| (i, "capture")));
                 step.highlights.extend(dest.map(|i| (i, "gain")));
             }
+            Event::Redirect {
+                clause, hole, to, ..
+            } => {
+                // Into another hole, or out of play (the mover's removed seeds).
+                let at = self.layout.site_of(*hole);
+                let dest = match to {
+                    Some(h) => self.layout.site_of(*h),
+                    None => self.layout.tray_of(SiteKind::Sink, self.mover()),
+                };
+                self.hand = self.hand.saturating_sub(1);
+                step.text = match to {
+                    Some(h) => format!(
+                        "the seed due into {} goes into {} ({})",
+                        self.label(*hole),
+                        self.label(*h),
+                        self.clause_words(*clause)
+                    ),
+                    None => format!(
+                        "the seed due into {} goes out of play ({})",
+                        self.label(*hole),
+                        self.clause_words(*clause)
+                    ),
+                };
+                self.add_seeds(&mut step, dest, 1);
+                step.highlights.extend(at.map(|i| (i, "skip")));
+                step.highlights.extend(dest.map(|i| (i, "gain")));
+            }
             Event::HandBack { hole, seeds } | Event::Refused { hole, seeds } => {
                 let at = self.layout.site_of(*hole);
                 self.hand = self.hand.saturating_sub(u32::from(*seeds));
