@@ -1590,8 +1590,13 @@ impl Checker<'_> {
                     )
                     .at(name.span());
                     let sets = self.vars.values().filter(|v| v.kind == ruleset::VarKind::Holes);
+                    let declared = self.vars.contains_key(name.get_ref());
                     let d = match did_you_mean(name.get_ref(), sets.map(|v| v.name.as_str())) {
                         Some(s) => d.hint(format!("did you mean `{s}`?")),
+                        None if declared => d.hint(format!(
+                            "`{0}` holds a value, not holes: give it with `set = {{ {0} = '...' }}`, or declare it with `kind = \"holes\"`",
+                            name.get_ref()
+                        )),
                         None => d.hint(format!(
                             "declare it under [vars.{}] with `kind = \"holes\"`",
                             name.get_ref()
