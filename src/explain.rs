@@ -1189,6 +1189,7 @@ impl Explainer<'_> {
                 "last_seed" => "this is the last seed of the lap".into(),
                 "first_move" => "the mover has not moved yet in this game or round".into(),
                 "reached_opponent" => "the move has dropped a seed into an opponent's hole".into(),
+                "resowing" => "the lap sows captured seeds again".into(),
                 _ => self.value(n, ctx),
             },
             NodeKind::Unary(UnaryOp::Not, x) => match &x.kind {
@@ -1200,6 +1201,9 @@ impl Explainer<'_> {
                 }
                 NodeKind::Name(name) if name == "reached_opponent" => {
                     "the move has not dropped a seed into an opponent's hole".into()
+                }
+                NodeKind::Name(name) if name == "resowing" => {
+                    "the lap does not sow captured seeds again".into()
                 }
                 NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
                     ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
@@ -1406,7 +1410,7 @@ impl Explainer<'_> {
                 "cw" => "clockwise".into(),
                 "ccw" => "counter-clockwise".into(),
                 "none" => "no direction yet".into(),
-                "last_seed" | "first_move" | "reached_opponent" => self.cond(n, ctx),
+                "last_seed" | "first_move" | "reached_opponent" | "resowing" => self.cond(n, ctx),
                 var if self.rules.vars.iter().any(|v| v.name == var) => format!("`{var}`"),
                 set if set.starts_with("sets.") && self.rules.sets.contains_key(&set[5..]) => {
                     let g = &self.rules.geometry;

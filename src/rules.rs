@@ -443,6 +443,8 @@ pub enum BoolX {
     LastSeed,
     FirstMove,
     ReachedOpponent,
+    /// `resowing`: the lap being sown is captured seeds sown again (`then = "sow"`).
+    Resowing,
     /// A flag variable.
     Var(u8),
     /// A player's flag variable.
@@ -938,6 +940,7 @@ impl BoolX {
             | BoolX::LastSeed
             | BoolX::FirstMove
             | BoolX::ReachedOpponent
+            | BoolX::Resowing
             | BoolX::Var(_) => 1,
         }
     }
@@ -964,7 +967,7 @@ impl BoolX {
             BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
             BoolX::Holds(_, set, body) => set.reads(fact) || body.reads(fact),
             BoolX::InSet(h, set) => h.reads(fact) || set.reads(fact),
-            BoolX::Const(_) | BoolX::LastSeed | BoolX::Var(_) => false,
+            BoolX::Const(_) | BoolX::LastSeed | BoolX::Resowing | BoolX::Var(_) => false,
         }
     }
 }

@@ -175,6 +175,12 @@ pub const NAMES: &[NameDoc] = &[
         doc: "the number of the lap being sown, 1 for the move's first (after the move: its last lap's)",
     },
     NameDoc {
+        name: "resowing",
+        ty: Type::Bool,
+        needs: facts::LAP,
+        doc: "whether the lap being sown is captured seeds sown again (`then = \"sow\"`; after the move: its last lap)",
+    },
+    NameDoc {
         name: "last_seed",
         ty: Type::Bool,
         needs: facts::DROP,
@@ -811,6 +817,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "turn_sowings" => Typed::Number(IntX::TurnSowings),
         "hand" => Typed::Number(IntX::Hand),
         "lap" => Typed::Number(IntX::Lap),
+        "resowing" => Typed::Bool(BoolX::Resowing),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),
         "direction" => Typed::Dir(DirX::Move),

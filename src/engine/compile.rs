@@ -651,6 +651,7 @@ impl Compiler<'_> {
             BoolX::LastSeed => Box::new(|cx, _| cx.last_seed),
             BoolX::FirstMove => Box::new(|cx, pos| pos.moved & (1 << cx.mover) == 0),
             BoolX::ReachedOpponent => Box::new(|cx, _| cx.reached_opponent),
+            BoolX::Resowing => Box::new(|cx, _| cx.resowing),
         }
     }
 
@@ -1327,6 +1328,9 @@ mod tests {
                     SetX::Inner(_) => g.owner_of(h) == mover ^ 1 && g.number_of(h) > 3,
                     SetX::Outer(_) => g.owner_of(h) == mover && g.number_of(h) <= 3,
                     SetX::Named(mask) => mask & (1 << h) != 0,
+                    // Not among the sets tried here: a variable's set is read from the
+                    // position (see the sets-of-holes scenarios).
+                    SetX::Var(_) | SetX::VarOf(..) => false,
                 })
                 .collect()
         };

@@ -25,6 +25,8 @@ pub struct Cx<'a> {
     pub hand: u16,
     /// The lap being sown (1 for the move's first), or the move's last after it.
     pub lap: u32,
+    /// Whether that lap sows captured seeds again.
+    pub resowing: bool,
     pub reached_opponent: bool,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
@@ -48,6 +50,7 @@ impl<'a> Cx<'a> {
             move_captures: 0,
             hand: 0,
             lap: 0,
+            resowing: false,
             reached_opponent: false,
             steps: 0,
         }
@@ -148,7 +151,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
     match x {
         BoolX::Const(_) | BoolX::FirstMove => false,
         // Moment facts: constant outside a move, but count them as varying to be safe.
-        BoolX::LastSeed | BoolX::ReachedOpponent => true,
+        BoolX::LastSeed | BoolX::ReachedOpponent | BoolX::Resowing => true,
         BoolX::Not(a) => reads_hole(a),
         BoolX::And(a, b) | BoolX::Or(a, b) => reads_hole(a) || reads_hole(b),
         BoolX::Int(_, a, b) => int(a) || int(b),

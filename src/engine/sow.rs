@@ -703,6 +703,7 @@ impl<'a> Mover<'a> {
         let rules = self.rules;
         let lap_origin = cursor.from;
         cx.lap = lap;
+        cx.resowing = cursor.hand != 0;
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
