@@ -450,6 +450,25 @@ impl Explainer<'_> {
             self.in_skip.set(false);
             out.push(s);
         }
+        for (i, r) in f.sowing.redirect.iter().enumerate() {
+            let mut s = Section::new(
+                "sowing",
+                format!("Redirect: \"{}\"", r.name),
+                &r.cites,
+                self.header_line("[[sowing.redirect]]", i),
+            );
+            s.say(match &r.hole {
+                None => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes out of play instead. When it is the lap's last seed, the lap ends at that hole.",
+                Some(_) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes into the hole named below instead. When it is the lap's last seed, the lap ends in that hole.",
+            });
+            self.in_skip.set(true);
+            s.note(self.note("the seed goes elsewhere when", &r.when, Ctx::Move));
+            if let Some(h) = &r.hole {
+                s.note(self.note("the seed goes into", h, Ctx::Move));
+            }
+            self.in_skip.set(false);
+            out.push(s);
+        }
         if let Some(r) = &f.sowing.relay {
             let mut s = Section::new(
                 "relay",
@@ -678,6 +697,10 @@ impl Explainer<'_> {
             for (name, value) in &e.set {
                 let mut n = self.note("", value, Ctx::Move);
                 n.role = "the new value is";
+                // A flag set to a constant reads as that value, not as "always" or "never".
+                if let literal @ ("true" | "false") = value.get_ref().trim() {
+                    n.english = literal.to_string();
+                }
                 s.say(format!(
                     "It sets `{}`{}:",
                     name.get_ref(),

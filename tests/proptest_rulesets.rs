@@ -63,6 +63,10 @@ struct Spec {
     /// Neutral holes (two rows of two holes or more): s1 and n1 belong to nobody, and their
     /// seeds at the end stay or are shared.
     neutral: Option<&'static str>,
+    /// Marks on holes: a lap ending in a hole of three marks it (a set of holes); the sower
+    /// passes over their own marked holes, and a seed due into the other's goes out of play
+    /// (`removed`) or into the opponent's first hole (`hole`).
+    marks: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -233,6 +237,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 any::<bool>(),
                 prop::option::of(prop::sample::select(vec!["threes", "opponent"])),
                 prop::option::of(prop::sample::select(vec!["stay", "shared"])),
+                prop::option::of(prop::sample::select(vec!["removed", "hole"])),
             ),
         ),
     )
@@ -257,7 +262,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     endless_remaining,
                     max_laps,
                     (leave_one, reverse, choose),
-                    (prefer, no_capture, skip, neutral),
+                    (prefer, no_capture, skip, neutral, marks),
                 ),
             )| {
                 captures.sort_unstable();
@@ -288,6 +293,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     no_capture,
                     skip,
                     neutral: neutral.filter(|_| !four_rows && holes >= 2),
+                    marks,
                 }
             },
         )
@@ -341,6 +347,17 @@ fn ruleset_text(s: &Spec) -> String {
             t += "\n[[sowing.skip]]\nname = \"not the opponent's\"\nwhen = 'not own(here) and not is_store(here)'\n";
         }
         None => {}
+    }
+    if let Some(to) = s.marks {
+        t += "\n[vars.marked]\nkind = \"holes\"\nscope = \"game\"\n";
+        t += "\n[[effect]]\nname = \"mark\"\nat = \"lap_end\"\nwhen = 'seeds(last) == 3'\nmark = { marked = 'last' }\n";
+        t += "\n[[sowing.skip]]\nname = \"own marked\"\nwhen = 'here in marked and own(here)'\n";
+        t += "\n[[sowing.redirect]]\nname = \"their marked\"\nwhen = 'here in marked and not own(here)'\n";
+        t += if to == "removed" {
+            "to = \"removed\"\n"
+        } else {
+            "hole = 'hole(opponent, 1)'\n"
+        };
     }
     match s.relay {
         Some("opposite") => {
