@@ -822,6 +822,7 @@ impl<'a> Mover<'a> {
         } else {
             u64::MAX
         };
+        let redirecting = !self.program.redirects.is_empty();
         let mut stops = claimed | skipped | watched | skipping;
         // Positions passed over since the last seed fell: a whole circuit of them, with
         // nothing changed, means no hole will ever take the seeds in hand.
@@ -875,44 +876,21 @@ impl<'a> Mover<'a> {
                     }
                     continue;
                 }
-                if skipping != 0
+                if redirecting
                     && claimed & bit == 0
-                    && let Some((id, to)) = self.redirected_by(pos, cx, at, hand, lap_origin)
+                    && let Some(to) = self.redirect(pos, cx, (at, hand, lap_origin), reached, tracer)
                 {
-                    // The seed goes elsewhere: into another hole, or out of play. A last seed
-                    // ends the lap where it went (out of play: at the hole it was due into).
+                    // The seed went elsewhere: a last seed ends the lap where it went (out of
+                    // play: at the hole it was due into).
                     passed = 0;
                     hand -= 1;
-                    cx.steps += 1;
-                    if T::FIRINGS {
-                        tracer.fired(id);
-                    }
-                    let seeds = match to {
-                        Some(dest) => pos.sow_one(dest),
-                        None => {
-                            if let Some(t) = pos.taken.get_mut(usize::from(self.player)) {
-                                *t += 1;
-                            }
-                            0
-                        }
-                    };
-                    if T::EVENTS {
-                        tracer.event(Event::Redirect {
-                            clause: id,
-                            hole: at,
-                            to,
-                            seeds,
-                        });
-                    }
-                    if let Some(dest) = to {
-                        if counts.may_fire(seeds) {
-                            cx.reached_opponent |= reached;
-                            self.drop_clauses(pos, cx, dest, hand == 0, lap_origin, tracer);
-                            claimed = if route.claims { claimed_mask(pos) } else { 0 };
+                    if to != NO_HOLE {
+                        if route.claims {
+                            claimed = claimed_mask(pos);
                             stops |= claimed;
                         }
                         if hand == 0 {
-                            at = dest;
+                            at = to;
                         }
                     }
                     continue;
@@ -974,36 +952,56 @@ impl<'a> Mover<'a> {
             .map(|&(id, _)| id)
     }
 
-    /// The first redirect clause that sends the seed in hand elsewhere than `at`, if one
-    /// does, with the hole it goes into (none: out of play).
+    /// Sends the seed in hand due into `at` elsewhere, when a redirect clause holds: into
+    /// the hole it names (its drop clauses tried there), or out of play (booked to the
+    /// mover's removed seeds). Returns where it went ([`NO_HOLE`]: out of play), or none when
+    /// no clause holds. Kept out of the lap's loop, which only games with redirects reach.
     #[inline(never)]
-    fn redirected_by(
+    fn redirect<T: Tracer>(
         &self,
-        pos: &Position,
+        pos: &mut Position,
         cx: &mut Cx<'_>,
-        at: Pos,
-        hand: u16,
-        lap_origin: Pos,
-    ) -> Option<(crate::rules::ClauseId, Option<Pos>)> {
-        if self.program.redirects.is_empty() {
-            return None;
-        }
+        (at, hand, lap_origin): (Pos, u16, Pos),
+        reached: bool,
+        tracer: &mut T,
+    ) -> Option<Pos> {
         cx.at(at, NO_HOLE, lap_origin, hand == 1);
         cx.hand = hand;
         let (id, _, hole) = (self.program.redirects.iter()).find(|(_, when, _)| when(cx, pos))?;
-        let to = match hole {
-            None => None,
-            // A hole off the board keeps the seed where it was due.
-            Some(h) => {
-                let dest = h(cx, pos);
-                Some(if dest < self.rules.geometry.positions {
-                    dest
-                } else {
-                    at
-                })
+        // A hole off the board keeps the seed where it was due.
+        let to = hole.as_ref().map(|h| match h(cx, pos) {
+            dest if dest < self.rules.geometry.positions => dest,
+            _ => at,
+        });
+        cx.steps += 1;
+        if T::FIRINGS {
+            tracer.fired(*id);
+        }
+        let seeds = match to {
+            Some(dest) => pos.sow_one(dest),
+            None => {
+                if let Some(t) = pos.taken.get_mut(usize::from(self.player)) {
+                    *t += 1;
+                }
+                0
             }
         };
-        Some((*id, to))
+        if T::EVENTS {
+            tracer.event(Event::Redirect {
+                clause: *id,
+                hole: at,
+                to,
+                seeds,
+            });
+        }
+        let Some(dest) = to else {
+            return Some(NO_HOLE);
+        };
+        if self.program.drops.counts.may_fire(seeds) {
+            cx.reached_opponent |= reached;
+            self.drop_clauses(pos, cx, dest, hand == 1, lap_origin, tracer);
+        }
+        Some(dest)
     }
 
     /// Every position of the circuit has passed the seeds in hand over, and nothing changed
