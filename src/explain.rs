@@ -15,8 +15,9 @@ use serde_json::{Value, json};
 use crate::expr::{self, BinaryOp, Node, NodeKind, UnaryOp};
 use crate::rules::{Player, Rules, title};
 use crate::ruleset::{
-    self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NeutralSeeds, NextStarter, RelayFrom,
-    Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores, Verdict,
+    self, After, ClosedHoles, Destination, Direction, FirstSeed, Moment, NeutralSeeds, NextStarter,
+    RelayFrom, Remaining, RowEnd, RulesetFile, Seeds, Setting, SkipOrigin, StoreSide, Stores,
+    Verdict,
 };
 
 /// A ruleset told in English: what the file says about itself, then one section per part of
@@ -728,7 +729,10 @@ impl Explainer<'_> {
                     } else {
                         ""
                     };
-                    s.say(format!("It {verb} the set `{}`{whose} a hole:", name.get_ref()));
+                    s.say(format!(
+                        "It {verb} the set `{}`{whose} a hole:",
+                        name.get_ref()
+                    ));
                     s.note(n);
                 }
             }

@@ -461,8 +461,9 @@ impl Reader<'_> {
                 let mut mask = 0u64;
                 if v != "-" {
                     for label in v.split('+') {
-                        let hole = (0..rules.geometry.positions)
-                            .find(|&h| rules.geometry.is_hole(h) && rules.geometry.label(h) == label);
+                        let hole = (0..rules.geometry.positions).find(|&h| {
+                            rules.geometry.is_hole(h) && rules.geometry.label(h) == label
+                        });
                         let Some(h) = hole.filter(|&h| h < 64) else {
                             return fail(
                                 format!(

@@ -119,8 +119,8 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         .filter_map(|v| {
             let slots = usize::from(v.slots);
             let first = usize::from(v.slot);
-            let changed = (first..first + slots)
-                .any(|k| pos.vars.get(k).copied().unwrap_or(0) != v.initial);
+            let changed =
+                (first..first + slots).any(|k| pos.vars.get(k).copied().unwrap_or(0) != v.initial);
             changed.then(|| {
                 let width = usize::from(v.width.max(1));
                 let shown: Vec<String> = (first..first + slots)

@@ -929,9 +929,7 @@ impl BoolX {
             | BoolX::IsStore(h)
             | BoolX::Neutral(h)
             | BoolX::IsClosed(h)
-            | BoolX::Claimed(h) => {
-                1 + h.size()
-            }
+            | BoolX::Claimed(h) => 1 + h.size(),
             BoolX::VarOf(_, p) => 1 + p.size(),
             BoolX::Dir(_, a, b) => 1 + a.size() + b.size(),
             BoolX::Holds(_, set, body) => 1 + set.size() + AGGREGATE_HOLES * body.size(),
@@ -960,9 +958,7 @@ impl BoolX {
             | BoolX::IsStore(h)
             | BoolX::Neutral(h)
             | BoolX::IsClosed(h)
-            | BoolX::Claimed(h) => {
-                h.reads(fact)
-            }
+            | BoolX::Claimed(h) => h.reads(fact),
             BoolX::VarOf(_, p) => p.reads(fact),
             BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
             BoolX::Holds(_, set, body) => set.reads(fact) || body.reads(fact),

@@ -1022,7 +1022,10 @@ impl Checker<'_> {
             };
             for label in holes {
                 let Some(&(_, h)) = labels.iter().find(|(l, _)| l == label.get_ref()) else {
-                    self.error(unknown(&format!("`owners` gives {}", player.get_ref()), label));
+                    self.error(unknown(
+                        &format!("`owners` gives {}", player.get_ref()),
+                        label,
+                    ));
                     ok = false;
                     continue;
                 };
@@ -1434,8 +1437,17 @@ impl Checker<'_> {
                 continue;
             }
             // A set of holes is a mask of 64 positions: two slots.
-            let width = if decl.kind == ruleset::VarKind::Holes { 2 } else { 1 };
-            let slots = width * if decl.per_player { self.players.len().max(2) } else { 1 };
+            let width = if decl.kind == ruleset::VarKind::Holes {
+                2
+            } else {
+                1
+            };
+            let slots = width
+                * if decl.per_player {
+                    self.players.len().max(2)
+                } else {
+                    1
+                };
             if slot + slots > MAX_VARS {
                 self.error(
                     Diagnostic::new(
@@ -1487,9 +1499,11 @@ impl Checker<'_> {
                         return None;
                     }
                 };
-                Some(self.compiled(SKIP, "in a redirect clause", offset, |scope| {
-                    typing::compile_hole(&node, scope)
-                })?)
+                Some(
+                    self.compiled(SKIP, "in a redirect clause", offset, |scope| {
+                        typing::compile_hole(&node, scope)
+                    })?,
+                )
             }
             (to, _) => {
                 let d = Diagnostic::new(
@@ -1508,7 +1522,11 @@ impl Checker<'_> {
                 return None;
             }
         };
-        Some(RedirectRule { id, when: when?, hole })
+        Some(RedirectRule {
+            id,
+            when: when?,
+            hole,
+        })
     }
 
     /// An effect clause: its condition and the values it sets.
@@ -1589,7 +1607,10 @@ impl Checker<'_> {
                         ),
                     )
                     .at(name.span());
-                    let sets = self.vars.values().filter(|v| v.kind == ruleset::VarKind::Holes);
+                    let sets = self
+                        .vars
+                        .values()
+                        .filter(|v| v.kind == ruleset::VarKind::Holes);
                     let declared = self.vars.contains_key(name.get_ref());
                     let d = match did_you_mean(name.get_ref(), sets.map(|v| v.name.as_str())) {
                         Some(s) => d.hint(format!("did you mean `{s}`?")),

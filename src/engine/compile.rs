@@ -77,7 +77,12 @@ impl EffectProgram {
         }
         for ((slot, per_player, value), v) in self.sets.iter().zip(values) {
             let Value::Mark(_, add) = value else {
-                let at = slot + if *per_player { usize::from(cx.mover) } else { 0 };
+                let at = slot
+                    + if *per_player {
+                        usize::from(cx.mover)
+                    } else {
+                        0
+                    };
                 if let Some(s) = pos.vars.get_mut(at) {
                     *s = v;
                 }
@@ -85,7 +90,12 @@ impl EffectProgram {
             };
             // A set of holes takes two slots (a player's own: two a player); no hole (or a
             // store past the mask) changes nothing.
-            let at = slot + if *per_player { 2 * usize::from(cx.mover) } else { 0 };
+            let at = slot
+                + if *per_player {
+                    2 * usize::from(cx.mover)
+                } else {
+                    0
+                };
             let Ok(h) = u32::try_from(v) else { continue };
             if h >= 64 {
                 continue;

@@ -878,7 +878,8 @@ impl<'a> Mover<'a> {
                 }
                 if redirecting
                     && claimed & bit == 0
-                    && let Some(to) = self.redirect(pos, cx, (at, hand, lap_origin), reached, tracer)
+                    && let Some(to) =
+                        self.redirect(pos, cx, (at, hand, lap_origin), reached, tracer)
                 {
                     // The seed went elsewhere: a last seed ends the lap where it went (out of
                     // play: at the hole it was due into).
