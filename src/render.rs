@@ -1036,7 +1036,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             seeds,
         } => json!({
             "event": "redirect", "clause": c(*clause), "hole": l(*hole),
-            "to": to.map(|h| l(h)), "seeds": seeds,
+            "to": to.map(l), "seeds": seeds,
         }),
         Event::CaptureCancelled { clause, seeds } => {
             json!({"event": "capture_cancelled", "clause": c(*clause), "seeds": seeds})

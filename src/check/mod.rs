@@ -1208,8 +1208,11 @@ impl Checker<'_> {
                     if v.len() != per {
                         self.error(
                             Diagnostic::new(Code::LayoutLength, format!(
-                                "the layout gives {} holes for {who}, but each player has {per}",
-                                v.len()
+                                "the layout gives {} holes for {who}, but {} {per}",
+                                v.len(),
+                                // The layout follows the labels: a row on two rows, whoever
+                                // owns its holes; a player's two rows on four.
+                                if g.rows == 2 { "a row has" } else { "each player has" }
                             ))
                             .at(b.seeds.span()),
                         );

@@ -1781,7 +1781,7 @@ impl Game {
             }
         };
         let after_starter = self.next_seat(self.starter);
-        let rotating = rounds.rotate_owners > 0 && self.round % rounds.rotate_owners == 0;
+        let rotating = rounds.rotate_owners > 0 && self.round.is_multiple_of(rounds.rotate_owners);
         let starter = match rounds.next_starter {
             NextStarter::RemainderTaker => taker,
             NextStarter::Alternate => after_starter,
