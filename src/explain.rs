@@ -1232,6 +1232,18 @@ impl Explainer<'_> {
                 NodeKind::Name(name) if name == "resowing" => {
                     "the lap does not sow captured seeds again".into()
                 }
+                // "the number of the hole played is not 1, 8, 9 or 16" (a number, not a count).
+                NodeKind::In(a, list) if self.counted(a, ctx).is_none() => {
+                    let items: Vec<String> = list.iter().map(|x| self.value(x, ctx)).collect();
+                    format!("{} is not {}", self.value(a, ctx), or_list(&items))
+                }
+                NodeKind::InSet(h, set) => {
+                    format!("{} is not in {}", self.value(h, ctx), self.value(set, ctx))
+                }
+                // A flag variable, one or a player's: "`free` of the mover is false".
+                NodeKind::Name(name) | NodeKind::Call(name, _, _) if self.is_flag(name) => {
+                    format!("{} is false", self.value(x, ctx))
+                }
                 NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
                     ("own", [h]) => format!("{} is not the mover's", self.value(h, ctx)),
                     ("closed", [h]) => format!("{} is open", self.value(h, ctx)),
@@ -1498,6 +1510,11 @@ impl Explainer<'_> {
             }
             NodeKind::In(..) | NodeKind::InSet(..) => self.cond(n, ctx),
         }
+    }
+
+    /// Whether a name is one of the rules' flag variables.
+    fn is_flag(&self, name: &str) -> bool {
+        (self.rules.vars.iter()).any(|v| v.name == name && v.kind == ruleset::VarKind::Flag)
     }
 
     fn call(&self, f: &str, args: &[Node], ctx: Ctx) -> String {

@@ -1207,13 +1207,20 @@ impl Checker<'_> {
                 for (who, v) in [("south", &l.south), ("north", &l.north)] {
                     if v.len() != per {
                         self.error(
-                            Diagnostic::new(Code::LayoutLength, format!(
-                                "the layout gives {} holes for {who}, but {} {per}",
-                                v.len(),
-                                // The layout follows the labels: a row on two rows, whoever
-                                // owns its holes; a player's two rows on four.
-                                if g.rows == 2 { "a row has" } else { "each player has" }
-                            ))
+                            Diagnostic::new(
+                                Code::LayoutLength,
+                                format!(
+                                    "the layout gives {} holes for {who}, but {} {per}",
+                                    v.len(),
+                                    // The layout follows the labels: a row on two rows, whoever
+                                    // owns its holes; a player's two rows on four.
+                                    if g.rows == 2 {
+                                        "a row has"
+                                    } else {
+                                        "each player has"
+                                    }
+                                ),
+                            )
                             .at(b.seeds.span()),
                         );
                         return None;
