@@ -688,7 +688,7 @@ impl Explainer<'_> {
             s.say(match e.at {
                 Moment::Drop => "Tried after every seed dropped, after the captures of the drop.",
                 Moment::LapEnd => {
-                    "Tried at the end of every lap, after its captures and the relay."
+                    "Tried at the end of every lap, after its captures and once the relay is decided, before the next lap lifts its hole."
                 }
                 Moment::MoveEnd => "Tried when the move has ended, after its captures.",
             });

@@ -433,9 +433,11 @@ fn shared_out(
     };
     match (neutral, left) {
         (0, 0) => format!("{rest}; the neutral holes are empty"),
+        (0, 1) => format!(
+            "{rest}; the 1 seed of the neutral holes is too few to share and stays on the board, counted for nobody"
+        ),
         (0, _) => format!(
-            "{rest}; the {} of the neutral holes are too few to share and stay on the board, counted for nobody",
-            seeds(left)
+            "{rest}; the {left} seeds of the neutral holes are too few to share and stay on the board, counted for nobody"
         ),
         (each, _) => format!(
             "{rest}; the {} of the neutral holes are shared: {each} each{kept}",
