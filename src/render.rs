@@ -448,9 +448,7 @@ fn shared_out(
 
 /// Seeds left in the neutral holes.
 fn neutral_left(rules: &Rules, at_end: &Position) -> u32 {
-    let neutral = rules.geometry.neutral_mask();
-    (0..rules.geometry.positions)
-        .filter(|&h| neutral & crate::rules::bit(h) != 0)
+    (rules.geometry.neutral_holes())
         .map(|h| u32::from(at_end.seeds(h)))
         .sum()
 }

@@ -169,11 +169,14 @@ impl Geometry {
         self.owner.get(usize::from(pos)).copied().unwrap_or(NOBODY)
     }
 
-    /// The neutral holes (owned by nobody), as a mask.
+    /// The neutral holes (owned by nobody), in label order.
+    pub fn neutral_holes(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.positions).filter(|&h| self.is_hole(h) && self.owner_of(h) == NOBODY)
+    }
+
+    /// The neutral holes, as a mask.
     pub fn neutral_mask(&self) -> u64 {
-        (0..self.positions)
-            .filter(|&h| self.is_hole(h) && self.owner_of(h) == NOBODY)
-            .fold(0, |m, h| m | bit(h))
+        self.neutral_holes().fold(0, |m, h| m | bit(h))
     }
 
     /// A hole's number in its owner's numbering (1-based); 0 for stores and [`NO_HOLE`].
@@ -334,6 +337,10 @@ pub enum VarValue {
     /// A hole put into (`true`) or taken out of a set of holes.
     Mark(HoleX, bool),
 }
+
+/// The slots a set of holes takes in [`crate::engine::Position::vars`]: a mask of 64
+/// positions, in two `i32` halves.
+pub const HOLES_WIDTH: usize = 2;
 
 /// The set of holes a variable of kind `holes` holds, from its two slots at `at`.
 #[inline]

@@ -1448,7 +1448,7 @@ impl Checker<'_> {
             }
             // A set of holes is a mask of 64 positions: two slots.
             let width = if decl.kind == ruleset::VarKind::Holes {
-                2
+                HOLES_WIDTH
             } else {
                 1
             };
@@ -1500,21 +1500,7 @@ impl Checker<'_> {
         let when = self.condition(&r.when, SKIP, "in a redirect clause", &r.name);
         let hole = match (&r.to, &r.hole) {
             (Some(_), None) => None,
-            (None, Some(h)) => {
-                let offset = content_offset(self.source, &h.span());
-                let node = match expr::parse(h.get_ref()) {
-                    Ok(n) => n,
-                    Err(err) => {
-                        self.error(err.diagnostic(&r.name).shifted(offset));
-                        return None;
-                    }
-                };
-                Some(
-                    self.compiled(SKIP, "in a redirect clause", offset, |scope| {
-                        typing::compile_hole(&node, scope)
-                    })?,
-                )
-            }
+            (None, Some(h)) => Some(self.hole(h, SKIP, "in a redirect clause", &r.name)?),
             (to, _) => {
                 let d = Diagnostic::new(
                     Code::RedirectTarget,
@@ -1572,15 +1558,6 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             };
-            let offset = content_offset(self.source, &value.span());
-            let node = match expr::parse(value.get_ref()) {
-                Ok(n) => n,
-                Err(err) => {
-                    self.error(err.diagnostic(&e.name).shifted(offset));
-                    ok = false;
-                    continue;
-                }
-            };
             if var.kind == ruleset::VarKind::Holes {
                 self.error(
                     Diagnostic::new(
@@ -1597,8 +1574,8 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
-            match self.compiled(facts, "in an effect", offset, |scope| {
-                typing::compile_value(&node, scope, var.kind)
+            match self.expression(value, facts, "in an effect", &e.name, |node, scope| {
+                typing::compile_value(node, scope, var.kind)
             }) {
                 Some(v) => sets.push((var.slot, var.per_player, v)),
                 None => ok = false,
@@ -1637,18 +1614,7 @@ impl Checker<'_> {
                     ok = false;
                     continue;
                 };
-                let offset = content_offset(self.source, &value.span());
-                let node = match expr::parse(value.get_ref()) {
-                    Ok(n) => n,
-                    Err(err) => {
-                        self.error(err.diagnostic(&e.name).shifted(offset));
-                        ok = false;
-                        continue;
-                    }
-                };
-                match self.compiled(facts, "in an effect", offset, |scope| {
-                    typing::compile_hole(&node, scope)
-                }) {
+                match self.hole(value, facts, "in an effect", &e.name) {
                     Some(h) => sets.push((var.slot, var.per_player, VarValue::Mark(h, add))),
                     None => ok = false,
                 }

@@ -92,7 +92,7 @@ impl EffectProgram {
             // store past the mask) changes nothing.
             let at = slot
                 + if *per_player {
-                    2 * usize::from(cx.mover)
+                    crate::rules::HOLES_WIDTH * usize::from(cx.mover)
                 } else {
                     0
                 };
@@ -1099,7 +1099,8 @@ impl Compiler<'_> {
             SetX::VarOf(slot, p) => {
                 let (at, who) = (usize::from(*slot), self.who(p));
                 return Box::new(move |cx, pos| {
-                    crate::rules::holes_in(&pos.vars, at + 2 * usize::from(who(cx, pos)))
+                    let p = usize::from(who(cx, pos));
+                    crate::rules::holes_in(&pos.vars, at + crate::rules::HOLES_WIDTH * p)
                 });
             }
             SetX::HolesOf(_) => per_player(&|_| true),

@@ -1641,15 +1641,15 @@ impl Game {
     /// the seeds that do not divide stay on the board (in the last neutral holes).
     fn share_neutral(&mut self, rules: &Rules, shares: &mut [u32; MAX_SEATS]) -> u32 {
         let g = &rules.geometry;
-        let neutral = g.neutral_mask();
-        let holes = || (0..g.positions).filter(move |&h| neutral & bit(h) != 0);
-        let total: u32 = holes().map(|h| u32::from(self.pos.seeds(h))).sum();
+        let total: u32 = (g.neutral_holes())
+            .map(|h| u32::from(self.pos.seeds(h)))
+            .sum();
         let out = self.pos.out;
         let players = || g.players().filter(move |&p| out & (1 << p) == 0);
         let count = players().count() as u32;
         let each = total.checked_div(count).unwrap_or(0);
         let mut owed = each * count;
-        for h in holes() {
+        for h in g.neutral_holes() {
             let seeds = u32::from(self.pos.seeds(h));
             let lifted = seeds.min(owed);
             // At most the hole's own count, so it fits.
