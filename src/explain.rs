@@ -591,6 +591,15 @@ impl Explainer<'_> {
             if let Some(n) = takes {
                 s.note(n);
             }
+            if let Some(e) = &c.take_set {
+                let lead = if c.take.is_empty() {
+                    "it takes the seeds of every one of"
+                } else {
+                    "it takes as well the seeds of every one of"
+                };
+                s.note(self.hole_note(lead, e, Ctx::Move));
+                s.say("That set is read before anything is taken.");
+            }
             if let Some(ch) = &c.chain {
                 // The test is made at the hole just taken, before each step.
                 let test = self.note("then it goes on", &ch.while_, Ctx::Move);
@@ -664,7 +673,7 @@ impl Explainer<'_> {
                     ""
                 };
                 let reset = match v.scope {
-                    ruleset::VarScope::Move => "set back at the start of every move",
+                    ruleset::VarScope::Move => "set back when every move is over, so that each starts afresh",
                     ruleset::VarScope::Turn => "set back at the start of every turn",
                     ruleset::VarScope::Round => "set back at the start of every round",
                     ruleset::VarScope::Game => "kept for the whole game",
@@ -884,7 +893,24 @@ impl Explainer<'_> {
         let g = &self.rules.geometry;
         let mut s = Section::new("board", "Board", &b.cites, self.header_line("[board]", 0));
         let per = g.holes_per_player;
-        if !b.owners.is_empty() {
+        if g.rows == 1 {
+            let holes = |p: Player| {
+                let holes: Vec<crate::rules::Pos> = g.holes_of(p).collect();
+                match (holes.first(), holes.last()) {
+                    (Some(&a), Some(&z)) if holes.len() > 1 => {
+                        format!("{} to {}", g.label(a), g.label(z))
+                    }
+                    _ => holes.iter().map(|&h| g.label(h)).collect::<Vec<_>>().join(" "),
+                }
+            };
+            let owners = (g.players())
+                .map(|p| format!("{} owns {}", self.rules.player_title(p), holes(p)))
+                .collect::<Vec<_>>()
+                .join("; ");
+            s.say(format!(
+                "A ring of {per} holes, r1 to r{per} counter-clockwise, r{per} followed by r1; {owners} (each player's holes numbered 1, 2, ... from their left, in that order)."
+            ));
+        } else if !b.owners.is_empty() {
             let holes = |p: Player| {
                 g.holes_of(p)
                     .map(|h| g.label(h))
@@ -980,7 +1006,16 @@ impl Explainer<'_> {
         } else {
             "all the seeds"
         };
-        if g.rows == 2 {
+        if g.rows == 1 {
+            s.say(format!(
+                "A move lifts {lifted} of one hole and sows them {}, one seed into each hole.",
+                self.setting(&sw.direction, |d| match d {
+                    Direction::Ccw => format!("counter-clockwise round the ring (r1 to r{per}, then r1 again)"),
+                    Direction::Cw => format!("clockwise round the ring (r{per} to r1, then r{per} again)"),
+                    Direction::Choose => "round the ring in the direction the mover chooses for the move, written r3:ccw or r3:cw".to_string(),
+                })
+            ));
+        } else if g.rows == 2 {
             s.say(format!(
                 "A move lifts {lifted} of one hole and sows them {}, one seed into each hole.",
                 self.setting(&sw.direction, |d| match d {
@@ -1559,7 +1594,9 @@ impl Explainer<'_> {
             "holes_of" => format!("{} holes", possessive(&arg(0))),
             "inner_row" => format!("{} inner row", possessive(&arg(0))),
             "outer_row" => format!("{} outer row", possessive(&arg(0))),
-            "count" | "sum" | "max" | "min" | "any" | "all" => self.aggregate(f, args, ctx),
+            "count" | "filter" | "sum" | "max" | "min" | "any" | "all" => {
+                self.aggregate(f, args, ctx)
+            }
             "if" => match args {
                 [c, a, b] => format!(
                     "{} when {}, otherwise {}",
@@ -1616,6 +1653,7 @@ impl Explainer<'_> {
         let outer = self.in_aggregate.replace(Some(noun));
         let told = match f {
             "count" => format!("the number of {all} where {}", self.cond(body, ctx)),
+            "filter" => format!("the {all} where {}", self.cond(body, ctx)),
             "any" | "all" => self.cond(body, ctx),
             "sum" if seeds_of_hole => format!("the seeds in {set}"),
             "sum" => format!("the total of ({}) over {set}", self.value(body, ctx)),

@@ -63,7 +63,7 @@ fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> 
     let digits = chars.as_str();
     let number: Option<usize> = digits.parse().ok();
     match (letter, number) {
-        (Some(l), Some(n)) if l == 's' || l == 'n' => {
+        (Some(l), Some(n)) if (l == 'r') == (g.rows == 1) && matches!(l, 's' | 'n' | 'r') => {
             if by_home && l != side {
                 return Err(format!(
                     "`{text}` is {}'s hole, but {} is to move",
@@ -700,7 +700,14 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         if trimmed.is_empty() {
             break;
         }
-        let row = if trimmed.starts_with("S[") {
+        let ring = g.rows == 1;
+        if ring && (trimmed.starts_with("S[") || trimmed.starts_with("N[")) {
+            return fail(
+                "this board is a ring: write its holes as R[...], from r1 on",
+                at..at + 2,
+            );
+        }
+        let row = if trimmed.starts_with("S[") || (ring && trimmed.starts_with("R[")) {
             Some(0)
         } else if trimmed.starts_with("N[") {
             Some(1)
@@ -729,7 +736,10 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         }
     }
     r.end_suffix()?;
-    if r.rows != [true, true] {
+    if g.rows == 1 && !r.rows[0] {
+        return fail("a position needs the ring's holes: R[...]", whole);
+    }
+    if g.rows != 1 && r.rows != [true, true] {
         return fail("a position needs both rows: S[...] N[...]", whole);
     }
     r.check_claims()?;

@@ -55,13 +55,18 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         pos.held(rules, 0),
         pos.held(rules, 1)
     );
-    if g.seats > 2 {
+    let rows = if g.rows == 1 {
+        format!("R[{}]", row(0))
+    } else {
+        format!("S[{}] N[{}]", row(0), row(1))
+    };
+    if g.seats > 2 || g.rows == 1 {
         // More than two players: each one's holdings, by name (rows are the board's homes).
         let held: Vec<String> = g
             .players()
             .map(|p| format!("{}={}", rules.player_key(p), pos.held(rules, p)))
             .collect();
-        s = format!("S[{}] N[{}] held {}", row(0), row(1), held.join(" "));
+        s = format!("{rows} held {}", held.join(" "));
         let out: Vec<String> = g
             .players()
             .filter(|&p| pos.out & (1 << p) != 0)
@@ -172,6 +177,9 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         }
     };
     let label = |h: Pos| format!("{:>3}", g.label(h));
+    if g.rows == 1 {
+        return ring_picture(rules, pos, &cell);
+    }
     let per = g.holes_per_row as usize;
     // Rows from the top: North's back (4 rows), North's front, South's front, South's back.
     let rows: Vec<Vec<Pos>> = if g.rows == 2 {
@@ -261,6 +269,47 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
                 name(rules, p)
             ));
         }
+    }
+    out
+}
+
+/// A ring drawn as one line from r1 on, each player's holes between bars (their owner's
+/// name under them), the last hole followed by the first; then what each player holds.
+fn ring_picture(rules: &Rules, pos: &Position, cell: &dyn Fn(Pos) -> String) -> String {
+    let g = &rules.geometry;
+    // Runs of holes with one owner, in ring order.
+    let mut runs: Vec<(Player, Vec<Pos>)> = Vec::new();
+    for h in g.home_holes(0) {
+        let owner = g.owner_of(h);
+        match runs.last_mut() {
+            Some((o, holes)) if *o == owner => holes.push(h),
+            _ => runs.push((owner, vec![h])),
+        }
+    }
+    let mut lines = [String::new(), String::new(), String::new()];
+    for (owner, holes) in &runs {
+        let labels: Vec<String> = holes.iter().map(|&h| format!("{:>3}", g.label(h))).collect();
+        let seeds: Vec<String> = holes.iter().map(|&h| cell(h)).collect();
+        let (labels, seeds) = (labels.join(" "), seeds.join(" "));
+        let who = if *owner == crate::rules::NOBODY {
+            "nobody".to_string()
+        } else {
+            name(rules, *owner)
+        };
+        let width = labels.len().max(who.len());
+        for (line, text) in lines.iter_mut().zip([&labels, &seeds, &who]) {
+            line.push_str(&format!(" |{text:>width$}"));
+        }
+    }
+    let mut out: String = lines
+        .iter()
+        .map(|l| format!("     {l} |\n"))
+        .collect();
+    let first = g.home_holes(0).next().map(|h| g.label(h)).unwrap_or_default();
+    let last = g.home_holes(0).last().map(|h| g.label(h)).unwrap_or_default();
+    out.push_str(&format!("      (a ring: {last} is followed by {first})\n"));
+    for p in g.players() {
+        out.push_str(&format!("      {} holds {}\n", name(rules, p), pos.held(rules, p)));
     }
     out
 }
@@ -777,6 +826,10 @@ impl TextTrace {
                 self.finish(out);
                 out.say(format_args!("ply {ply}: {} passes\n", name(rules, *player)));
             }
+            // An effect at every drop is a drop's detail: shown with the drops.
+            Event::Effect { clause: c }
+                if self.detail < Detail::Drops
+                    && rules.drop_effects.iter().any(|e| e.id == *c) => {}
             Event::Effect { clause: c } => {
                 let mid_lap = self.line != Line::Closed;
                 self.finish(out);

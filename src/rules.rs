@@ -89,11 +89,11 @@ pub const NOBODY: Player = MAX_SEATS as Player;
 /// gives any seat any holes, so a label never changes when a hole changes hands.
 #[derive(Debug, Clone)]
 pub struct Geometry {
-    /// Rows of holes (2 or 4).
+    /// Rows of holes: 2 or 4, or 1 for a ring (one circle of holes, labelled `r1..rN`).
     pub rows: u8,
-    /// Holes in each row.
+    /// Holes in each row (on a ring, on the ring).
     pub holes_per_row: u8,
-    /// Holes in each home (a row, or on four rows two).
+    /// Holes in each home (a row, on four rows two, on a ring the whole ring).
     pub holes_per_player: u8,
     /// Positions in use (holes plus stores on the track).
     pub positions: u8,
@@ -135,10 +135,10 @@ impl Geometry {
         if usize::from(pos) >= MAX_POSITIONS {
             return "none".into();
         }
-        let side = if self.home.get(usize::from(pos)) == Some(&0) {
-            's'
-        } else {
-            'n'
+        let side = match self.home.get(usize::from(pos)) {
+            Some(0) if self.rows == 1 => 'r',
+            Some(0) => 's',
+            _ => 'n',
         };
         if self.is_store(pos) {
             return format!("{}*", side.to_ascii_uppercase());
@@ -210,9 +210,11 @@ impl Geometry {
         self.holes(player).iter().copied()
     }
 
-    /// The holes of a home (0 = `s`, 1 = `n`) in its labels' numbering: the rows as drawn.
+    /// The holes of a home (0 = `s`, 1 = `n`; a ring is one home, 0 = `r`) in its labels'
+    /// numbering: the rows as drawn.
     pub fn home_holes(&self, home: u8) -> impl DoubleEndedIterator<Item = Pos> + '_ {
-        let row = self.hole_of.get(usize::from(home));
+        let homes = if self.rows == 1 { 1 } else { 2 };
+        let row = self.hole_of.get(usize::from(home)).filter(|_| home < homes);
         let holes = row.and_then(|row| row.get(..usize::from(self.holes_per_player)));
         holes.unwrap_or_default().iter().copied()
     }
@@ -498,6 +500,8 @@ pub enum SetX {
     /// A variable of kind `holes` (its first slot), and one each player has, read for one.
     Var(u8),
     VarOf(u8, Box<PlayerX>),
+    /// `filter(S, c)`: the holes of S where c holds, `hole` being each in turn.
+    Where(Box<SetX>, Box<BoolX>),
 }
 
 impl SetX {
@@ -506,6 +510,7 @@ impl SetX {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => 1 + p.size(),
             SetX::VarOf(_, p) => 1 + p.size(),
             SetX::All | SetX::Named(_) | SetX::Var(_) => 1,
+            SetX::Where(s, c) => s.size().saturating_add(c.size().saturating_mul(AGGREGATE_HOLES)),
         }
     }
 
@@ -514,6 +519,7 @@ impl SetX {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => p.reads(fact),
             SetX::VarOf(_, p) => p.reads(fact),
             SetX::All | SetX::Named(_) | SetX::Var(_) => false,
+            SetX::Where(s, c) => s.reads(fact) || c.reads(fact),
         }
     }
 
@@ -522,7 +528,7 @@ impl SetX {
         match self {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => Some(p),
             SetX::VarOf(_, p) => Some(p),
-            SetX::All | SetX::Named(_) | SetX::Var(_) => None,
+            SetX::All | SetX::Named(_) | SetX::Var(_) | SetX::Where(..) => None,
         }
     }
 }
@@ -546,6 +552,8 @@ pub struct CaptureRule {
     pub id: ClauseId,
     pub when: BoolX,
     pub take: Vec<HoleX>,
+    /// Every hole of a set, taken after `take` (the set read before anything is taken).
+    pub take_set: Option<SetX>,
     pub to: Destination,
     pub chain: Option<(BoolX, HoleX)>,
     pub cancel_if: Option<BoolX>,
@@ -774,7 +782,8 @@ impl Geometry {
     /// `s1..sN, (S store), n1..nN, (N store)` (stores on the left come before the row instead).
     /// Four rows: each player has a circuit of their own 2N holes, numbered counter-clockwise
     /// from the left end of their outer row (outer row left to right, then inner row right to
-    /// left).
+    /// left). One row is a ring: holes `r1..rN` counter-clockwise, one circuit for every
+    /// player, no hole facing another; whose holes are whose is given by [`Geometry::assign`].
     pub fn build(
         rows: u8,
         holes: u8,
@@ -782,6 +791,9 @@ impl Geometry {
         side: crate::ruleset::StoreSide,
     ) -> Geometry {
         use crate::ruleset::{StoreSide, Stores};
+        if rows == 1 {
+            return Geometry::ring(holes);
+        }
         let n = holes as usize;
         let per = if rows == 4 { 2 * n } else { n };
         let mut g = Geometry {
@@ -893,6 +905,53 @@ impl Geometry {
                 put(cw, succ, p);
             }
         }
+        g
+    }
+
+    /// A ring of `holes` holes, `r1..rN` counter-clockwise, each followed by the next and the
+    /// last by the first. Until [`Geometry::assign`] gives them out, they are South's.
+    fn ring(holes: u8) -> Geometry {
+        let n = usize::from(holes).min(MAX_HOLES);
+        let mut g = Geometry {
+            rows: 1,
+            holes_per_row: n as u8,
+            holes_per_player: n as u8,
+            positions: n as u8,
+            seats: 2,
+            store: [None; MAX_SEATS],
+            owner: [NOBODY; MAX_POSITIONS],
+            home: [NOBODY; MAX_POSITIONS],
+            number: [0; MAX_POSITIONS],
+            seat_number: [0; MAX_POSITIONS],
+            hole_of: [[NO_HOLE; MAX_POSITIONS]; 2],
+            seat_hole: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
+            seat_holes: [0; MAX_SEATS],
+            opposite: [NO_HOLE; MAX_POSITIONS],
+            behind: [NO_HOLE; MAX_POSITIONS],
+            ccw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
+            cw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
+            store_mask: 0,
+            holes_mask: [0; MAX_SEATS],
+        };
+        for (i, p) in (0..n).zip(0u8..) {
+            put(&mut g.owner, p, 0);
+            put(&mut g.home, p, 0);
+            put(&mut g.number, p, (i + 1) as u8);
+            put(&mut g.seat_number, p, (i + 1) as u8);
+            if let Some(slot) = g.hole_of.get_mut(0).and_then(|row| row.get_mut(i)) {
+                *slot = p;
+            }
+            if let Some(slot) = g.seat_hole.get_mut(0).and_then(|row| row.get_mut(i)) {
+                *slot = p;
+            }
+            g.holes_mask[0] |= bit(p);
+            let succ = ((i + 1) % n) as u8;
+            for seat in 0..MAX_SEATS as u8 {
+                put(&mut g.ccw[usize::from(seat)], p, succ);
+                put(&mut g.cw[usize::from(seat)], succ, p);
+            }
+        }
+        g.seat_holes[0] = n as u8;
         g
     }
 }

@@ -606,8 +606,14 @@ pub struct Capture {
     #[schemars(with = "String")]
     pub when: Expr,
     /// The holes whose seeds are taken; the first is `hole` for `chain`.
+    #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub take: Vec<Expr>,
+    /// A set of holes taken as well, every hole of it (after those of `take`), read before
+    /// anything is taken: `take_set = 'filter(holes_of(opponent), seeds(hole) in [2, 4, 6])'`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub take_set: Option<Expr>,
     /// Who receives the seeds.
     pub to: Setting<Destination>,
     /// Walk on from the first hole taken, taking more holes.
@@ -693,7 +699,8 @@ pub enum VarKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VarScope {
-    /// At the start of every move.
+    /// When every move is over (after its extra-turn clauses are read): every move starts
+    /// with it at its first value.
     Move,
     /// At the start of every turn (a turn is the moves a player makes before the turn passes).
     Turn,

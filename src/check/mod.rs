@@ -908,7 +908,7 @@ impl Checker<'_> {
             self.error(d);
             return;
         }
-        if b.owners.is_empty() && b.neutral.is_empty() {
+        if b.owners.is_empty() && b.neutral.is_empty() && g.rows != 1 {
             if seats > 2 {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
@@ -926,12 +926,18 @@ impl Checker<'_> {
             }
             return;
         }
-        if g.rows != 2 {
+        if g.rows == 4 {
             let (key, d) = if b.owners.is_empty() {
-                let d = Diagnostic::new(Code::OwnersInvalid, "`neutral` is for two-row boards");
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    "`neutral` is for two-row boards and rings",
+                );
                 ("neutral", d)
             } else {
-                let d = Diagnostic::new(Code::OwnersInvalid, "`owners` is for two-row boards");
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    "`owners` is for two-row boards and rings",
+                );
                 ("owners", d)
             };
             let d = d.hint("on four rows each player owns their two rows");
@@ -957,6 +963,9 @@ impl Checker<'_> {
             .at(label.span());
             match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
                 Some(l) => d.hint(format!("did you mean `{l}`?")),
+                None if g.rows == 1 => {
+                    d.hint(format!("the holes are r1 to r{}", g.holes_per_player))
+                }
                 None => d.hint(format!(
                     "the holes are s1 to s{0} and n1 to n{0}",
                     g.holes_per_player
@@ -1067,7 +1076,27 @@ impl Checker<'_> {
         if !ok {
             return;
         }
-        if b.owners.is_empty() {
+        if b.owners.is_empty() && g.rows == 1 {
+            // A ring is shared out in equal blocks, in turn order counter-clockwise: the first
+            // player's holes from r1, then the next player's.
+            let holes: Vec<Pos> = g.home_holes(0).filter(|&h| neutral & bit(h) == 0).collect();
+            if holes.len() % seats != 0 || holes.is_empty() {
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    format!(
+                        "a ring of {} players' holes cannot be shared equally among {seats} players",
+                        holes.len()
+                    ),
+                )
+                .hint("make the ring's holes a multiple of the players, or say whose holes are whose in `[board.owners]`")
+                .at(b.holes.span());
+                self.error(d);
+                return;
+            }
+            for (list, block) in lists.iter_mut().zip(holes.chunks(holes.len() / seats)) {
+                list.extend_from_slice(block);
+            }
+        } else if b.owners.is_empty() {
             // Each row stays its player's, but for the neutral holes.
             for (home, list) in (0u8..).zip(lists.iter_mut()) {
                 list.extend(g.home_holes(home).filter(|&h| neutral & bit(h) == 0));
@@ -1153,17 +1182,29 @@ impl Checker<'_> {
             ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.holes")?,
         };
         let mut ok = true;
-        if rows != 2 && rows != 4 {
+        if ![1, 2, 4].contains(&rows) {
             self.error(
                 Diagnostic::new(
                     Code::BoardRows,
-                    format!("a board has 2 or 4 rows, not {rows}"),
+                    format!("a board has 2 or 4 rows, or 1 for a ring of holes; not {rows}"),
                 )
                 .at(b.rows.span()),
             );
             ok = false;
         }
-        if holes == 0 || holes > MAX_HOLES_PER_ROW || rows.saturating_mul(holes) > MAX_HOLES as u32
+        if rows == 1 && (holes < 2 || holes > MAX_HOLES as u32) {
+            self.error(
+                Diagnostic::new(
+                    Code::BoardHoles,
+                    format!("a ring holds from 2 to {MAX_HOLES} holes; found {holes}"),
+                )
+                .at(b.holes.span()),
+            );
+            ok = false;
+        } else if rows != 1
+            && (holes == 0
+                || holes > MAX_HOLES_PER_ROW
+                || rows.saturating_mul(holes) > MAX_HOLES as u32)
         {
             self.error(
                 Diagnostic::new(Code::BoardHoles, format!(
@@ -1174,14 +1215,18 @@ impl Checker<'_> {
             );
             ok = false;
         }
-        if rows == 4 && b.stores == Stores::Track {
+        if rows != 2 && b.stores == Stores::Track {
             self.error(
                 Diagnostic::new(
                     Code::TrackStoreRows,
                     "stores on the track need a two-row board",
                 )
                 .at(b.rows.span())
-                .hint("use `stores = \"reserve\"` on four rows"),
+                .hint(if rows == 1 {
+                    "use `stores = \"reserve\"` on a ring: the stores sit off it"
+                } else {
+                    "use `stores = \"reserve\"` on four rows"
+                }),
             );
             ok = false;
         }
@@ -1195,6 +1240,17 @@ impl Checker<'_> {
             Seeds::FromOption(o) => {
                 let n = self.count_option(&o.option, "board.seeds")?;
                 (vec![n; per], vec![n; per])
+            }
+            Seeds::Layout(_) | Seeds::Chosen(_) if g.rows == 1 => {
+                self.error(
+                    Diagnostic::new(
+                        Code::LayoutLength,
+                        "a layout gives the rows `south` and `north`, but this board is a ring",
+                    )
+                    .hint("give a ring's seeds as one number for every hole, e.g. `seeds = 4`")
+                    .at(b.seeds.span()),
+                );
+                return None;
             }
             Seeds::Layout(_) | Seeds::Chosen(_) => {
                 let l = match b.seeds.get_ref() {
@@ -1651,7 +1707,9 @@ impl Checker<'_> {
             .iter()
             .map(|t| self.hole(t, facts, place, &c.name))
             .collect();
-        if c.take.is_empty() {
+        let take_set = (c.take_set.as_ref())
+            .map(|e| self.expression(e, facts, place, &c.name, typing::compile_set));
+        if c.take.is_empty() && c.take_set.is_none() {
             let d = Diagnostic::new(
                 Code::CaptureTakesNothing,
                 format!(
@@ -1659,7 +1717,7 @@ impl Checker<'_> {
                     c.name
                 ),
             )
-            .hint("list the holes taken, e.g. `take = ['opposite(last)']`");
+            .hint("list the holes taken, e.g. `take = ['opposite(last)']`, or give a set: `take_set = 'filter(...)'`");
             let d = match key_near(self.source, c.when.span().start, "take") {
                 Some(span) => d.at(span),
                 None => d,
@@ -1741,6 +1799,11 @@ impl Checker<'_> {
             None => None,
         };
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
+        let take_set = match take_set {
+            Some(Some(s)) => Some(s),
+            Some(None) => return None,
+            None => None,
+        };
         let chain = match chain {
             Some((Some(w), Some(s))) => Some((w, s)),
             Some(_) => return None,
@@ -1755,6 +1818,7 @@ impl Checker<'_> {
             id,
             when: when?,
             take: take?,
+            take_set,
             to: to?,
             chain,
             cancel_if,

@@ -241,7 +241,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         name: "number",
         args: &[Type::Hole],
         ty: Type::Number,
-        doc: "a hole's number counted from its owner's left (1..)",
+        doc: "a hole's number in its label (s3 and n3 are 3, a ring's r7 is 7): where each player owns a row, counted from its owner's left; hole(p, k) names a player's k-th hole in their own numbering",
     },
     FunctionDoc {
         name: "next",
@@ -364,6 +364,12 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         doc: "the holes of a set where a condition holds, `hole` being each in turn: count(holes_of(mover), seeds(hole) == 0)",
     },
     FunctionDoc {
+        name: "filter",
+        args: &[Type::Set, Type::Bool],
+        ty: Type::Set,
+        doc: "the holes of a set where a condition holds, `hole` being each in turn: filter(holes_of(opponent), seeds(hole) in [2, 4, 6])",
+    },
+    FunctionDoc {
         name: "sum",
         args: &[Type::Set, Type::Number],
         ty: Type::Number,
@@ -396,7 +402,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
 ];
 
 /// The functions whose second argument is read at each hole of the set given first.
-const AGGREGATES: &[&str] = &["count", "sum", "max", "min", "any", "all"];
+const AGGREGATES: &[&str] = &["count", "filter", "sum", "max", "min", "any", "all"];
 
 /// An option as seen by expressions: its value in force and its allowed values.
 pub struct OptionScope<'a> {
@@ -1047,8 +1053,8 @@ fn call_node(
     })
 }
 
-/// Compiles a set of holes (after `in`).
-fn compile_set(node: &Node, scope: &Scope<'_>) -> Checked<SetX> {
+/// Compiles a set of holes (after `in`, or a capture's `take_set`).
+pub fn compile_set(node: &Node, scope: &Scope<'_>) -> Checked<SetX> {
     match compile(node, scope)? {
         Typed::Set(s) => Ok(s),
         other => Err(vec![mismatch(Type::Set, other.ty(), &node.span)]),
@@ -1064,6 +1070,7 @@ fn aggregate_of(name: &str, args: Vec<Typed>) -> Typed {
     });
     match (name, args.next()) {
         ("count", Some(Typed::Bool(body))) => Typed::Number(IntX::Count(set, Box::new(body))),
+        ("filter", Some(Typed::Bool(body))) => Typed::Set(SetX::Where(set, Box::new(body))),
         ("any" | "all", Some(Typed::Bool(body))) => {
             let quantifier = if name == "any" {
                 Quantifier::Any

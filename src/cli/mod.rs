@@ -603,7 +603,7 @@ pub fn position_notation(rules: &Rules, pos: &sow::engine::Position) -> String {
     format!(
         "{} {}",
         sow::render::notation(rules, pos),
-        side(pos.to_move)
+        rules.player_key(pos.to_move)
     )
 }
 
@@ -611,7 +611,7 @@ pub fn position_notation(rules: &Rules, pos: &sow::engine::Position) -> String {
 pub fn position_json_to_move(rules: &Rules, pos: &sow::engine::Position) -> Value {
     let mut v = sow::render::position_json(rules, pos);
     if let Some(map) = v.as_object_mut() {
-        map.insert("to_move".into(), json!(side(pos.to_move)));
+        map.insert("to_move".into(), json!(rules.player_key(pos.to_move)));
     }
     v
 }
@@ -657,7 +657,7 @@ pub fn game_from(
     if events.is_empty() {
         return (game, None);
     }
-    let stuck = sow::notation::player_name(given.to_move);
+    let stuck = rules.player_title(given.to_move);
     let mut text = format!("  {stuck}, to move, has no legal move before any move:\n");
     text.push_str(&sow::render::trace_text(rules, &events, &[], Detail::Laps));
     text.push_str(&format!(

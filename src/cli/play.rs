@@ -337,7 +337,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         if let Some(doc) = doc.as_mut() {
             doc.open_object(None);
             doc.value(Some("ply"), &json!(game.ply() + 1));
-            doc.value(Some("mover"), &json!(side(mover)));
+            doc.value(Some("mover"), &json!(rules.player_key(mover)));
             doc.value(Some("player"), &json!(seat.to_string()));
             doc.value(Some("move"), &json!(h.label(&rules)));
             doc.open_array(Some("events"));
@@ -653,7 +653,7 @@ fn ask(
     let legal = game.legal_moves();
     let offered = labels(rules, &legal.to_vec());
     loop {
-        screen.text(&format!("{} to move ({offered}): ", player_name(mover)));
+        screen.text(&format!("{} to move ({offered}): ", rules.player_title(mover)));
         screen.flush();
         let entry = match input::read_line(input) {
             Line::Text(text) => text,
@@ -740,7 +740,7 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
          board    draw the board again\n    \
          quit     leave the game\n    \
          help     this list\n",
-        player_name(mover),
+        rules.player_title(mover),
         rules.geometry.holes_per_player
     )
 }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use sow::diagnostic::{self, Code, Diagnostic, did_you_mean};
 use sow::engine::{Game, Position};
-use sow::notation::{parse_move, parse_position, player_name};
+use sow::notation::{parse_move, parse_position};
 use sow::record::{self, Item};
 use sow::render::{self, Detail, escape, play_traced};
 
@@ -142,6 +142,13 @@ pub fn run_with(
     };
     if let Some(p) = picture.as_deref_mut() {
         let seats = script.ruleset.rules.geometry.seats;
+        if script.ruleset.rules.geometry.rows == 1 {
+            // The board pictures lay out rows facing each other.
+            return Err(Fail::Usage(format!(
+                "{} is played on a ring of holes; pictures (`sow draw`, `--format html`) are drawn for boards of two or four rows only",
+                script.ruleset.rules.name
+            )));
+        }
         if seats > 2 {
             // The board pictures lay out two players' rows, stores and reserves.
             return Err(Fail::Usage(format!(
@@ -212,7 +219,7 @@ pub fn run_with(
                     item: item.clone(),
                     message: format!(
                         "ply {ply}: {} cannot play `{}`: {reason}",
-                        player_name(mover),
+                        rules.player_title(mover),
                         item.text
                     ),
                     position: before,
@@ -236,7 +243,7 @@ pub fn run_with(
             Format::Json => {
                 out.open_object(None);
                 out.value(Some("ply"), &json!(ply));
-                out.value(Some("mover"), &json!(side(mover)));
+                out.value(Some("mover"), &json!(rules.player_key(mover)));
                 out.value(Some("move"), &json!(item.text.to_lowercase()));
                 out.open_array(Some("events"));
                 let played = play_traced(&mut game, h, args.detail, None, Some(&mut out));
@@ -271,7 +278,7 @@ pub fn run_with(
                 out.say(format_args!(
                     "after ply {}: {} to move; legal moves: {}\n",
                     script.moves.len(),
-                    player_name(p),
+                    rules.player_title(p),
                     legal_now.join(" ")
                 ));
             }

@@ -139,6 +139,8 @@ pub enum Takes {
 /// A capture that takes several holes, chains, claims or may be cancelled.
 pub struct InFull {
     pub take: Vec<Taken>,
+    /// A set of holes taken after `take`, read before anything is taken.
+    pub take_set: Option<Holes>,
     pub chain: Option<(Cond, Hole)>,
     pub cancel_if: Option<Cond>,
 }
@@ -279,11 +281,16 @@ impl Program {
             lift_also: r.lift_also.as_ref().map(|n| c.num(n)),
             when: c.cond(&r.when),
             takes: match r.take.as_slice() {
-                [h] if !r.claim && chain_of(r).is_none() && r.cancel_if.is_none() => {
+                [h] if !r.claim
+                    && chain_of(r).is_none()
+                    && r.cancel_if.is_none()
+                    && r.take_set.is_none() =>
+                {
                     Takes::One(Taken::of(&c, h))
                 }
                 _ => Takes::InFull(InFull {
                     take: r.take.iter().map(|h| Taken::of(&c, h)).collect(),
+                    take_set: r.take_set.as_ref().map(|s| c.set(s)),
                     chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
                     cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
                 }),
@@ -1101,6 +1108,24 @@ impl Compiler<'_> {
                 return Box::new(move |cx, pos| {
                     let p = usize::from(who(cx, pos));
                     crate::rules::holes_in(&pos.vars, at + crate::rules::HOLES_WIDTH * p)
+                });
+            }
+            SetX::Where(set, body) => {
+                let set = self.set(set);
+                if let Some(test) = self.seed_test(body) {
+                    return Box::new(move |cx, pos| test.holes(pos, set(cx, pos)));
+                }
+                let body = self.cond(body);
+                return Box::new(move |cx, pos| {
+                    let (mut at, mut rest, mut kept) = (*cx, set(cx, pos), 0u64);
+                    while rest != 0 {
+                        at.bound = rest.trailing_zeros() as Pos;
+                        rest &= rest - 1;
+                        if body(&at, pos) {
+                            kept |= 1 << at.bound;
+                        }
+                    }
+                    kept
                 });
             }
             SetX::HolesOf(_) => per_player(&|_| true),

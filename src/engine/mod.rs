@@ -1401,9 +1401,6 @@ impl Game {
         let h = mv.hole;
         let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
-        if self.vars_by_move {
-            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Move);
-        }
         if T::EVENTS {
             tracer.event(Event::Move {
                 ply: self.ply,
@@ -1500,6 +1497,11 @@ impl Game {
                 self.next_seat(mover)
             }
         };
+        // What lasts a move or a turn is gone once it is over (after the extra-turn clauses
+        // read it), so that it neither shows in nor tells apart the positions between plies.
+        if self.vars_by_move {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Move);
+        }
         if next != mover && self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }

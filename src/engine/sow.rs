@@ -1409,9 +1409,19 @@ impl<'a> Mover<'a> {
     ) -> u32 {
         let mut total = 0u32;
         let mut first = NO_HOLE;
+        // The set as it stands before anything is taken: taking changes what its test reads.
+        let mut set = full.take_set.as_ref().map_or(0, |s| s(cx, pos));
         for (i, target) in full.take.iter().enumerate() {
             let h = target.hole(cx, pos);
             if i == 0 {
+                first = h;
+            }
+            total += self.take(program, pos, cx, h, tracer);
+        }
+        while set != 0 {
+            let h = set.trailing_zeros() as Pos;
+            set &= set - 1;
+            if first == NO_HOLE {
                 first = h;
             }
             total += self.take(program, pos, cx, h, tracer);
