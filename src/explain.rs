@@ -673,7 +673,9 @@ impl Explainer<'_> {
                     ""
                 };
                 let reset = match v.scope {
-                    ruleset::VarScope::Move => "set back when every move is over, so that each starts afresh",
+                    ruleset::VarScope::Move => {
+                        "set back when every move is over, so that each starts afresh"
+                    }
                     ruleset::VarScope::Turn => "set back at the start of every turn",
                     ruleset::VarScope::Round => "set back at the start of every round",
                     ruleset::VarScope::Game => "kept for the whole game",
@@ -900,7 +902,11 @@ impl Explainer<'_> {
                     (Some(&a), Some(&z)) if holes.len() > 1 => {
                         format!("{} to {}", g.label(a), g.label(z))
                     }
-                    _ => holes.iter().map(|&h| g.label(h)).collect::<Vec<_>>().join(" "),
+                    _ => holes
+                        .iter()
+                        .map(|&h| g.label(h))
+                        .collect::<Vec<_>>()
+                        .join(" "),
                 }
             };
             let owners = (g.players())

@@ -288,7 +288,10 @@ fn ring_picture(rules: &Rules, pos: &Position, cell: &dyn Fn(Pos) -> String) -> 
     }
     let mut lines = [String::new(), String::new(), String::new()];
     for (owner, holes) in &runs {
-        let labels: Vec<String> = holes.iter().map(|&h| format!("{:>3}", g.label(h))).collect();
+        let labels: Vec<String> = holes
+            .iter()
+            .map(|&h| format!("{:>3}", g.label(h)))
+            .collect();
         let seeds: Vec<String> = holes.iter().map(|&h| cell(h)).collect();
         let (labels, seeds) = (labels.join(" "), seeds.join(" "));
         let who = if *owner == crate::rules::NOBODY {
@@ -301,15 +304,24 @@ fn ring_picture(rules: &Rules, pos: &Position, cell: &dyn Fn(Pos) -> String) -> 
             line.push_str(&format!(" |{text:>width$}"));
         }
     }
-    let mut out: String = lines
-        .iter()
-        .map(|l| format!("     {l} |\n"))
-        .collect();
-    let first = g.home_holes(0).next().map(|h| g.label(h)).unwrap_or_default();
-    let last = g.home_holes(0).last().map(|h| g.label(h)).unwrap_or_default();
+    let mut out: String = lines.iter().map(|l| format!("     {l} |\n")).collect();
+    let first = g
+        .home_holes(0)
+        .next()
+        .map(|h| g.label(h))
+        .unwrap_or_default();
+    let last = g
+        .home_holes(0)
+        .last()
+        .map(|h| g.label(h))
+        .unwrap_or_default();
     out.push_str(&format!("      (a ring: {last} is followed by {first})\n"));
     for p in g.players() {
-        out.push_str(&format!("      {} holds {}\n", name(rules, p), pos.held(rules, p)));
+        out.push_str(&format!(
+            "      {} holds {}\n",
+            name(rules, p),
+            pos.held(rules, p)
+        ));
     }
     out
 }
@@ -828,8 +840,8 @@ impl TextTrace {
             }
             // An effect at every drop is a drop's detail: shown with the drops.
             Event::Effect { clause: c }
-                if self.detail < Detail::Drops
-                    && rules.drop_effects.iter().any(|e| e.id == *c) => {}
+                if self.detail < Detail::Drops && rules.drop_effects.iter().any(|e| e.id == *c) => {
+            }
             Event::Effect { clause: c } => {
                 let mid_lap = self.line != Line::Closed;
                 self.finish(out);

@@ -510,7 +510,9 @@ impl SetX {
             SetX::HolesOf(p) | SetX::Inner(p) | SetX::Outer(p) => 1 + p.size(),
             SetX::VarOf(_, p) => 1 + p.size(),
             SetX::All | SetX::Named(_) | SetX::Var(_) => 1,
-            SetX::Where(s, c) => s.size().saturating_add(c.size().saturating_mul(AGGREGATE_HOLES)),
+            SetX::Where(s, c) => s
+                .size()
+                .saturating_add(c.size().saturating_mul(AGGREGATE_HOLES)),
         }
     }
 

@@ -83,10 +83,12 @@ pub struct RulesetFile {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
-    /// Rows of holes: 2 (one per player) or 4 (two per player).
+    /// Rows of holes: 2 (one per player) or 4 (two per player); or 1, a ring: holes `r1..rN`
+    /// counter-clockwise, the last followed by the first, shared out in equal blocks in turn
+    /// order unless `owners` says whose holes are whose.
     #[schemars(with = "u32")]
     pub rows: toml::Spanned<u32>,
-    /// Holes in each row: a number, or `{ option = "NAME" }` for a size chosen by an option
+    /// Holes in each row (on a ring, on the ring): a number, or `{ option = "NAME" }` for a size chosen by an option
     /// whose values are numbers (layouts and hole numbers are then checked against the size
     /// in force).
     #[schemars(with = "Count")]

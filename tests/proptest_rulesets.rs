@@ -67,6 +67,12 @@ struct Spec {
     /// passes over their own marked holes, and a seed due into the other's goes out of play
     /// (`removed`) or into the opponent's first hole (`hole`).
     marks: Option<&'static str>,
+    /// A ring of twice `holes` holes (rows = 1), shared in two blocks; neutral holes are then
+    /// r1 and the first of the second block.
+    ring: bool,
+    /// A set of the holes each move drops into (marked at every drop), and a capture at the
+    /// lap's end of those of them that are the opponent's and hold 2 or 4 (`take_set`).
+    sown_set: bool,
 }
 
 /// Who takes the seeds left at an ending.
@@ -238,6 +244,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 prop::option::of(prop::sample::select(vec!["threes", "opponent"])),
                 prop::option::of(prop::sample::select(vec!["stay", "shared"])),
                 prop::option::of(prop::sample::select(vec!["removed", "hole"])),
+                (any::<bool>(), any::<bool>()),
             ),
         ),
     )
@@ -262,16 +269,16 @@ fn spec() -> impl Strategy<Value = Spec> {
                     endless_remaining,
                     max_laps,
                     (leave_one, reverse, choose),
-                    (prefer, no_capture, skip, neutral, marks),
+                    (prefer, no_capture, skip, neutral, marks, (ring, sown_set)),
                 ),
             )| {
                 captures.sort_unstable();
                 captures.dedup();
                 Spec {
-                    four_rows,
+                    four_rows: four_rows && !ring,
                     holes,
                     // Stores on the track need two rows.
-                    track: track && !four_rows,
+                    track: track && !four_rows && !ring,
                     store_left,
                     seeds,
                     cw,
@@ -292,8 +299,10 @@ fn spec() -> impl Strategy<Value = Spec> {
                     prefer,
                     no_capture,
                     skip,
-                    neutral: neutral.filter(|_| !four_rows && holes >= 2),
+                    neutral: neutral.filter(|_| (ring || !four_rows) && holes >= 2),
                     marks,
+                    ring,
+                    sown_set,
                 }
             },
         )
@@ -302,11 +311,15 @@ fn spec() -> impl Strategy<Value = Spec> {
 /// The ruleset file for a spec.
 fn ruleset_text(s: &Spec) -> String {
     let mut t = String::from("format = 1\nname = \"Generated\"\n\n[board]\n");
-    t += &format!(
-        "rows = {}\nholes = {}\n",
-        if s.four_rows { 4 } else { 2 },
-        s.holes
-    );
+    if s.ring {
+        t += &format!("rows = 1\nholes = {}\n", 2 * s.holes);
+    } else {
+        t += &format!(
+            "rows = {}\nholes = {}\n",
+            if s.four_rows { 4 } else { 2 },
+            s.holes
+        );
+    }
     if s.track {
         t += "stores = \"track\"\n";
         t += &format!(
@@ -315,7 +328,9 @@ fn ruleset_text(s: &Spec) -> String {
         );
     }
     t += &format!("seeds = {}\n", s.seeds);
-    if s.neutral.is_some() {
+    if s.neutral.is_some() && s.ring {
+        t += &format!("neutral = [\"r1\", \"r{}\"]\n", s.holes + 1);
+    } else if s.neutral.is_some() {
         t += "neutral = [\"s1\", \"n1\"]\n";
     }
     t += "\n[sowing]\n";
@@ -358,6 +373,11 @@ fn ruleset_text(s: &Spec) -> String {
         } else {
             "hole = 'hole(opponent, 1)'\n"
         };
+    }
+    if s.sown_set {
+        t += "\n[vars.sown]\nkind = \"holes\"\nscope = \"move\"\n";
+        t += "\n[[effect]]\nname = \"sown\"\nat = \"drop\"\nwhen = 'not is_store(here)'\nmark = { sown = 'here' }\n";
+        t += "\n[[capture]]\nname = \"the sown set\"\nat = \"lap_end\"\nwhen = 'not own(last)'\ntake_set = 'filter(sown, not own(hole) and seeds(hole) in [2, 4])'\nto = \"mover\"\n";
     }
     match s.relay {
         Some("opposite") => {

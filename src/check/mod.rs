@@ -1084,8 +1084,9 @@ impl Checker<'_> {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
                     format!(
-                        "a ring of {} players' holes cannot be shared equally among {seats} players",
-                        holes.len()
+                        "a ring of {} {}cannot be shared equally among {seats} players",
+                        holes.len(),
+                        if neutral == 0 { "holes " } else { "holes besides the neutral ones " }
                     ),
                 )
                 .hint("make the ring's holes a multiple of the players, or say whose holes are whose in `[board.owners]`")
@@ -1163,6 +1164,9 @@ impl Checker<'_> {
                             labels.iter().map(|(l, _)| l.as_str()),
                         ) {
                             Some(l) => d.hint(format!("did you mean `{l}`?")),
+                            None if g.rows == 1 => {
+                                d.hint(format!("this ring's holes are r1 to r{last}"))
+                            }
                             None => {
                                 d.hint(format!("the holes are s1 to s{last} and n1 to n{last}"))
                             }

@@ -70,15 +70,18 @@ pub fn run(_args: Args, format: Format) -> Result<Exit, Fail> {
                 } else {
                     "a single game"
                 };
+                let board = if row["rows"] == json!(1) {
+                    format!("a ring of {} holes", row["holes"])
+                } else {
+                    format!("{} rows of {} holes", row["rows"], row["holes"])
+                };
                 text.push_str(&format!(
-                    "{name:width$}  {}{}: {} rows of {} holes, {} seeds, {players}{kind}, {}\n",
+                    "{name:width$}  {}{}: {board}, {} seeds, {players}{kind}, {}\n",
                     escape(row["title"].as_str().unwrap_or("")),
                     row["region"]
                         .as_str()
                         .map(|r| format!(" ({})", escape(r)))
                         .unwrap_or_default(),
-                    row["rows"],
-                    row["holes"],
                     row["seeds"],
                     plural(row["options"].as_u64().unwrap_or(0) as usize, "option"),
                 ));

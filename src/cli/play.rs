@@ -653,7 +653,10 @@ fn ask(
     let legal = game.legal_moves();
     let offered = labels(rules, &legal.to_vec());
     loop {
-        screen.text(&format!("{} to move ({offered}): ", rules.player_title(mover)));
+        screen.text(&format!(
+            "{} to move ({offered}): ",
+            rules.player_title(mover)
+        ));
         screen.flush();
         let entry = match input::read_line(input) {
             Line::Text(text) => text,

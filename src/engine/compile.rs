@@ -1354,11 +1354,28 @@ mod tests {
             SetX::Inner(PlayerX::Opponent),
             SetX::Outer(PlayerX::Mover),
             SetX::All,
+            // `filter(all_holes, seeds(hole) >= 2)`, by the quick seed test and the general
+            // path.
+            SetX::Where(
+                Box::new(SetX::All),
+                Box::new(BoolX::Int(CmpOp::Ge, seeds(), IntX::Const(2))),
+            ),
+            SetX::Where(
+                Box::new(SetX::HolesOf(PlayerX::Opponent)),
+                Box::new(BoolX::Int(CmpOp::Ge, slow(), IntX::Const(2))),
+            ),
         ];
-        let members = |set: &SetX, mover: Player| -> Vec<Pos> {
+        let members = |set: &SetX, mover: Player, pos: &Position| -> Vec<Pos> {
             (0..g.positions)
                 .filter(|&h| !g.is_store(h))
                 .filter(|&h| match set {
+                    SetX::Where(inner, _) => {
+                        let within = match **inner {
+                            SetX::All => true,
+                            _ => g.owner_of(h) == mover ^ 1,
+                        };
+                        within && pos.seeds(h) >= 2
+                    }
                     SetX::All => true,
                     SetX::HolesOf(_) => g.owner_of(h) == mover,
                     SetX::Inner(_) => g.owner_of(h) == mover ^ 1 && g.number_of(h) > 3,
@@ -1383,7 +1400,7 @@ mod tests {
             for mover in [0, 1] {
                 let cx = Cx::new(&rules, &tables, mover, 0);
                 for set in &sets {
-                    let holes = members(set, mover);
+                    let holes = members(set, mover, &pos);
                     let values: Vec<i64> = holes.iter().map(|&h| i64::from(pos.seeds(h))).collect();
                     let s = || Box::new(set.clone());
                     let num = |x: IntX| c.num(&x)(&cx, &pos);
