@@ -798,27 +798,7 @@ impl Geometry {
         }
         let n = holes as usize;
         let per = if rows == 4 { 2 * n } else { n };
-        let mut g = Geometry {
-            rows,
-            holes_per_row: holes,
-            holes_per_player: per as u8,
-            positions: 0,
-            seats: 2,
-            store: [None; MAX_SEATS],
-            owner: [NOBODY; MAX_POSITIONS],
-            home: [NOBODY; MAX_POSITIONS],
-            number: [0; MAX_POSITIONS],
-            seat_number: [0; MAX_POSITIONS],
-            hole_of: [[NO_HOLE; MAX_POSITIONS]; 2],
-            seat_hole: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
-            seat_holes: [0; MAX_SEATS],
-            opposite: [NO_HOLE; MAX_POSITIONS],
-            behind: [NO_HOLE; MAX_POSITIONS],
-            ccw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
-            cw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
-            store_mask: 0,
-            holes_mask: [0; MAX_SEATS],
-        };
+        let mut g = Geometry::blank(rows, holes, per as u8);
         let track = stores == Stores::Track && rows == 2;
         // The checker accepts at most MAX_HOLES holes and two stores, so every position fits
         // the tables. On a larger board (which it rejects) the positions past them are left
@@ -910,15 +890,13 @@ impl Geometry {
         g
     }
 
-    /// A ring of `holes` holes, `r1..rN` counter-clockwise, each followed by the next and the
-    /// last by the first. Until [`Geometry::assign`] gives them out, they are South's.
-    fn ring(holes: u8) -> Geometry {
-        let n = usize::from(holes).min(MAX_HOLES);
-        let mut g = Geometry {
-            rows: 1,
-            holes_per_row: n as u8,
-            holes_per_player: n as u8,
-            positions: n as u8,
+    /// A board with no site yet: every table empty, two seats.
+    fn blank(rows: u8, holes: u8, per: u8) -> Geometry {
+        Geometry {
+            rows,
+            holes_per_row: holes,
+            holes_per_player: per,
+            positions: 0,
             seats: 2,
             store: [None; MAX_SEATS],
             owner: [NOBODY; MAX_POSITIONS],
@@ -934,7 +912,15 @@ impl Geometry {
             cw: [[NO_HOLE; MAX_POSITIONS]; MAX_SEATS],
             store_mask: 0,
             holes_mask: [0; MAX_SEATS],
-        };
+        }
+    }
+
+    /// A ring of `holes` holes, `r1..rN` counter-clockwise, each followed by the next and the
+    /// last by the first. Until [`Geometry::assign`] gives them out, they are South's.
+    fn ring(holes: u8) -> Geometry {
+        let n = usize::from(holes).min(MAX_HOLES);
+        let mut g = Geometry::blank(1, n as u8, n as u8);
+        g.positions = n as u8;
         for (i, p) in (0..n).zip(0u8..) {
             put(&mut g.owner, p, 0);
             put(&mut g.home, p, 0);
