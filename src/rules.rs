@@ -149,6 +149,16 @@ impl Geometry {
         )
     }
 
+    /// The board's holes as hints name them: `r1 to r9` on a ring, `s1 to s6 and n1 to n6`.
+    pub fn labels_range(&self) -> String {
+        let n = self.holes_per_player;
+        if self.rows == 1 {
+            format!("r1 to r{n}")
+        } else {
+            format!("s1 to s{n} and n1 to n{n}")
+        }
+    }
+
     /// Whether `pos` is a hole (not a store, not [`NO_HOLE`] nor any other position past the
     /// board's tables).
     #[inline]

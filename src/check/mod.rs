@@ -963,13 +963,7 @@ impl Checker<'_> {
             .at(label.span());
             match did_you_mean(label.get_ref(), labels.iter().map(|(l, _)| l.as_str())) {
                 Some(l) => d.hint(format!("did you mean `{l}`?")),
-                None if g.rows == 1 => {
-                    d.hint(format!("the holes are r1 to r{}", g.holes_per_player))
-                }
-                None => d.hint(format!(
-                    "the holes are s1 to s{0} and n1 to n{0}",
-                    g.holes_per_player
-                )),
+                None => d.hint(format!("the holes are {}", g.labels_range())),
             }
         };
         let mut ok = true;
@@ -1158,18 +1152,12 @@ impl Checker<'_> {
                             ),
                         )
                         .at(label.span());
-                        let last = g.holes_per_player;
                         let d = match did_you_mean(
                             label.get_ref(),
                             labels.iter().map(|(l, _)| l.as_str()),
                         ) {
                             Some(l) => d.hint(format!("did you mean `{l}`?")),
-                            None if g.rows == 1 => {
-                                d.hint(format!("this ring's holes are r1 to r{last}"))
-                            }
-                            None => {
-                                d.hint(format!("the holes are s1 to s{last} and n1 to n{last}"))
-                            }
+                            None => d.hint(format!("the holes are {}", g.labels_range())),
                         };
                         self.error(d);
                     }
