@@ -673,6 +673,9 @@ impl Explainer<'_> {
                     ""
                 };
                 let reset = match v.scope {
+                    ruleset::VarScope::Lap => {
+                        "set back when every lap is over, after its lap-end clauses"
+                    }
                     ruleset::VarScope::Move => {
                         "set back when every move is over, so that each starts afresh"
                     }
@@ -774,8 +777,25 @@ impl Explainer<'_> {
                 self.header_line("[rounds]", 0),
             );
             let refill = self.rules.rounds.as_ref().map_or(0, |r| r.refill);
+            let (partial, poorest, open) = self
+                .rules
+                .rounds
+                .as_ref()
+                .map_or((false, false, false), |r| {
+                    (r.partial, r.poorest, r.unfilled_open)
+                });
+            let unfilled = if open {
+                "holes left unfilled stay on the circuit, empty, sown into and playable once they hold seeds"
+            } else {
+                "holes left unfilled stay closed for the round"
+            };
+            let last = if partial {
+                ", the last hole taking what is left when it is fewer"
+            } else {
+                ""
+            };
             s.say(format!(
-                "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole, {}; holes they cannot fill stay closed for the round.",
+                "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole{last}, {}; {unfilled}.",
                 self.setting(&r.refill_from, |e| match e {
                     RowEnd::Left if !f.board.owners.is_empty() => "their holes in their own numbering, first to last".to_string(),
                     RowEnd::Right if !f.board.owners.is_empty() => "their holes in their own numbering, last to first".to_string(),
@@ -786,6 +806,15 @@ impl Explainer<'_> {
                     }
                 })
             ));
+            if poorest {
+                s.say(self.setting(&r.matching_hole, |m| {
+                    let matching = match m {
+                        ruleset::MatchingHole::Full => format!("{refill} seeds, like every other"),
+                        ruleset::MatchingHole::Same => "as many seeds as that partial hole".to_string(),
+                    };
+                    format!("The player holding the fewest seeds (the first in turn order on equal totals) lays out all of them; every other player fills the same number of holes and keeps the rest off the board, counted at the next refill. The hole matching the poorest player's partial last hole (the same place in the refill order) gets {matching}.")
+                }));
+            }
             if let Some(give) = &r.give {
                 s.say(format!(
                     "Before the refill, the gift \"{}\"{}: one player gives {} to each other player still in the match (never more than they hold).",
@@ -815,7 +844,11 @@ impl Explainer<'_> {
                     "{every}, before the refill, each player's holes pass to the next player in turn order."
                 ));
             }
-            if self.rules.geometry.seats > 2 {
+            if partial && self.rules.geometry.seats > 2 {
+                s.say("A player holding no seed at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins.");
+            } else if partial {
+                s.say("A player holding no seed at the end of a round cannot fill a hole, and the match ends: the other player, holding every seed left in play, wins.");
+            } else if self.rules.geometry.seats > 2 {
                 s.say(format!(
                     "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins."
                 ));
@@ -832,6 +865,8 @@ impl Explainer<'_> {
                     NextStarter::Winner => "the winner of the round just ended (on a draw, the player who did not start it)".to_string(),
                     NextStarter::Loser => "the loser of the round just ended (on a draw, the player who did not start it)".to_string(),
                     NextStarter::WithHoles => "the player who now holds the holes the last round's starter held".to_string(),
+                    NextStarter::Richer => "the player holding the most seeds (on equal totals, the later in turn order)".to_string(),
+                    NextStarter::Poorer => "the player holding the fewest seeds (on equal totals, the first in turn order)".to_string(),
                 })
             ));
             if let Some(e) = &r.match_ends {
@@ -916,7 +951,7 @@ impl Explainer<'_> {
             s.say(format!(
                 "A ring of {per} holes, r1 to r{per} counter-clockwise, r{per} followed by r1; {owners} (each player's holes numbered 1, 2, ... from their left, in that order)."
             ));
-        } else if !b.owners.is_empty() {
+        } else if !b.owners.is_empty() && g.rows == 2 {
             let holes = |p: Player| {
                 g.holes_of(p)
                     .map(|h| g.label(h))
@@ -931,6 +966,23 @@ impl Explainer<'_> {
                 "Two rows of {} holes, s1 to s{per} from the near row's left and n1 to n{per} from the far row's own left, owned by blocks: {owners} (each player's holes in their own numbering).",
                 g.holes_per_row
             ));
+        } else if g.rows == 3 {
+            let n = g.holes_per_row;
+            let half = n / 2;
+            s.say(format!(
+                "Three rows of {n} holes: each player owns the row nearest them, numbered 1 to {n} from their left, and the {half} holes of the middle row on their right, numbered {} to {per} from the middle row's end inwards (South s1 to s{per}, North n1 to n{per}); only the two outer rows face each other.",
+                n + 1
+            ));
+            if !b.owners.is_empty() {
+                let owners = (g.players())
+                    .map(|p| {
+                        let holes: Vec<String> = g.holes_of(p).map(|h| g.label(h)).collect();
+                        format!("{} owns {}", self.rules.player_title(p), holes.join(" "))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                s.say(format!("The holes are shared by blocks instead: {owners}."));
+            }
         } else if g.rows == 2 && b.neutral.is_empty() {
             s.say(format!(
                 "Two rows of {} holes, one row for each player: South owns s1 to s{per} from South's left, North owns n1 to n{per} from North's left.",
@@ -1021,7 +1073,7 @@ impl Explainer<'_> {
                     Direction::Choose => "round the ring in the direction the mover chooses for the move, written r3:ccw or r3:cw".to_string(),
                 })
             ));
-        } else if g.rows == 2 {
+        } else if g.rows == 2 || g.rows == 3 {
             s.say(format!(
                 "A move lifts {lifted} of one hole and sows them {}, one seed into each hole.",
                 self.setting(&sw.direction, |d| match d {

@@ -186,6 +186,17 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         let north: Vec<Pos> = g.home_holes(1).rev().collect();
         let south: Vec<Pos> = g.home_holes(0).collect();
         vec![north, south]
+    } else if g.rows == 3 {
+        // North's row, the middle row (North's half on South's left), South's row.
+        let row = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
+            let holes: Vec<Pos> = g.home_holes(p).collect();
+            let (own, middle) = holes.split_at_checked(per).unwrap_or((&holes, &[]));
+            (own.to_vec(), middle.to_vec())
+        };
+        let (n_row, n_middle) = row(1);
+        let (s_row, s_middle) = row(0);
+        let middle = n_middle.into_iter().chain(s_middle.into_iter().rev());
+        vec![n_row.into_iter().rev().collect(), middle.collect(), s_row]
     } else {
         // Each player's holes: the outer row, then the inner row.
         let halves = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
@@ -242,7 +253,8 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         } else {
             out.push_str(&format!("{margin}{seeds}\n{margin}{labels}\n"));
         }
-        if i + 1 == rows.len() / 2 {
+        // The line between the players' sides; on three rows, one each side of the middle row.
+        if i + 1 == rows.len() / 2 || (rows.len() == 3 && i == 1) {
             let line = "-".repeat(per * 4 - 1);
             match track {
                 Some((left, width)) => out.push_str(&format!(

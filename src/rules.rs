@@ -646,6 +646,14 @@ pub struct RoundsRule {
     pub id: ClauseId,
     pub refill: u16,
     pub from: RowEnd,
+    /// Whether the last hole a player fills may take fewer than `refill`.
+    pub partial: bool,
+    /// Whether every player fills only as many holes as the poorest.
+    pub poorest: bool,
+    /// With `poorest`: whether the hole matching the poorest's partial hole gets the same.
+    pub mirrored: bool,
+    /// Whether the holes nobody fills stay open.
+    pub unfilled_open: bool,
     pub next_starter: NextStarter,
     /// The match ends when this holds after a round (besides a player unable to fill a hole).
     pub match_ends: Option<BoolX>,
@@ -794,7 +802,11 @@ impl Geometry {
     /// `s1..sN, (S store), n1..nN, (N store)` (stores on the left come before the row instead).
     /// Four rows: each player has a circuit of their own 2N holes, numbered counter-clockwise
     /// from the left end of their outer row (outer row left to right, then inner row right to
-    /// left). One row is a ring: holes `r1..rN` counter-clockwise, one circuit for every
+    /// left). Three rows of N holes (N even): each player owns the row nearest them and the N/2
+    /// holes of the middle row on their right, numbered `1..N` along their row from their left,
+    /// then `N+1..N+N/2` along the middle row from its end on their right inwards; one shared
+    /// circuit `s1..sM, n1..nM` (M = N + N/2), and only the outer rows face each other.
+    /// One row is a ring: holes `r1..rN` counter-clockwise, one circuit for every
     /// player, no hole facing another; whose holes are whose is given by [`Geometry::assign`].
     pub fn build(
         rows: u8,
@@ -807,7 +819,11 @@ impl Geometry {
             return Geometry::ring(holes);
         }
         let n = holes as usize;
-        let per = if rows == 4 { 2 * n } else { n };
+        let per = match rows {
+            4 => 2 * n,
+            3 => n + n / 2,
+            _ => n,
+        };
         let mut g = Geometry::blank(rows, holes, per as u8);
         let track = stores == Stores::Track && rows == 2;
         // The checker accepts at most MAX_HOLES holes and two stores, so every position fits
@@ -870,9 +886,11 @@ impl Geometry {
             let other = 1 - player;
             for i in 1..=per {
                 let here = hole(&g, player, i);
-                if rows == 2 {
+                if rows == 2 || (rows == 3 && i <= n) {
                     let across = hole(&g, other, n + 1 - i);
                     put(&mut g.opposite, here, across);
+                } else if rows == 3 {
+                    // A middle-row hole faces no hole of the opponent's.
                 } else if i > n {
                     // Inner hole i = N + j faces the opponent's inner hole 2N + 1 - j.
                     let j = i - n;
@@ -889,7 +907,7 @@ impl Geometry {
         let [south, north] = &circuits;
         let shared: Vec<Pos> = south.iter().chain(north).copied().collect();
         for ((own, ccw), cw) in circuits.iter().zip(&mut g.ccw).zip(&mut g.cw) {
-            let circuit = if rows == 2 { &shared } else { own };
+            let circuit = if rows == 4 { own } else { &shared };
             // Each position with its successor, the last followed by the first.
             let successors = circuit.iter().cycle().skip(1);
             for (&p, &succ) in circuit.iter().zip(successors) {

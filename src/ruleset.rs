@@ -701,6 +701,9 @@ pub enum VarKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VarScope {
+    /// When every lap is over (after its lap-end clauses and effects): every lap starts with
+    /// it at its first value, e.g. the holes the lap has sown.
+    Lap,
     /// When every move is over (after its extra-turn clauses are read): every move starts
     /// with it at its first value.
     Move,
@@ -884,6 +887,25 @@ pub struct Rounds {
     pub refill: toml::Spanned<Seeds>,
     /// The end of their own row from which each player refills.
     pub refill_from: Setting<RowEnd>,
+    /// What a player's last hole gets when their seeds do not fill it: `"closed"` (the
+    /// default: it is closed with the holes after it, the seeds kept) or `"partial"` (it takes
+    /// what is left; a player is then short of a hole only with no seed at all).
+    #[serde(default)]
+    pub last_hole: Setting<LastHole>,
+    /// How many holes each player fills: `"own"` (the default: as many as their seeds allow)
+    /// or `"poorest"` (as many as the player holding the fewest seeds fills, who lays out
+    /// everything; the others keep the rest off the board, counted at the next refill).
+    #[serde(default)]
+    pub holes_filled: Setting<HolesFilled>,
+    /// With `holes_filled = "poorest"`: what the other players put in the hole matching the
+    /// poorest player's partial last hole (the same place in the refill order): `"full"` (the
+    /// default) or `"same"` (as many seeds as the partial hole holds).
+    #[serde(default)]
+    pub matching_hole: Setting<MatchingHole>,
+    /// What becomes of the holes a player does not fill: `"closed"` (the default: out of play
+    /// for the round) or `"open"` (left empty on the circuit, sown into and playable).
+    #[serde(default)]
+    pub unfilled: Setting<Unfilled>,
     /// Who starts the next round.
     pub next_starter: Setting<NextStarter>,
     /// The match ends when this holds after a round has ended (before the board is
@@ -945,6 +967,51 @@ pub enum RowEnd {
     OutsideIn,
 }
 
+/// What a player's last hole gets at a refill when their seeds do not fill it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LastHole {
+    /// Nothing: a hole is filled in full or not at all; the seeds left over are kept.
+    #[default]
+    Closed,
+    /// What is left: the last hole filled may hold fewer than `refill`.
+    Partial,
+}
+
+/// How many holes each player fills at a refill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HolesFilled {
+    /// As many as their own seeds allow.
+    #[default]
+    Own,
+    /// As many as the player holding the fewest seeds (the first in turn order on equal
+    /// totals) fills; the others keep what is left off the board.
+    Poorest,
+}
+
+/// What the others put in the hole matching the poorest player's partial last hole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchingHole {
+    /// A full hole, as in every other hole they fill.
+    #[default]
+    Full,
+    /// As many seeds as the partial hole: the layouts mirror each other.
+    Same,
+}
+
+/// What becomes of the holes a refill leaves empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unfilled {
+    /// Out of play for the round: off the circuit, never sown into or played.
+    #[default]
+    Closed,
+    /// Empty, still on the circuit: sown into, and playable once they hold seeds.
+    Open,
+}
+
 /// Who starts the next round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -961,6 +1028,12 @@ pub enum NextStarter {
     /// The player who now holds the holes the last round's starter held: the same player,
     /// unless `rotate_owners` moved the holes on (then the next player in turn order).
     WithHoles,
+    /// The player holding the most seeds when the round has ended; on equal totals the later
+    /// in turn order (the first counts as the poorer).
+    Richer,
+    /// The player holding the fewest seeds when the round has ended; on equal totals the
+    /// first in turn order.
+    Poorer,
 }
 
 /// A named open point of the documented rules.

@@ -437,6 +437,12 @@ impl Checker<'_> {
                 id,
                 refill: u16::try_from(refill).unwrap_or(u16::MAX),
                 from: self.setting(&r.refill_from, "rounds.refill_from")?,
+                partial: self.setting(&r.last_hole, "rounds.last_hole")? == ruleset::LastHole::Partial,
+                poorest: self.setting(&r.holes_filled, "rounds.holes_filled")?
+                    == ruleset::HolesFilled::Poorest,
+                mirrored: self.setting(&r.matching_hole, "rounds.matching_hole")?
+                    == ruleset::MatchingHole::Same,
+                unfilled_open: self.setting(&r.unfilled, "rounds.unfilled")? == ruleset::Unfilled::Open,
                 next_starter: {
                     let next = self.setting(&r.next_starter, "rounds.next_starter")?;
                     if self.players.len() > 2 && next == ruleset::NextStarter::Loser {
@@ -930,13 +936,13 @@ impl Checker<'_> {
             let (key, d) = if b.owners.is_empty() {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
-                    "`neutral` is for two-row boards and rings",
+                    "`neutral` is for boards of one to three rows",
                 );
                 ("neutral", d)
             } else {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
-                    "`owners` is for two-row boards and rings",
+                    "`owners` is for boards of one to three rows",
                 );
                 ("owners", d)
             };
@@ -1174,11 +1180,11 @@ impl Checker<'_> {
             ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.holes")?,
         };
         let mut ok = true;
-        if ![1, 2, 4].contains(&rows) {
+        if ![1, 2, 3, 4].contains(&rows) {
             self.error(
                 Diagnostic::new(
                     Code::BoardRows,
-                    format!("a board has 2 or 4 rows, or 1 for a ring of holes; not {rows}"),
+                    format!("a board has 2, 3 or 4 rows, or 1 for a ring of holes; not {rows}"),
                 )
                 .at(b.rows.span()),
             );
@@ -1206,6 +1212,15 @@ impl Checker<'_> {
                 .at(b.holes.span()),
             );
             ok = false;
+        } else if rows == 3 && holes % 2 != 0 {
+            self.error(
+                Diagnostic::new(
+                    Code::BoardHoles,
+                    format!("a three-row board needs an even number of holes in a row, to share the middle row in halves; found {holes}"),
+                )
+                .at(b.holes.span()),
+            );
+            ok = false;
         }
         if rows != 2 && b.stores == Stores::Track {
             self.error(
@@ -1214,10 +1229,10 @@ impl Checker<'_> {
                     "stores on the track need a two-row board",
                 )
                 .at(b.rows.span())
-                .hint(if rows == 1 {
-                    "use `stores = \"reserve\"` on a ring: the stores sit off it"
-                } else {
-                    "use `stores = \"reserve\"` on four rows"
+                .hint(match rows {
+                    1 => "use `stores = \"reserve\"` on a ring: the stores sit off it",
+                    3 => "use `stores = \"reserve\"` on three rows",
+                    _ => "use `stores = \"reserve\"` on four rows",
                 }),
             );
             ok = false;

@@ -91,14 +91,17 @@ both `option` and `south`/`north`. The message says what was expected."
 1000 clauses: no documented game needs more than a few dozen."
 
     BoardRows "E0103" Error "A board with a number of rows sow cannot play"
-"A board has 2 rows (one per player) or 4 (two per player)."
+"A board has 2 rows (one per player), 3 (each player's row and half the middle row), 4 (two per
+player), or 1: a ring of holes."
 
     BoardHoles "E0104" Error "A row with too few or too many holes"
-"A row holds from 1 to 30 holes, and a board at most 60 holes in all."
+"A row holds from 1 to 30 holes, and a board at most 60 holes in all; a ring from 2 to 60. A
+three-row board's rows hold an even number of holes, so that each player owns half the middle
+row."
 
-    TrackStoreRows "E0105" Error "Stores on the track on a four-row board"
-"Stores on the sowing track (`stores = \"track\"`) need a two-row board; four-row games keep
-captures in reserves (`stores = \"reserve\"`)."
+    TrackStoreRows "E0105" Error "Stores on the track on a board that is not of two rows"
+"Stores on the sowing track (`stores = \"track\"`) need a two-row board; rings and boards of
+three or four rows keep captures in reserves (`stores = \"reserve\"`)."
 
     StoreSideWithoutStore "E0106" Error "`store_side` on a board with no store on the track"
 "`store_side` says at which end of its owner's row a store on the track stands; with

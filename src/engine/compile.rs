@@ -14,7 +14,7 @@ use crate::rules::{
     HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules,
     SetX, VarValue,
 };
-use crate::ruleset::{After, Destination, FirstSeed, RelayFrom};
+use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, VarScope};
 
 /// The rounds' gift, compiled: who gives, and when.
 pub struct GiveProgram {
@@ -260,6 +260,8 @@ pub struct Program {
     /// Untraced, such laps are sown in one tight loop each (`Mover::quiet_laps`) until one
     /// comes back round to a hole it must pass over.
     pub quiet_laps: bool,
+    /// Whether some variable goes back to its first value at the end of every lap.
+    pub lap_vars: bool,
 }
 
 impl Program {
@@ -315,7 +317,9 @@ impl Program {
             .filter(|(_, guard)| *guard != Guard::Never)
             .map(|(r, guard)| (capture(r), guard))
             .unzip();
+        let lap_vars = rules.vars.iter().any(|v| v.scope == VarScope::Lap);
         let quiet_laps = lap_captures.is_empty()
+            && !lap_vars
             && drop_captures.is_empty()
             && rules.drop_effects.is_empty()
             && rules.lap_effects.is_empty()
@@ -331,6 +335,7 @@ impl Program {
             && !rules.reads(Fact::ReachedOpponent);
         Program {
             quiet_laps,
+            lap_vars,
             max_laps: rules.max_laps.unwrap_or(u32::MAX),
             drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
             lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
@@ -1092,7 +1097,9 @@ impl Compiler<'_> {
             masks
         };
         let n = g.holes_per_row;
-        let four_rows = g.rows == 4;
+        // Four rows: a player's inner row is the one facing the opponent's; three rows: their
+        // holes in the middle row. Both are numbered after the player's outer row.
+        let two_rows = g.rows >= 3;
         let masks = match x {
             SetX::All => {
                 let all = g.holes_mask.iter().fold(0, |m, h| m | h);
@@ -1129,8 +1136,8 @@ impl Compiler<'_> {
                 });
             }
             SetX::HolesOf(_) => per_player(&|_| true),
-            SetX::Inner(_) => per_player(&|h| !four_rows || g.number_of(h) > n),
-            SetX::Outer(_) => per_player(&|h| four_rows && g.number_of(h) <= n),
+            SetX::Inner(_) => per_player(&|h| !two_rows || g.number_of(h) > n),
+            SetX::Outer(_) => per_player(&|h| two_rows && g.number_of(h) <= n),
         };
         let who = self.who(x.player().unwrap_or(&PlayerX::Mover));
         Box::new(move |cx, pos| {

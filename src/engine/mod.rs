@@ -1765,9 +1765,11 @@ impl Game {
         // it, and it ends when at most one player is left.
         let seats = g.players();
         let active = seats.clone().filter(|&p| self.pos.out & (1 << p) == 0);
+        // With a partial last hole, one seed fills a hole.
+        let least = if rounds.partial { 1 } else { refill };
         let short = active
             .clone()
-            .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < refill))
+            .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
             .fold(0u8, |m, p| m | 1 << p);
         let staying = active.filter(|&p| short & (1 << p) == 0).count();
         if ends || (g.seats == 2 && short != 0) || staying <= 1 {
@@ -1798,6 +1800,16 @@ impl Game {
                 }
             }
             NextStarter::WithHoles => self.starter,
+            // On equal totals the first in turn order counts as the poorer.
+            // (`max_by_key` keeps the last of equals, `min_by_key` the first.)
+            NextStarter::Richer => (seats.clone())
+                .filter(|&p| self.pos.out & (1 << p) == 0)
+                .max_by_key(|&p| scores.get(usize::from(p)).copied().unwrap_or(0))
+                .unwrap_or(after_starter),
+            NextStarter::Poorer => (seats.clone())
+                .filter(|&p| self.pos.out & (1 << p) == 0)
+                .min_by_key(|&p| scores.get(usize::from(p)).copied().unwrap_or(0))
+                .unwrap_or(after_starter),
         };
         let mut pos = self.pos;
         for p in seats.clone().filter(|&p| short & (1 << p) != 0) {
@@ -1827,6 +1839,31 @@ impl Game {
         // Refill: every hole is emptied and reopened, then filled from the chosen end (the
         // holes of a player out of the match stay closed).
         pos.closed = 0;
+        // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
+        // turn order on equal totals) sets how many holes everyone fills, and what the hole
+        // matching their partial last hole gets.
+        let limit = if rounds.poorest {
+            let supply = |p: Player| {
+                let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
+                pos.held(&rules, p) + on_board
+            };
+            let poorest = (seats.clone())
+                .filter(|&p| pos.out & (1 << p) == 0)
+                .min_by_key(|&p| supply(p));
+            poorest.map(|p| {
+                let have = supply(p);
+                let holes = g.holes(p).len() as u32;
+                let full = (have / refill).min(holes);
+                let rest = have - full * refill;
+                match (rounds.partial && full < holes && rest > 0, rounds.mirrored) {
+                    (true, true) => (full + 1, rest),
+                    (true, false) => (full + 1, refill),
+                    (false, _) => (full, refill),
+                }
+            })
+        } else {
+            None
+        };
         for p in seats {
             let mut supply = pos.held(&rules, p);
             for h in g.holes_of(p) {
@@ -1843,14 +1880,28 @@ impl Game {
                 pos.credit(&rules, p, supply);
                 continue;
             }
-            let mut filled = 0u8;
+            let (mut filled, mut sown) = (0u8, 0u32);
             let mut closed = 0u64;
             let mut fill = |h: Pos| {
-                if supply >= refill {
-                    pos.set(h, rounds.refill);
-                    supply -= refill;
-                    filled += 1;
+                // The most this hole may take: a full hole, or under the poorest player's
+                // limit nothing past their holes and their last hole's count in the last.
+                let most = match limit {
+                    Some((holes, _)) if u32::from(filled) >= holes => 0,
+                    Some((holes, last)) if u32::from(filled) + 1 == holes => last,
+                    _ => refill,
+                };
+                let put = if supply >= most || rounds.partial {
+                    supply.min(most)
                 } else {
+                    0
+                };
+                if put > 0 {
+                    // put <= refill, which is a u16.
+                    pos.set(h, u16::try_from(put).unwrap_or(rounds.refill));
+                    supply -= put;
+                    sown += put;
+                    filled += 1;
+                } else if !rounds.unfilled_open {
                     closed |= bit(h);
                 }
             };
@@ -1873,7 +1924,7 @@ impl Game {
                 tracer.event(Event::Refill {
                     player: p,
                     holes: filled,
-                    seeds: u32::from(filled) * refill,
+                    seeds: sown,
                     closed,
                     kept: supply,
                 });

@@ -6,7 +6,7 @@ use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{
     Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
-use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin};
+use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin, VarScope};
 use crate::trace::{Event, Limit, Tracer};
 
 /// What a move did.
@@ -1039,6 +1039,9 @@ impl<'a> Mover<'a> {
             // After the lap's captures (and the relay decided), its effects.
             cx.at(last, last, lap_origin, false);
             self.effects(&self.program.lap_effects, pos, cx, tracer);
+        }
+        if self.program.lap_vars {
+            super::reset_vars(self.rules, pos, |s| s == VarScope::Lap);
         }
         outcome
     }

@@ -563,13 +563,34 @@ pub fn of_rules(rules: &Rules, sinks: bool) -> Layout {
             row(reversed(s_inner), Caption::Below),
             row(s_outer.to_vec(), Caption::Below),
         ]
+    } else if g.rows == 3 {
+        // Each player's own row, then their half of the middle row from its end on their
+        // right: North's half is on South's left.
+        let (s_row, s_middle) = south.split_at(per.min(south.len()));
+        let (n_row, n_middle) = north.split_at(per.min(north.len()));
+        let middle = n_middle
+            .iter()
+            .chain(s_middle.iter().rev())
+            .cloned()
+            .collect();
+        vec![
+            row(reversed(n_row), Caption::Above),
+            row(middle, Caption::Below),
+            row(s_row.to_vec(), Caption::Below),
+        ]
     } else {
         vec![
             row(reversed(&north), Caption::Above),
             row(south, Caption::Below),
         ]
     };
+    // The line between the players' sides; on three rows, one each side of the middle row.
     let divider = (board_rows.len() / 2).saturating_sub(1);
+    let dividers = if g.rows == 3 {
+        vec![0, 1]
+    } else {
+        vec![divider]
+    };
     let store = |p: Player| g.store_of(p).map(|s| board_site(rules, s, SiteKind::Store));
     // South's store is at the end of South's row its side names; North's, facing it, at the
     // other end.
@@ -595,7 +616,7 @@ pub fn of_rules(rules: &Rules, sinks: bool) -> Layout {
             (0, seat_name(0), Edge::Bottom),
             (1, seat_name(1), Edge::Top),
         ],
-        dividers: vec![divider],
+        dividers,
     })
 }
 
