@@ -787,7 +787,7 @@ impl Explainer<'_> {
             let unfilled = if open {
                 "holes left unfilled stay on the circuit, empty, sown into and playable once they hold seeds"
             } else {
-                "holes left unfilled stay closed for the round"
+                "holes they cannot fill stay closed for the round"
             };
             let last = if partial {
                 ", the last hole taking what is left when it is fewer"
@@ -1491,7 +1491,7 @@ impl Explainer<'_> {
         match &n.kind {
             NodeKind::Call(f, _, a) => match (f.as_str(), a.as_slice()) {
                 ("seeds", [h]) => Some(Counted::Place(self.value(h, ctx))),
-                ("row_seeds", [p]) => Some(Counted::Place(row_of(&self.value(p, ctx)))),
+                ("row_seeds", [p]) => Some(Counted::Place(self.row_of(&self.value(p, ctx)))),
                 ("store", [p]) => Some(Counted::Player(self.value(p, ctx))),
                 ("max_seeds", [p]) => Some(Counted::Place(format!(
                     "the fullest of {} holes",
@@ -1506,6 +1506,14 @@ impl Explainer<'_> {
             NodeKind::Name(name) if name == "turn_sowings" => Some(Counted::Sowings),
             _ => None,
         }
+    }
+
+    /// A player's holes, as `row_seeds` counts them: their row, or their side.
+    fn row_of(&self, who: &str) -> String {
+        let g = &self.rules.geometry;
+        let one_row =
+            g.rows == 2 && (g.players()).all(|p| g.holes(p).len() == usize::from(g.holes_per_row));
+        row_or_side(who, one_row)
     }
 
     /// A value (a hole, a number, a player), as a noun phrase.
@@ -1641,7 +1649,7 @@ impl Explainer<'_> {
             "behind" => format!("the hole behind {}", arg(0)),
             "owner" => format!("the owner of {}", arg(0)),
             "store" => format!("the seeds {} holds", arg(0)),
-            "row_seeds" => format!("the seeds in {}", row_of(&arg(0))),
+            "row_seeds" => format!("the seeds in {}", self.row_of(&arg(0))),
             "hole" => match args.get(1).map(|k| &k.kind) {
                 Some(NodeKind::Number(_) | NodeKind::Name(_)) | None => {
                     format!("{} hole {}", possessive(&arg(0)), arg(1))
@@ -1840,12 +1848,14 @@ impl Counted {
     }
 }
 
-/// "South's row", "the mover's row", but "the row of the player who just moved".
-fn row_of(who: &str) -> String {
+/// "South's row", "the mover's row", but "the row of the player who just moved"; "side"
+/// where a player's holes are not one row (three or four rows, rings, blocks of holes).
+fn row_or_side(who: &str, one_row: bool) -> String {
+    let word = if one_row { "row" } else { "side" };
     if who.split_whitespace().count() > 2 {
-        format!("the row of {who}")
+        format!("the {word} of {who}")
     } else {
-        format!("{} row", possessive(who))
+        format!("{} {word}", possessive(who))
     }
 }
 

@@ -73,6 +73,14 @@ struct Spec {
     /// A set of the holes each move drops into (marked at every drop), and a capture at the
     /// lap's end of those of them that are the opponent's and hold 2 or 4 (`take_set`).
     sown_set: bool,
+    /// Three rows of twice `holes` holes (rows = 3): each player's row and half the middle row.
+    three_rows: bool,
+    /// The sown set (`sown_set`) kept for a lap only (`scope = "lap"`) rather than the move.
+    lap_set: bool,
+    /// A match of rounds: holes refilled in full only (`full`), or the poorest player laying
+    /// out everything with a partial last hole and the others filling as many, the matching
+    /// hole the same and unfilled holes left open (`poorest`).
+    rounds: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -245,6 +253,11 @@ fn spec() -> impl Strategy<Value = Spec> {
                 prop::option::of(prop::sample::select(vec!["stay", "shared"])),
                 prop::option::of(prop::sample::select(vec!["removed", "hole"])),
                 (any::<bool>(), any::<bool>()),
+                (
+                    any::<bool>(),
+                    any::<bool>(),
+                    prop::option::of(prop::sample::select(vec!["full", "poorest"])),
+                ),
             ),
         ),
     )
@@ -269,16 +282,25 @@ fn spec() -> impl Strategy<Value = Spec> {
                     endless_remaining,
                     max_laps,
                     (leave_one, reverse, choose),
-                    (prefer, no_capture, skip, neutral, marks, (ring, sown_set)),
+                    (
+                        prefer,
+                        no_capture,
+                        skip,
+                        neutral,
+                        marks,
+                        (ring, sown_set),
+                        (three_rows, lap_set, rounds),
+                    ),
                 ),
             )| {
                 captures.sort_unstable();
                 captures.dedup();
+                let three_rows = three_rows && !ring && !four_rows;
                 Spec {
                     four_rows: four_rows && !ring,
                     holes,
                     // Stores on the track need two rows.
-                    track: track && !four_rows && !ring,
+                    track: track && !four_rows && !ring && !three_rows,
                     store_left,
                     seeds,
                     cw,
@@ -299,10 +321,15 @@ fn spec() -> impl Strategy<Value = Spec> {
                     prefer,
                     no_capture,
                     skip,
-                    neutral: neutral.filter(|_| (ring || !four_rows) && holes >= 2),
+                    // Neutral holes are for games of one round.
+                    neutral: neutral
+                        .filter(|_| (ring || !four_rows) && holes >= 2 && rounds.is_none()),
                     marks,
                     ring,
                     sown_set,
+                    three_rows,
+                    lap_set,
+                    rounds,
                 }
             },
         )
@@ -313,6 +340,8 @@ fn ruleset_text(s: &Spec) -> String {
     let mut t = String::from("format = 1\nname = \"Generated\"\n\n[board]\n");
     if s.ring {
         t += &format!("rows = 1\nholes = {}\n", 2 * s.holes);
+    } else if s.three_rows {
+        t += &format!("rows = 3\nholes = {}\n", 2 * s.holes);
     } else {
         t += &format!(
             "rows = {}\nholes = {}\n",
@@ -375,7 +404,10 @@ fn ruleset_text(s: &Spec) -> String {
         };
     }
     if s.sown_set {
-        t += "\n[vars.sown]\nkind = \"holes\"\nscope = \"move\"\n";
+        t += &format!(
+            "\n[vars.sown]\nkind = \"holes\"\nscope = \"{}\"\n",
+            if s.lap_set { "lap" } else { "move" }
+        );
         t += "\n[[effect]]\nname = \"sown\"\nat = \"drop\"\nwhen = 'not is_store(here)'\nmark = { sown = 'here' }\n";
         t += "\n[[capture]]\nname = \"the sown set\"\nat = \"lap_end\"\nwhen = 'not own(last)'\ntake_set = 'filter(sown, not own(hole) and seeds(hole) in [2, 4])'\nto = \"mover\"\n";
     }
@@ -440,6 +472,21 @@ fn ruleset_text(s: &Spec) -> String {
     if let Some(share) = s.neutral {
         t += &format!("neutral_seeds = \"{share}\"\n");
     }
+    match s.rounds {
+        Some("poorest") => {
+            t += &format!(
+                "\n[rounds]\nrefill = {}\nrefill_from = \"left\"\nlast_hole = \"partial\"\nholes_filled = \"poorest\"\nmatching_hole = \"same\"\nunfilled = \"open\"\nnext_starter = \"richer\"\n",
+                s.seeds
+            );
+        }
+        Some(_) => {
+            t += &format!(
+                "\n[rounds]\nrefill = {}\nrefill_from = \"right\"\nnext_starter = \"poorer\"\n",
+                s.seeds
+            );
+        }
+        None => {}
+    }
     if s.row_empty_ends {
         t += "\n[[end.when]]\nname = \"a row is empty\"\nwhen = 'row_seeds(south) == 0 or row_seeds(north) == 0'\nremaining = \"owners\"\nresult = \"most_seeds\"\n";
     }
@@ -475,6 +522,7 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCas
     let mut traces = Vec::new();
     let mut seen: HashSet<Position> = HashSet::new();
     let mut bank = banked(&rules, game.position());
+    let mut round = game.round();
     seen.insert(*game.position());
     for _ in 0..MAX_PLIES {
         if game.is_over() {
@@ -498,8 +546,12 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCas
         );
         moves.push(h);
         traces.push((events.events(), pos));
-        if banked(&rules, &pos) != bank {
+        // A new round starts a new history: the rules compare positions within a round (a
+        // match whose rounds start alike is stopped by the engine's ply limit, no rule ending
+        // it).
+        if banked(&rules, &pos) != bank || game.round() != round {
             bank = banked(&rules, &pos);
+            round = game.round();
             seen.clear();
         }
         // Every settled position counts, mid-turn ones (after an extra turn) included: the

@@ -429,6 +429,26 @@ impl Checker<'_> {
                     .at(r.refill.span()),
                 );
             }
+            let (partial, poorest, mirrored) = (
+                self.setting(&r.last_hole, "rounds.last_hole")? == ruleset::LastHole::Partial,
+                self.setting(&r.holes_filled, "rounds.holes_filled")?
+                    == ruleset::HolesFilled::Poorest,
+                self.setting(&r.matching_hole, "rounds.matching_hole")?
+                    == ruleset::MatchingHole::Same,
+            );
+            let matching_set = !matches!(r.matching_hole, Setting::Fixed(ruleset::MatchingHole::Full));
+            if matching_set && !(partial && poorest) {
+                let d = Diagnostic::new(
+                    Code::SettingWithoutEffect,
+                    "`matching_hole` changes nothing without `holes_filled = \"poorest\"` and `last_hole = \"partial\"`: no hole matches a partial one",
+                )
+                .hint("remove `matching_hole`, or set the two settings it needs");
+                let d = match key_near(self.source, r.refill.span().start, "matching_hole") {
+                    Some(span) => d.at(span),
+                    None => d,
+                };
+                self.error(d);
+            }
             let match_ends = match &r.match_ends {
                 Some(e) => Some(self.condition(e, AFTER_PLY, "in `match_ends`", "rounds")?),
                 None => None,
@@ -437,11 +457,9 @@ impl Checker<'_> {
                 id,
                 refill: u16::try_from(refill).unwrap_or(u16::MAX),
                 from: self.setting(&r.refill_from, "rounds.refill_from")?,
-                partial: self.setting(&r.last_hole, "rounds.last_hole")? == ruleset::LastHole::Partial,
-                poorest: self.setting(&r.holes_filled, "rounds.holes_filled")?
-                    == ruleset::HolesFilled::Poorest,
-                mirrored: self.setting(&r.matching_hole, "rounds.matching_hole")?
-                    == ruleset::MatchingHole::Same,
+                partial,
+                poorest,
+                mirrored,
                 unfilled_open: self.setting(&r.unfilled, "rounds.unfilled")? == ruleset::Unfilled::Open,
                 next_starter: {
                     let next = self.setting(&r.next_starter, "rounds.next_starter")?;

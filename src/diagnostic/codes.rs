@@ -390,6 +390,11 @@ record may name its ruleset from the folder it was played in."
     RulesetChanged "W0006" Warning "A record's ruleset has changed since the record was made"
 "The ruleset's fingerprint no longer matches the record's: the game is replayed under the
 ruleset as it is now, and may go differently."
+
+    SettingWithoutEffect "W0007" Warning "A setting that another setting makes meaningless"
+"`[rounds] matching_hole` says what the other players put in the hole matching the poorest
+player's partial last hole: it applies only with `holes_filled = \"poorest\"` and
+`last_hole = \"partial\"`."
 }
 
 impl Code {
