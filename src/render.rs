@@ -617,6 +617,13 @@ fn limit_name(limit: Limit) -> &'static str {
     }
 }
 
+/// The seeds of a refill's partial hole: what `holes` holes took beyond `refill` each in all
+/// the others (a refill gives every hole it fills `refill` seeds but the partial one).
+pub fn partial_seeds(rules: &Rules, seeds: u32, holes: u8) -> u32 {
+    let refill = rules.rounds.as_ref().map_or(0, |r| u32::from(r.refill));
+    seeds.saturating_sub(u32::from(holes).saturating_sub(1) * refill)
+}
+
 fn mask_labels(rules: &Rules, mask: u64) -> String {
     (0..64u8)
         .filter(|b| mask & (1 << b) != 0)
@@ -971,16 +978,32 @@ impl TextTrace {
                 player,
                 holes,
                 seeds,
+                partial,
                 closed,
+                open,
                 kept,
+                ..
             } => {
                 self.finish(out);
+                let g = &rules.geometry;
+                let with = if g.is_hole(*partial) {
+                    format!(
+                        " ({} with {})",
+                        g.label(*partial),
+                        partial_seeds(rules, *seeds, *holes)
+                    )
+                } else {
+                    String::new()
+                };
                 let mut s = format!(
-                    "  refill {}: {holes} holes with {seeds} seeds, {kept} kept",
+                    "  refill {}: {holes} holes with {seeds} seeds{with}, {kept} kept",
                     name(rules, *player)
                 );
                 if *closed != 0 {
                     s.push_str(&format!(", closed {}", mask_labels(rules, *closed)));
+                }
+                if *open != 0 {
+                    s.push_str(&format!(", left open {}", mask_labels(rules, *open)));
                 }
                 s.push('\n');
                 out.text(&s);
@@ -1154,12 +1177,25 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             player,
             holes,
             seeds,
+            partial,
             closed,
+            open,
             kept,
-        } => json!({
-            "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
-            "closed": (0..64u8).filter(|b| closed & (1 << b) != 0).map(|b| g.label(b)).collect::<Vec<_>>(), "kept": kept,
-        }),
+            ..
+        } => {
+            let labels = |m: u64| {
+                (0..64u8)
+                    .filter(|b| m & (1 << b) != 0)
+                    .map(|b| g.label(b))
+                    .collect::<Vec<_>>()
+            };
+            json!({
+                "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
+                "closed": labels(*closed), "kept": kept,
+                "partial": g.is_hole(*partial).then(|| json!({"hole": g.label(*partial), "seeds": partial_seeds(rules, *seeds, *holes)})),
+                "open": labels(*open),
+            })
+        }
         Event::RoundStart { round, starter } => {
             json!({"event": "round_start", "round": round, "starter": p(*starter)})
         }

@@ -148,12 +148,18 @@ pub enum Event {
     /// Between rounds, each player's holes passed to the next player in turn order
     /// (`[rounds] rotate_owners`).
     OwnersMoved,
-    /// A player refilled their holes for the next round; `closed` holds the holes left closed.
+    /// A player refilled their holes for the next round: `holes` holes (the mask `filled`)
+    /// took `seeds` in all, `refill` each but for `partial`, the last filled, which took what
+    /// was left (no hole when every hole took `refill`); `closed` holds the holes left closed,
+    /// `open` those left empty on the circuit (`[rounds] unfilled = "open"`).
     Refill {
         player: Player,
         holes: u8,
         seeds: u32,
+        filled: u64,
+        partial: Pos,
         closed: u64,
+        open: u64,
         kept: u32,
     },
     /// A new round starts.

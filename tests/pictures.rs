@@ -189,6 +189,35 @@ fn snapshot_hus_four_rows() {
 }
 
 #[test]
+fn a_three_row_board_is_drawn_as_its_circuit_runs() {
+    let r = rules("rabe", &[]);
+    let layout = layout::of_rules(&r, false);
+    let at = |l: &str| layout.sites.iter().find(|s| s.label == l).expect(l).at;
+    // Rows from the top as South sees the board: North's row from North's right, the middle
+    // row with North's half on South's left, South's row from South's left (RB-1).
+    let rows = [
+        ["n6", "n5", "n4", "n3", "n2", "n1"],
+        ["n7", "n8", "n9", "s9", "s8", "s7"],
+        ["s1", "s2", "s3", "s4", "s5", "s6"],
+    ];
+    for (i, row) in rows.iter().enumerate() {
+        for pair in row.windows(2) {
+            assert!(at(pair[0]).x < at(pair[1]).x, "{pair:?}");
+            assert!((at(pair[0]).y - at(pair[1]).y).abs() < 1e-9, "{pair:?}");
+        }
+        if let Some(below) = rows.get(i + 1) {
+            assert!(at(row[0]).y < at(below[0]).y);
+            // Columns line up: s7 is in front of s6, n7 in front of n6.
+            for (a, b) in row.iter().zip(below.iter()) {
+                assert!((at(a).x - at(b).x).abs() < 1e-9, "{a} above {b}");
+            }
+        }
+    }
+    // A line each side of the middle row.
+    assert_eq!(layout.dividers.len(), 2);
+}
+
+#[test]
 fn snapshot_congkak_stores_on_the_left() {
     let r = rules("congkak", &[]);
     let layout = layout::of_rules(&r, false);

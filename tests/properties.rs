@@ -188,6 +188,7 @@ impl<'a> Ledger<'a> {
                 seeds,
                 closed,
                 kept,
+                ..
             } => self.refill(player, holes, seeds, closed, kept),
             Event::Resow { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
             Event::Diverted { .. } => panic!("the seed games never claim holes: {event:?}"),

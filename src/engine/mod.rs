@@ -1881,7 +1881,7 @@ impl Game {
                 continue;
             }
             let (mut filled, mut sown) = (0u8, 0u32);
-            let mut closed = 0u64;
+            let (mut closed, mut filled_mask, mut partial) = (0u64, 0u64, NO_HOLE);
             let mut fill = |h: Pos| {
                 // The most this hole may take: a full hole, or under the poorest player's
                 // limit nothing past their holes and their last hole's count in the last.
@@ -1901,6 +1901,10 @@ impl Game {
                     supply -= put;
                     sown += put;
                     filled += 1;
+                    filled_mask |= bit(h);
+                    if put < refill {
+                        partial = h;
+                    }
                 } else if !rounds.unfilled_open {
                     closed |= bit(h);
                 }
@@ -1925,6 +1929,11 @@ impl Game {
                     player: p,
                     holes: filled,
                     seeds: sown,
+                    filled: filled_mask,
+                    partial,
+                    open: g.holes_mask.get(usize::from(p)).copied().unwrap_or(0)
+                        & !filled_mask
+                        & !closed,
                     closed,
                     kept: supply,
                 });

@@ -571,6 +571,10 @@ impl Replay {
             }
             Event::Refill {
                 player,
+                holes,
+                seeds,
+                filled,
+                partial,
                 closed,
                 kept,
                 ..
@@ -586,7 +590,14 @@ impl Replay {
                         continue;
                     };
                     let shut = *closed & crate::rules::bit(h) != 0;
-                    self.set_seeds(&mut step, Some(i), if shut { 0 } else { refill });
+                    let count = if *filled & crate::rules::bit(h) == 0 {
+                        0
+                    } else if h == *partial {
+                        crate::render::partial_seeds(&self.rules, *seeds, *holes)
+                    } else {
+                        refill
+                    };
+                    self.set_seeds(&mut step, Some(i), count);
                     let mut marks: Vec<Mark> = self
                         .model
                         .sites
