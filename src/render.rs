@@ -182,28 +182,24 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
     }
     let per = g.holes_per_row as usize;
     // Rows from the top: North's back (4 rows), North's front, South's front, South's back.
+    // Each player's holes on three or four rows: their outer row, then those numbered after it
+    // (their inner row, or their half of the middle row).
+    let halves = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
+        let holes: Vec<Pos> = g.home_holes(p).collect();
+        let (outer, inner) = holes.split_at_checked(per).unwrap_or((&holes, &[]));
+        (outer.to_vec(), inner.to_vec())
+    };
     let rows: Vec<Vec<Pos>> = if g.rows == 2 {
         let north: Vec<Pos> = g.home_holes(1).rev().collect();
         let south: Vec<Pos> = g.home_holes(0).collect();
         vec![north, south]
     } else if g.rows == 3 {
         // North's row, the middle row (North's half on South's left), South's row.
-        let row = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
-            let holes: Vec<Pos> = g.home_holes(p).collect();
-            let (own, middle) = holes.split_at_checked(per).unwrap_or((&holes, &[]));
-            (own.to_vec(), middle.to_vec())
-        };
-        let (n_row, n_middle) = row(1);
-        let (s_row, s_middle) = row(0);
+        let (n_row, n_middle) = halves(1);
+        let (s_row, s_middle) = halves(0);
         let middle = n_middle.into_iter().chain(s_middle.into_iter().rev());
         vec![n_row.into_iter().rev().collect(), middle.collect(), s_row]
     } else {
-        // Each player's holes: the outer row, then the inner row.
-        let halves = |p: Player| -> (Vec<Pos>, Vec<Pos>) {
-            let holes: Vec<Pos> = g.home_holes(p).collect();
-            let (outer, inner) = holes.split_at_checked(per).unwrap_or((&holes, &[]));
-            (outer.to_vec(), inner.to_vec())
-        };
         let (n_outer, n_inner) = halves(1);
         let (s_outer, s_inner) = halves(0);
         vec![

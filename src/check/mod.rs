@@ -1208,36 +1208,29 @@ impl Checker<'_> {
             );
             ok = false;
         }
-        if rows == 1 && (holes < 2 || holes > MAX_HOLES as u32) {
-            self.error(
-                Diagnostic::new(
-                    Code::BoardHoles,
-                    format!("a ring holds from 2 to {MAX_HOLES} holes; found {holes}"),
-                )
-                .at(b.holes.span()),
-            );
-            ok = false;
+        // The size of the board, one message for whatever is wrong with it.
+        let size_problem = if rows == 1 && (holes < 2 || holes > MAX_HOLES as u32) {
+            Some(format!(
+                "a ring holds from 2 to {MAX_HOLES} holes; found {holes}"
+            ))
         } else if rows != 1
             && (holes == 0
                 || holes > MAX_HOLES_PER_ROW
                 || rows.saturating_mul(holes) > MAX_HOLES as u32)
         {
-            self.error(
-                Diagnostic::new(Code::BoardHoles, format!(
-                    "a row holds from 1 to {MAX_HOLES_PER_ROW} holes and a board at most {MAX_HOLES}; \
-                     found {holes} holes in each of {rows} rows"
-                ))
-                .at(b.holes.span()),
-            );
-            ok = false;
+            Some(format!(
+                "a row holds from 1 to {MAX_HOLES_PER_ROW} holes and a board at most {MAX_HOLES}; \
+                 found {holes} holes in each of {rows} rows"
+            ))
         } else if rows == 3 && holes % 2 != 0 {
-            self.error(
-                Diagnostic::new(
-                    Code::BoardHoles,
-                    format!("a three-row board needs an even number of holes in a row, to share the middle row in halves; found {holes}"),
-                )
-                .at(b.holes.span()),
-            );
+            Some(format!(
+                "a three-row board needs an even number of holes in a row, to share the middle row in halves; found {holes}"
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = size_problem {
+            self.error(Diagnostic::new(Code::BoardHoles, message).at(b.holes.span()));
             ok = false;
         }
         if rows != 2 && b.stores == Stores::Track {
