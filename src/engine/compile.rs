@@ -1102,7 +1102,8 @@ impl Compiler<'_> {
         let two_rows = g.rows >= 3;
         let masks = match x {
             SetX::All => {
-                let all = g.holes_mask.iter().fold(0, |m, h| m | h);
+                // Every hole of the board: the players' and the neutral ones.
+                let all = g.holes_mask.iter().fold(g.neutral_mask(), |m, h| m | h);
                 return Box::new(move |_, _| all);
             }
             &SetX::Named(mask) => return Box::new(move |_, _| mask),
@@ -1297,6 +1298,28 @@ mod tests {
         crate::check::load(&text, &[])
             .expect("the test board loads")
             .rules
+    }
+
+    /// `all_holes` is every hole of the board, neutral ones included; `holes_of` a player's.
+    #[test]
+    fn all_holes_holds_the_neutral_holes() {
+        let text = "format = 1\nname = \"Neutral\"\n\n[board]\nrows = 2\nholes = 3\n\
+                    seeds = 2\nneutral = [\"s2\", \"n2\"]\n\n[sowing]\ndirection = \"ccw\"\n\n\
+                    [end]\nno_move = { remaining = \"owners\", result = \"most_seeds\" }\n";
+        let rules = crate::check::load(text, &[]).expect("loads").rules;
+        let tables = Tables::build(&rules, 0, rules.direction);
+        let c = Compiler { rules: &rules };
+        let pos = Position::empty();
+        let cx = Cx::new(&rules, &tables, 0, 0);
+        let g = &rules.geometry;
+        let all = c.set(&SetX::All)(&cx, &pos);
+        let holes = (0..g.positions)
+            .filter(|&h| g.is_hole(h))
+            .fold(0, |m, h| m | crate::rules::bit(h));
+        assert_eq!(all, holes);
+        let south = c.set(&SetX::HolesOf(PlayerX::Mover))(&cx, &pos);
+        assert_eq!(south.count_ones(), 2);
+        assert_eq!(all.count_ones(), 6);
     }
 
     /// Each comparison with a constant, as a range test, agrees with the comparison itself,
