@@ -613,13 +613,6 @@ fn limit_name(limit: Limit) -> &'static str {
     }
 }
 
-/// The seeds of a refill's partial hole: what `holes` holes took beyond `refill` each in all
-/// the others (a refill gives every hole it fills `refill` seeds but the partial one).
-pub fn partial_seeds(rules: &Rules, seeds: u32, holes: u8) -> u32 {
-    let refill = rules.rounds.as_ref().map_or(0, |r| u32::from(r.refill));
-    seeds.saturating_sub(u32::from(holes).saturating_sub(1) * refill)
-}
-
 fn mask_labels(rules: &Rules, mask: u64) -> String {
     (0..64u8)
         .filter(|b| mask & (1 << b) != 0)
@@ -978,18 +971,11 @@ impl TextTrace {
                 closed,
                 open,
                 kept,
-                ..
             } => {
                 self.finish(out);
-                let g = &rules.geometry;
-                let with = if g.is_hole(*partial) {
-                    format!(
-                        " ({} with {})",
-                        g.label(*partial),
-                        partial_seeds(rules, *seeds, *holes)
-                    )
-                } else {
-                    String::new()
+                let with = match partial {
+                    Some((h, k)) => format!(" ({} with {k})", rules.geometry.label(*h)),
+                    None => String::new(),
                 };
                 let mut s = format!(
                     "  refill {}: {holes} holes with {seeds} seeds{with}, {kept} kept",
@@ -1177,7 +1163,6 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             closed,
             open,
             kept,
-            ..
         } => {
             let labels = |m: u64| {
                 (0..64u8)
@@ -1188,7 +1173,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             json!({
                 "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
                 "closed": labels(*closed), "kept": kept,
-                "partial": g.is_hole(*partial).then(|| json!({"hole": g.label(*partial), "seeds": partial_seeds(rules, *seeds, *holes)})),
+                "partial": partial.map(|(h, k)| json!({"hole": g.label(h), "seeds": k})),
                 "open": labels(*open),
             })
         }

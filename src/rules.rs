@@ -886,11 +886,13 @@ impl Geometry {
             let other = 1 - player;
             for i in 1..=per {
                 let here = hole(&g, player, i);
-                if rows == 2 || (rows == 3 && i <= n) {
-                    let across = hole(&g, other, n + 1 - i);
-                    put(&mut g.opposite, here, across);
-                } else if rows == 3 {
-                    // A middle-row hole faces no hole of the opponent's.
+                if rows != 4 {
+                    // Two rows, and the outer rows of three: hole i faces the other's N + 1 - i
+                    // (a middle-row hole of three rows, i > N, faces none).
+                    if i <= n {
+                        let across = hole(&g, other, n + 1 - i);
+                        put(&mut g.opposite, here, across);
+                    }
                 } else if i > n {
                     // Inner hole i = N + j faces the opponent's inner hole 2N + 1 - j.
                     let j = i - n;
@@ -962,9 +964,9 @@ impl Geometry {
             }
             g.holes_mask[0] |= bit(p);
             let succ = ((i + 1) % n) as u8;
-            for seat in 0..MAX_SEATS as u8 {
-                put(&mut g.ccw[usize::from(seat)], p, succ);
-                put(&mut g.cw[usize::from(seat)], succ, p);
+            for (ccw, cw) in g.ccw.iter_mut().zip(&mut g.cw) {
+                put(ccw, p, succ);
+                put(cw, succ, p);
             }
         }
         g.seat_holes[0] = n as u8;

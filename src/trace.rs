@@ -148,16 +148,15 @@ pub enum Event {
     /// Between rounds, each player's holes passed to the next player in turn order
     /// (`[rounds] rotate_owners`).
     OwnersMoved,
-    /// A player refilled their holes for the next round: `holes` holes (the mask `filled`)
-    /// took `seeds` in all, `refill` each but for `partial`, the last filled, which took what
-    /// was left (no hole when every hole took `refill`); `closed` holds the holes left closed,
-    /// `open` those left empty on the circuit (`[rounds] unfilled = "open"`).
+    /// A player refilled their holes for the next round: `holes` holes took `seeds` in all,
+    /// `refill` each but for `partial`, the last filled and the seeds it took when fewer;
+    /// `closed` holds the holes left closed, `open` those left empty on the circuit
+    /// (`[rounds] unfilled = "open"`).
     Refill {
         player: Player,
         holes: u8,
         seeds: u32,
-        filled: u64,
-        partial: Pos,
+        partial: Option<(Pos, u32)>,
         closed: u64,
         open: u64,
         kept: u32,

@@ -1098,7 +1098,7 @@ impl Checker<'_> {
             // A ring is shared out in equal blocks, in turn order counter-clockwise: the first
             // player's holes from r1, then the next player's.
             let holes: Vec<Pos> = g.home_holes(0).filter(|&h| neutral & bit(h) == 0).collect();
-            if holes.len() % seats != 0 || holes.is_empty() {
+            if !holes.len().is_multiple_of(seats) || holes.is_empty() {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
                     format!(

@@ -1771,7 +1771,7 @@ impl Game {
             .clone()
             .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
             .fold(0u8, |m, p| m | 1 << p);
-        let staying = active.filter(|&p| short & (1 << p) == 0).count();
+        let staying = active.clone().filter(|&p| short & (1 << p) == 0).count();
         if ends || (g.seats == 2 && short != 0) || staying <= 1 {
             self.finish(most(&scores), scores, tracer);
             return;
@@ -1802,12 +1802,10 @@ impl Game {
             NextStarter::WithHoles => self.starter,
             // On equal totals the first in turn order counts as the poorer.
             // (`max_by_key` keeps the last of equals, `min_by_key` the first.)
-            NextStarter::Richer => (seats.clone())
-                .filter(|&p| self.pos.out & (1 << p) == 0)
+            NextStarter::Richer => (active.clone())
                 .max_by_key(|&p| scores.get(usize::from(p)).copied().unwrap_or(0))
                 .unwrap_or(after_starter),
-            NextStarter::Poorer => (seats.clone())
-                .filter(|&p| self.pos.out & (1 << p) == 0)
+            NextStarter::Poorer => (active.clone())
                 .min_by_key(|&p| scores.get(usize::from(p)).copied().unwrap_or(0))
                 .unwrap_or(after_starter),
         };
@@ -1842,16 +1840,17 @@ impl Game {
         // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
         // turn order on equal totals) sets how many holes everyone fills, and what the hole
         // matching their partial last hole gets.
+        // What each player lays out: what they hold and what their own holes hold.
+        let supply_of = |pos: &Position, p: Player| {
+            let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
+            pos.held(&rules, p) + on_board
+        };
         let limit = if rounds.poorest {
-            let supply = |p: Player| {
-                let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
-                pos.held(&rules, p) + on_board
-            };
             let poorest = (seats.clone())
                 .filter(|&p| pos.out & (1 << p) == 0)
-                .min_by_key(|&p| supply(p));
+                .min_by_key(|&p| supply_of(&pos, p));
             poorest.map(|p| {
-                let have = supply(p);
+                let have = supply_of(&pos, p);
                 let holes = g.holes(p).len() as u32;
                 let full = (have / refill).min(holes);
                 let rest = have - full * refill;
@@ -1865,9 +1864,9 @@ impl Game {
             None
         };
         for p in seats {
-            let mut supply = pos.held(&rules, p);
+            let mut supply = supply_of(&pos, p);
             for h in g.holes_of(p) {
-                supply += u32::from(pos.lift(h));
+                pos.lift(h);
             }
             if let Some(s) = g.store_of(p) {
                 pos.set(s, 0);
@@ -1881,7 +1880,7 @@ impl Game {
                 continue;
             }
             let (mut filled, mut sown) = (0u8, 0u32);
-            let (mut closed, mut filled_mask, mut partial) = (0u64, 0u64, NO_HOLE);
+            let (mut closed, mut open, mut partial) = (0u64, 0u64, None);
             let mut fill = |h: Pos| {
                 // The most this hole may take: a full hole, or under the poorest player's
                 // limit nothing past their holes and their last hole's count in the last.
@@ -1901,11 +1900,12 @@ impl Game {
                     supply -= put;
                     sown += put;
                     filled += 1;
-                    filled_mask |= bit(h);
                     if put < refill {
-                        partial = h;
+                        partial = Some((h, put));
                     }
-                } else if !rounds.unfilled_open {
+                } else if rounds.unfilled_open {
+                    open |= bit(h);
+                } else {
                     closed |= bit(h);
                 }
             };
@@ -1929,11 +1929,8 @@ impl Game {
                     player: p,
                     holes: filled,
                     seeds: sown,
-                    filled: filled_mask,
                     partial,
-                    open: g.holes_mask.get(usize::from(p)).copied().unwrap_or(0)
-                        & !filled_mask
-                        & !closed,
+                    open,
                     closed,
                     kept: supply,
                 });

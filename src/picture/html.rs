@@ -571,11 +571,9 @@ impl Replay {
             }
             Event::Refill {
                 player,
-                holes,
-                seeds,
-                filled,
                 partial,
                 closed,
+                open,
                 kept,
                 ..
             } => {
@@ -590,12 +588,10 @@ impl Replay {
                         continue;
                     };
                     let shut = *closed & crate::rules::bit(h) != 0;
-                    let count = if *filled & crate::rules::bit(h) == 0 {
-                        0
-                    } else if h == *partial {
-                        crate::render::partial_seeds(&self.rules, *seeds, *holes)
-                    } else {
-                        refill
+                    let count = match partial {
+                        _ if (*closed | *open) & crate::rules::bit(h) != 0 => 0,
+                        Some((at, k)) if *at == h => *k,
+                        _ => refill,
                     };
                     self.set_seeds(&mut step, Some(i), count);
                     let mut marks: Vec<Mark> = self
