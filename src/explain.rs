@@ -1711,15 +1711,31 @@ impl Explainer<'_> {
         };
         let seeds_of_hole = matches!(&body.kind, NodeKind::Call(g, _, a)
             if g == "seeds" && matches!(a.as_slice(), [h] if matches!(&h.kind, NodeKind::Name(n) if n == "hole")));
+        // A body that joins several conditions names its hole more than once: "each hole of S
+        // holds 2 or each hole of S holds 3" would misread `all(S, seeds(hole) == 2 or
+        // seeds(hole) == 3)`, so such a body is told once, of "the hole", after the set.
+        let compound = matches!(&body.kind,
+            NodeKind::Unary(UnaryOp::Not, _)
+            | NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _));
         let noun = match f {
-            "any" => one,
-            "all" => each,
+            "any" if !compound => one,
+            "all" if !compound => each,
             _ => "the hole".to_string(),
         };
         let outer = self.in_aggregate.replace(Some(noun));
         let told = match f {
             "count" => format!("the number of {all} where {}", self.cond(body, ctx)),
+            // "the mover's holes where ...", "the holes of S where ...".
+            "filter" if all == set => format!("{all} where {}", self.cond(body, ctx)),
             "filter" => format!("the {all} where {}", self.cond(body, ctx)),
+            "any" if compound => format!(
+                "some hole of {set} is such that ({})",
+                self.cond(body, ctx)
+            ),
+            "all" if compound => format!(
+                "every hole of {set} is such that ({})",
+                self.cond(body, ctx)
+            ),
             "any" | "all" => self.cond(body, ctx),
             "sum" if seeds_of_hole => format!("the seeds in {set}"),
             "sum" => format!("the total of ({}) over {set}", self.value(body, ctx)),
@@ -1952,6 +1968,35 @@ mod tests {
 
     const RULESET: &str = "format = 1\nname = \"T\"\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
         [sowing]\ndirection = \"ccw\"\n[end]\nno_move = { remaining = \"stay\", result = \"draw\" }\n";
+
+    /// An aggregate whose body joins conditions names its hole once, after the set: "each hole
+    /// holds 2 or each hole holds 3" would tell `all(S, a or b)` as `all(S, a) or all(S, b)`.
+    /// A filtered set of a player's holes reads without a doubled article.
+    #[test]
+    fn aggregates_are_told_as_they_read() {
+        let rules = crate::check::load(RULESET, &[]).expect("loads").rules;
+        let ex = Explainer {
+            rules: &rules,
+            source: RULESET,
+            in_aggregate: std::cell::RefCell::new(None),
+            in_skip: std::cell::Cell::new(false),
+        };
+        let tell = |text: &str| ex.cond(&expr::parse(text).expect("parses"), Ctx::Move);
+        let joined = tell("all(holes_of(mover), seeds(hole) == 2 or seeds(hole) == 3)");
+        assert!(
+            joined.starts_with("every hole of the mover's holes is such that (")
+                && joined.matches("the hole holds").count() == 2
+                && !joined.contains("each of"),
+            "{joined}"
+        );
+        let some = tell("any(holes_of(opponent), not (seeds(hole) > 1))");
+        assert!(some.starts_with("some hole of the opponent's holes is such that ("), "{some}");
+        // A body of one condition keeps the shorter reading.
+        let single = tell("all(holes_of(mover), seeds(hole) in [2, 3])");
+        assert!(single.starts_with("each of the mover's holes "), "{single}");
+        let filtered = tell("count(filter(holes_of(mover), number(hole) > 2), seeds(hole) == 0) > 0");
+        assert!(!filtered.contains("the the"), "{filtered}");
+    }
 
     /// Every name and function of the language reads as English: none is shown as written.
     #[test]
