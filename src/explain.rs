@@ -1714,9 +1714,10 @@ impl Explainer<'_> {
         // A body that joins several conditions names its hole more than once: "each hole of S
         // holds 2 or each hole of S holds 3" would misread `all(S, seeds(hole) == 2 or
         // seeds(hole) == 3)`, so such a body is told once, of "the hole", after the set.
-        let compound = matches!(&body.kind,
-            NodeKind::Unary(UnaryOp::Not, _)
-            | NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _));
+        let compound = matches!(
+            &body.kind,
+            NodeKind::Unary(UnaryOp::Not, _) | NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _)
+        );
         let noun = match f {
             "any" if !compound => one,
             "all" if !compound => each,
@@ -1728,10 +1729,9 @@ impl Explainer<'_> {
             // "the mover's holes where ...", "the holes of S where ...".
             "filter" if all == set => format!("{all} where {}", self.cond(body, ctx)),
             "filter" => format!("the {all} where {}", self.cond(body, ctx)),
-            "any" if compound => format!(
-                "some hole of {set} is such that ({})",
-                self.cond(body, ctx)
-            ),
+            "any" if compound => {
+                format!("some hole of {set} is such that ({})", self.cond(body, ctx))
+            }
             "all" if compound => format!(
                 "every hole of {set} is such that ({})",
                 self.cond(body, ctx)
@@ -1990,11 +1990,15 @@ mod tests {
             "{joined}"
         );
         let some = tell("any(holes_of(opponent), not (seeds(hole) > 1))");
-        assert!(some.starts_with("some hole of the opponent's holes is such that ("), "{some}");
+        assert!(
+            some.starts_with("some hole of the opponent's holes is such that ("),
+            "{some}"
+        );
         // A body of one condition keeps the shorter reading.
         let single = tell("all(holes_of(mover), seeds(hole) in [2, 3])");
         assert!(single.starts_with("each of the mover's holes "), "{single}");
-        let filtered = tell("count(filter(holes_of(mover), number(hole) > 2), seeds(hole) == 0) > 0");
+        let filtered =
+            tell("count(filter(holes_of(mover), number(hole) > 2), seeds(hole) == 0) > 0");
         assert!(!filtered.contains("the the"), "{filtered}");
     }
 
