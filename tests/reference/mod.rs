@@ -1,4 +1,4 @@
-//! Hand-written models of five games, written from the rule texts alone and sharing no code
+//! Hand-written models of six games, written from the rule texts alone and sharing no code
 //! with the `sow` engine. They are the oracle of the differential tests and the native
 //! baselines of the benchmarks.
 #![allow(dead_code)]
@@ -8,6 +8,7 @@ pub mod kalah;
 pub mod oware;
 pub mod raja_pasu;
 pub mod sadeqa_ii;
+pub mod selus;
 
 /// A player. South moves first unless an option says otherwise.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
