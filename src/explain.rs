@@ -1969,18 +1969,23 @@ mod tests {
     const RULESET: &str = "format = 1\nname = \"T\"\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
         [sowing]\ndirection = \"ccw\"\n[end]\nno_move = { remaining = \"stay\", result = \"draw\" }\n";
 
+    /// An explainer of the test ruleset, for telling single expressions.
+    fn explainer(rules: &Rules) -> Explainer<'_> {
+        Explainer {
+            rules,
+            source: RULESET,
+            in_aggregate: std::cell::RefCell::new(None),
+            in_skip: std::cell::Cell::new(false),
+        }
+    }
+
     /// An aggregate whose body joins conditions names its hole once, after the set: "each hole
     /// holds 2 or each hole holds 3" would tell `all(S, a or b)` as `all(S, a) or all(S, b)`.
     /// A filtered set of a player's holes reads without a doubled article.
     #[test]
     fn aggregates_are_told_as_they_read() {
         let rules = crate::check::load(RULESET, &[]).expect("loads").rules;
-        let ex = Explainer {
-            rules: &rules,
-            source: RULESET,
-            in_aggregate: std::cell::RefCell::new(None),
-            in_skip: std::cell::Cell::new(false),
-        };
+        let ex = explainer(&rules);
         let tell = |text: &str| ex.cond(&expr::parse(text).expect("parses"), Ctx::Move);
         let joined = tell("all(holes_of(mover), seeds(hole) == 2 or seeds(hole) == 3)");
         assert!(
@@ -2006,12 +2011,7 @@ mod tests {
     #[test]
     fn every_name_and_function_is_told_in_english() {
         let rules = crate::check::load(RULESET, &[]).expect("loads").rules;
-        let ex = Explainer {
-            rules: &rules,
-            source: RULESET,
-            in_aggregate: std::cell::RefCell::new(None),
-            in_skip: std::cell::Cell::new(false),
-        };
+        let ex = explainer(&rules);
         let arg = |t: &Type| match t {
             Type::Hole => "last",
             Type::Player => "mover",

@@ -37,15 +37,7 @@ const PLY_BUDGET: u32 = 50_000;
 
 /// The shipped ruleset with these option values.
 fn load(options: &[(&str, &str)]) -> Arc<Rules> {
-    let text = sow::catalog::shipped("ako_okwe").expect("shipped ruleset");
-    let overrides: Vec<(String, String)> = options
-        .iter()
-        .map(|&(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    match sow::check::load(text, &overrides) {
-        Ok(loaded) => Arc::new(loaded.rules),
-        Err(d) => panic!("ako_okwe {options:?} does not load: {d:?}"),
-    }
+    engine_view::load_shipped("ako_okwe", options)
 }
 
 /// The model's options for these ruleset option values.
@@ -337,19 +329,7 @@ fn every_option_value_plays_the_same_games() {
 #[test]
 fn every_combination_plays_the_same_games() {
     let rules = load(&[]);
-    let mut mixes: Vec<Vec<(&str, &str)>> = vec![Vec::new()];
-    for option in &rules.options {
-        mixes = mixes
-            .iter()
-            .flat_map(|mix| {
-                option.values.iter().map(move |value| {
-                    let mut mix = mix.clone();
-                    mix.push((option.name.as_str(), value.as_str()));
-                    mix
-                })
-            })
-            .collect();
-    }
+    let mixes = engine_view::option_mixes(&rules);
     assert_eq!(mixes.len(), 16);
     for (k, mix) in (0u64..).zip(&mixes) {
         // Seeds apart from those of the single option values.

@@ -43,3 +43,35 @@ pub fn outcome(game: &Game) -> Option<Outcome> {
         Status::Over { winner: Some(p) } => Some(Outcome::Winner(side(p))),
     }
 }
+
+/// A shipped ruleset with these option values, for the differential tests.
+pub fn load_shipped(name: &str, options: &[(&str, &str)]) -> std::sync::Arc<sow::rules::Rules> {
+    let text = sow::catalog::shipped(name).expect("shipped ruleset");
+    let overrides: Vec<(String, String)> = options
+        .iter()
+        .map(|&(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    match sow::check::load(text, &overrides) {
+        Ok(loaded) => std::sync::Arc::new(loaded.rules),
+        Err(d) => panic!("{name} {options:?} does not load: {d:?}"),
+    }
+}
+
+/// Every combination of the ruleset's option values, each as a list of (option, value) pairs
+/// in the order the options are declared.
+pub fn option_mixes(rules: &sow::rules::Rules) -> Vec<Vec<(&str, &str)>> {
+    let mut mixes: Vec<Vec<(&str, &str)>> = vec![Vec::new()];
+    for option in &rules.options {
+        mixes = mixes
+            .iter()
+            .flat_map(|mix| {
+                option.values.iter().map(move |value| {
+                    let mut mix = mix.clone();
+                    mix.push((option.name.as_str(), value.as_str()));
+                    mix
+                })
+            })
+            .collect();
+    }
+    mixes
+}
