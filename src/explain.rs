@@ -458,14 +458,18 @@ impl Explainer<'_> {
                 &r.cites,
                 self.header_line("[[sowing.redirect]]", i),
             );
-            s.say(match &r.hole {
-                None => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes out of play instead. When it is the lap's last seed, the lap ends at that hole.",
-                Some(_) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes into the hole named below instead. When it is the lap's last seed, the lap ends in that hole.",
+            s.say(match (&r.hole, &r.player) {
+                (Some(_), _) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes into the hole named below instead. When it is the lap's last seed, the lap ends in that hole.",
+                (None, Some(_)) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes to the player named below instead, joining what they hold, and the hole stays as it was. When it is the lap's last seed, the lap ends at that hole.",
+                (None, None) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes out of play instead. When it is the lap's last seed, the lap ends at that hole.",
             });
             self.in_skip.set(true);
             s.note(self.note("the seed goes elsewhere when", &r.when, Ctx::Move));
             if let Some(h) = &r.hole {
                 s.note(self.note("the seed goes into", h, Ctx::Move));
+            }
+            if let Some(p) = &r.player {
+                s.note(self.hole_note("the seed goes to", p, Ctx::Move));
             }
             self.in_skip.set(false);
             out.push(s);
@@ -1725,6 +1729,10 @@ impl Explainer<'_> {
         };
         let outer = self.in_aggregate.replace(Some(noun));
         let told = match f {
+            // `count(S, true)`: the size of the set.
+            "count" if matches!(body.kind, NodeKind::Bool(true)) => {
+                format!("the number of {all}")
+            }
             "count" => format!("the number of {all} where {}", self.cond(body, ctx)),
             // "the mover's holes where ...", "the holes of S where ...".
             "filter" if all == set => format!("{all} where {}", self.cond(body, ctx)),
@@ -2002,6 +2010,8 @@ mod tests {
         // A body of one condition keeps the shorter reading.
         let single = tell("all(holes_of(mover), seeds(hole) in [2, 3])");
         assert!(single.starts_with("each of the mover's holes "), "{single}");
+        let size = tell("count(holes_of(mover), true) == 0");
+        assert!(!size.contains("where"), "{size}");
         let filtered =
             tell("count(filter(holes_of(mover), number(hole) > 2), seeds(hole) == 0) > 0");
         assert!(!filtered.contains("the the"), "{filtered}");

@@ -605,12 +605,23 @@ pub struct SkipRule {
     pub when: BoolX,
 }
 
-/// A compiled redirect clause: where the seed goes (a hole, or out of play when none).
+/// A compiled redirect clause: its condition and where the seed goes.
 #[derive(Debug, Clone)]
 pub struct RedirectRule {
     pub id: ClauseId,
     pub when: BoolX,
-    pub hole: Option<HoleX>,
+    pub to: RedirectDest,
+}
+
+/// Where a redirected seed goes.
+#[derive(Debug, Clone)]
+pub enum RedirectDest {
+    /// Out of play, booked to the mover's removed seeds.
+    Removed,
+    /// Into the hole the expression names.
+    Hole(HoleX),
+    /// To what the player the expression names holds.
+    Player(PlayerX),
 }
 
 /// A compiled extra-turn clause.

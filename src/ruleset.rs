@@ -519,9 +519,9 @@ pub struct Skip {
     pub when: Expr,
 }
 
-/// A condition under which a seed due into a hole goes elsewhere: out of play, or into
-/// another hole. A redirected last seed ends its lap where it went (or, out of play, at the
-/// hole it was due into).
+/// A condition under which a seed due into a hole goes elsewhere: out of play, into another
+/// hole, or to a player. A redirected last seed ends its lap where it went (or, out of play or
+/// to a player, at the hole it was due into).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Redirect {
@@ -534,7 +534,7 @@ pub struct Redirect {
     #[schemars(with = "String")]
     pub when: Expr,
     /// `removed`: the seed leaves play (booked to the mover's removed seeds, like a capture
-    /// removed from the game). Give either this or `hole`.
+    /// removed from the game). Give one of this, `hole` and `player`.
     #[serde(default)]
     #[schemars(with = "Option<RedirectTo>")]
     pub to: Option<toml::Spanned<RedirectTo>>,
@@ -543,6 +543,12 @@ pub struct Redirect {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub hole: Option<Expr>,
+    /// The player the seed goes to instead, an expression over `here` (e.g. `south` for a
+    /// hole in a set of South's): it joins what that player holds, as a captured seed does,
+    /// and the hole it was due into stays as it was (a hole whose seeds are its marker's).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub player: Option<Expr>,
 }
 
 /// Where a redirected seed goes, when not into a hole.

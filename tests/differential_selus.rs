@@ -1,8 +1,8 @@
 //! Differential test of Selus: the generic engine on the shipped ruleset against the
 //! hand-written model of `tests/reference/selus.rs`, which shares no code with it, over seeded
 //! random games. After every ply both must show the same rows, reserves, nedfs (the engine's
-//! claimed holes) and player to move, and list the same legal moves in the same order (hole by
-//! hole); at the end, the same result.
+//! per-player set of holes `nedf`; its claimed holes must stay empty) and player to move, and
+//! list the same legal moves in the same order (hole by hole); at the end, the same result.
 //!
 //! Each game picks its moves with `ChaCha8Rng::seed_from_u64(seed)`, `random_range(0..n)` over
 //! the engine's list of legal moves (the benchmarks' policy), so a failure is reproduced from
@@ -25,11 +25,13 @@ use reference::selus::{self, Guardian, NedfLimit, NedfWhere, Scoring, Selus, Two
 use reference::{Observed, Outcome, Side};
 use sow::engine::Game;
 use sow::rules::{NO_HOLE, Rules};
+use sow::ruleset::VarKind;
 
 /// Games under each value of each option, the others at their defaults.
 const GAMES: u64 = 2_000;
-/// Games under each combination of option values.
-const MIX_GAMES: u64 = 200;
+/// Games under each combination of option values (48 of them: 150 each keeps the test's run
+/// time where it was with 32 combinations of 200).
+const MIX_GAMES: u64 = 150;
 /// Plies after which a game is given up as endless (none should come near it: the cycle rule
 /// SL-O11 ends a game whose positions come back; random games last about a hundred plies).
 const PLY_BUDGET: u32 = 50_000;
@@ -46,6 +48,7 @@ fn model_options(options: &[(&str, &str)]) -> selus::Options {
         match option {
             ("nedf_limit", "per_player") => o.nedf_limit = NedfLimit::PerPlayer,
             ("nedf_limit", "one") => o.nedf_limit = NedfLimit::One,
+            ("nedf_limit", "any") => o.nedf_limit = NedfLimit::Any,
             ("twos_rule", "text") => o.twos_rule = TwosRule::Text,
             ("twos_rule", "code") => o.twos_rule = TwosRule::Code,
             ("guardian", "yes") => o.guardian = Guardian::Yes,
@@ -64,8 +67,12 @@ fn model_options(options: &[(&str, &str)]) -> selus::Options {
 #[derive(Debug, PartialEq)]
 struct Snapshot {
     seen: Observed,
-    /// Each player's nedf (`n4`), [South, North]: the engine's claimed holes.
-    nedfs: [Option<String>; 2],
+    /// Each player's nedfs (`n4`), sorted by name, [South, North]: the engine's `nedf` set of
+    /// holes.
+    nedfs: [Vec<String>; 2],
+    /// The engine's claimed holes (`0=n4`, by player index): none, since a nedf is no claim;
+    /// always empty for the model.
+    claims: Vec<String>,
     /// The legal moves in the notation (`s3`), in the order listed.
     moves: Vec<String>,
     result: Option<Outcome>,
@@ -92,10 +99,39 @@ fn model_snapshot(model: &Selus) -> Snapshot {
     };
     Snapshot {
         seen,
-        nedfs: model.nedfs(),
+        nedfs: model.nedfs().map(|mut n| {
+            n.sort();
+            n
+        }),
+        claims: Vec::new(),
         moves,
         result: model.result(),
     }
+}
+
+/// Each player's holes in the engine's per-player set-of-holes variable `nedf`, by name and
+/// sorted, [South, North]. Player `k`'s set is a mask of positions in the two slots from
+/// `slot + k * width`, the low half first.
+fn engine_nedfs(game: &Game) -> [Vec<String>; 2] {
+    let rules = game.rules();
+    let var = (rules.vars.iter())
+        .find(|v| v.name == "nedf")
+        .expect("the ruleset declares `nedf`");
+    assert!(
+        var.kind == VarKind::Holes && var.per_player && var.width == 2,
+        "`nedf` is not a per-player set of holes: {var:?}"
+    );
+    let vars = &game.position().vars;
+    [0usize, 1].map(|k| {
+        let at = usize::from(var.slot) + k * usize::from(var.width);
+        let mask = u64::from(vars[at] as u32) | u64::from(vars[at + 1] as u32) << 32;
+        let mut labels: Vec<String> = (0..64u8)
+            .filter(|&h| mask & 1 << h != 0)
+            .map(|h| rules.geometry.label(h))
+            .collect();
+        labels.sort();
+        labels
+    })
 }
 
 fn engine_snapshot(game: &Game) -> Snapshot {
@@ -103,10 +139,11 @@ fn engine_snapshot(game: &Game) -> Snapshot {
     let claims = game.position().claims;
     Snapshot {
         seen: engine_view::observed(game, engine_view::held(game)),
-        nedfs: [0, 1].map(|p| {
-            let hole = claims[p];
-            (hole != NO_HOLE).then(|| rules.geometry.label(hole))
-        }),
+        nedfs: engine_nedfs(game),
+        claims: (0..claims.len())
+            .filter(|&p| claims[p] != NO_HOLE)
+            .map(|p| format!("{}={}", p, rules.geometry.label(claims[p])))
+            .collect(),
         moves: (game.legal_moves().iter())
             .map(|m| m.label(rules))
             .collect(),
@@ -114,21 +151,29 @@ fn engine_snapshot(game: &Game) -> Snapshot {
     }
 }
 
-/// `S[3 3 0 …] N[…] reserves S=4 N=0, nedfs S=n5 N=-, to move Some(North), moves [s1 s4 …]`.
+/// `S[3 3 0 …] N[…] reserves S=4 N=0, nedfs S=n5+n8 N=-, to move Some(North), moves [s1 s4 …]`.
 fn show(s: &Snapshot) -> String {
     let row = |seeds: &[u32]| -> String {
         let cells: Vec<String> = seeds.iter().map(u32::to_string).collect();
         cells.join(" ")
     };
-    let nedf = |n: &Option<String>| n.clone().unwrap_or_else(|| "-".into());
+    let nedf = |n: &[String]| {
+        if n.is_empty() {
+            "-".to_string()
+        } else {
+            n.join("+")
+        }
+    };
     format!(
-        "S[{}] N[{}] reserves S={} N={}, nedfs S={} N={}, to move {:?}, moves [{}], result {:?}",
+        "S[{}] N[{}] reserves S={} N={}, nedfs S={} N={}, claimed [{}], to move {:?}, moves [{}], \
+         result {:?}",
         row(&s.seen.south),
         row(&s.seen.north),
         s.seen.captured[0],
         s.seen.captured[1],
         nedf(&s.nedfs[0]),
         nedf(&s.nedfs[1]),
+        s.claims.join(" "),
         s.seen.to_move,
         s.moves.join(" "),
         s.result
@@ -150,6 +195,13 @@ struct Tally {
     later_nedfs: u64,
     /// Nedfs made in one of the opponent's holes 7 to 9 (SL-O8).
     inner_nedfs: u64,
+    /// Games in which a player held two nedfs or more (SL-O3 "any").
+    multi_nedfs: u64,
+    /// The most nedfs one player held in any of the games.
+    most_nedfs: u64,
+    /// Moves that made two nedfs or more (SL-9 again on a lap lifted from a pair's second
+    /// hole, SL-O3 "any").
+    multi_marks: u64,
     /// Counters fallen into a nedf (SL-11).
     fed: u64,
     /// Drops that would have made a nedf but for the guardian (SL-10).
@@ -173,6 +225,9 @@ impl std::ops::AddAssign for Tally {
         self.first_nedfs += t.first_nedfs;
         self.later_nedfs += t.later_nedfs;
         self.inner_nedfs += t.inner_nedfs;
+        self.multi_nedfs += t.multi_nedfs;
+        self.most_nedfs = self.most_nedfs.max(t.most_nedfs);
+        self.multi_marks += t.multi_marks;
         self.fed += t.fed;
         self.guarded += t.guarded;
         self.narrowed += t.narrowed;
@@ -266,8 +321,16 @@ fn play_both(rules: &Arc<Rules>, options: &[(&str, &str)], seed: u64) -> Result<
         tally.relays += u64::from(ply.laps - 1);
         tally.passed += u64::from(ply.passed);
         tally.first_nedfs += u64::from(ply.first_nedf);
-        tally.later_nedfs += u64::from(ply.later_nedf);
-        tally.inner_nedfs += u64::from(ply.marked.is_some_and(|h| h > 6));
+        tally.later_nedfs += u64::from(ply.later_nedfs);
+        tally.inner_nedfs += u64::from(ply.inner_nedfs);
+        tally.multi_marks += u64::from(u32::from(ply.first_nedf) + ply.later_nedfs > 1);
+        let most = u64::from(
+            model
+                .nedf_count(Side::South)
+                .max(model.nedf_count(Side::North)),
+        );
+        tally.most_nedfs = tally.most_nedfs.max(most);
+        tally.multi_nedfs = u64::from(tally.most_nedfs > 1);
         tally.fed += u64::from(ply.fed);
         tally.guarded += u64::from(ply.guarded);
         tally.cycles += u64::from(ply.cycle);
@@ -300,6 +363,13 @@ fn run(options: &[(&str, &str)], seeds: std::ops::Range<u64>) -> Tally {
         tally.plies >= games * 10 && tally.first_nedfs >= games / 2 && tally.fed >= games,
         "{options:?}: only {tally:?}"
     );
+    // SL-O3: only "any" lets a player hold two nedfs, or one move make two.
+    if model_options(options).nedf_limit != NedfLimit::Any {
+        assert!(
+            tally.most_nedfs <= 1 && tally.multi_marks == 0,
+            "{options:?}: a player held two nedfs: {tally:?}"
+        );
+    }
     println!("selus {options:?}: all agree, {tally:?}");
     tally
 }
@@ -321,6 +391,7 @@ fn the_model_knows_every_option_value() {
         [
             "guardian=no",
             "guardian=yes",
+            "nedf_limit=any",
             "nedf_limit=one",
             "nedf_limit=per_player",
             "nedf_where=any",
@@ -358,6 +429,15 @@ fn every_option_value_plays_the_same_games() {
                 ("nedf_limit", "one") => assert_eq!(tally.later_nedfs, 0, "{tally:?}"),
                 ("guardian", "no") => assert_eq!(tally.guarded, 0, "{tally:?}"),
                 ("nedf_where", "outer_row") => assert_eq!(tally.inner_nedfs, 0, "{tally:?}"),
+                // "any": later nedfs by a player who holds one already.
+                ("nedf_limit", "any") => assert!(
+                    tally.later_nedfs > 0
+                        && tally.guarded > 0
+                        && tally.inner_nedfs > 0
+                        && tally.multi_nedfs > 0,
+                    "{options:?}: SL-9, SL-10, SL-O8's default or a second nedf of one \
+                     player's never met: {tally:?}"
+                ),
                 _ => assert!(
                     tally.later_nedfs > 0 && tally.guarded > 0 && tally.inner_nedfs > 0,
                     "{options:?}: SL-9, SL-10 or SL-O8's default never met: {tally:?}"
@@ -367,7 +447,10 @@ fn every_option_value_plays_the_same_games() {
             k += 1;
         }
     }
-    assert_eq!(k, 10, "five options of two values each");
+    assert_eq!(
+        k, 11,
+        "five options: nedf_limit of three values, the others of two"
+    );
     println!("selus, every option value: {all:?}");
 }
 
@@ -376,11 +459,17 @@ fn every_option_value_plays_the_same_games() {
 fn every_combination_plays_the_same_games() {
     let rules = load(&[]);
     let mixes = engine_view::option_mixes(&rules);
-    assert_eq!(mixes.len(), 32);
+    assert_eq!(mixes.len(), 48);
     for (k, mix) in (0u64..).zip(&mixes) {
         // Seeds apart from those of the single option values.
         let from = 1_000_000 + k * MIX_GAMES;
-        run(mix, from..from + MIX_GAMES);
+        let tally = run(mix, from..from + MIX_GAMES);
+        if mix.contains(&("nedf_limit", "any")) {
+            assert!(
+                tally.multi_nedfs > 0,
+                "{mix:?}: no player held two nedfs: {tally:?}"
+            );
+        }
     }
 }
 

@@ -65,7 +65,7 @@ struct Spec {
     neutral: Option<&'static str>,
     /// Marks on holes: a lap ending in a hole of three marks it (a set of holes); the sower
     /// passes over their own marked holes, and a seed due into the other's goes out of play
-    /// (`removed`) or into the opponent's first hole (`hole`).
+    /// (`removed`), into the opponent's first hole (`hole`) or to the hole's owner (`player`).
     marks: Option<&'static str>,
     /// A ring of twice `holes` holes (rows = 1), shared in two blocks; neutral holes are then
     /// r1 and the first of the second block.
@@ -251,7 +251,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 any::<bool>(),
                 prop::option::of(prop::sample::select(vec!["threes", "opponent"])),
                 prop::option::of(prop::sample::select(vec!["stay", "shared"])),
-                prop::option::of(prop::sample::select(vec!["removed", "hole"])),
+                prop::option::of(prop::sample::select(vec!["removed", "hole", "player"])),
                 (any::<bool>(), any::<bool>()),
                 (
                     any::<bool>(),
@@ -397,10 +397,10 @@ fn ruleset_text(s: &Spec) -> String {
         t += "\n[[effect]]\nname = \"mark\"\nat = \"lap_end\"\nwhen = 'seeds(last) == 3'\nmark = { marked = 'last' }\n";
         t += "\n[[sowing.skip]]\nname = \"own marked\"\nwhen = 'here in marked and own(here)'\n";
         t += "\n[[sowing.redirect]]\nname = \"their marked\"\nwhen = 'here in marked and not own(here)'\n";
-        t += if to == "removed" {
-            "to = \"removed\"\n"
-        } else {
-            "hole = 'hole(opponent, 1)'\n"
+        t += match to {
+            "removed" => "to = \"removed\"\n",
+            "player" => "player = 'owner(here)'\n",
+            _ => "hole = 'hole(opponent, 1)'\n",
         };
     }
     if s.sown_set {

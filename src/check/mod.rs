@@ -1568,26 +1568,42 @@ impl Checker<'_> {
         }
     }
 
-    /// A redirect clause: its condition, and the hole the seed goes into (or out of play).
+    /// A redirect clause: its condition, and where the seed goes (out of play, into a hole, or
+    /// to a player).
     fn redirect(&mut self, r: &ruleset::Redirect) -> Option<RedirectRule> {
         let id = self.clause(&r.name, &r.cites);
         let when = self.condition(&r.when, SKIP, "in a redirect clause", &r.name);
-        let hole = match (&r.to, &r.hole) {
-            (Some(_), None) => None,
-            (None, Some(h)) => Some(self.hole(h, SKIP, "in a redirect clause", &r.name)?),
-            (to, _) => {
+        let to = match (&r.to, &r.hole, &r.player) {
+            (Some(_), None, None) => RedirectDest::Removed,
+            (None, Some(h), None) => {
+                RedirectDest::Hole(self.hole(h, SKIP, "in a redirect clause", &r.name)?)
+            }
+            (None, None, Some(p)) => RedirectDest::Player(self.expression(
+                p,
+                SKIP,
+                "in a redirect clause",
+                &r.name,
+                typing::compile_player,
+            )?),
+            (to, hole, player) => {
                 let d = Diagnostic::new(
                     Code::RedirectTarget,
                     format!(
-                        "redirect \"{}\" must say where the seed goes: `to = \"removed\"` or `hole = '...'`, one of them",
+                        "redirect \"{}\" must say where the seed goes: `to = \"removed\"`, `hole = '...'` or `player = '...'`, one of them",
                         r.name
                     ),
                 )
-                .hint("`to = \"removed\"` puts the seed out of play; `hole = 'hole(opponent, 1)'` into another hole");
-                let d = match to {
-                    Some(to) => d.at(to.span()),
-                    None => d.at(r.when.span()),
-                };
+                .hint("`to = \"removed\"` puts the seed out of play; `hole = 'hole(opponent, 1)'` into another hole; `player = 'south'` to what South holds");
+                // At the first place the file gives, or at the condition when it gives none.
+                let first = [
+                    to.as_ref().map(|t| t.span()),
+                    hole.as_ref().map(|h| h.span()),
+                    player.as_ref().map(|p| p.span()),
+                ]
+                .into_iter()
+                .flatten()
+                .min_by_key(|span| span.start);
+                let d = d.at(first.unwrap_or_else(|| r.when.span()));
                 self.error(d);
                 return None;
             }
@@ -1595,7 +1611,7 @@ impl Checker<'_> {
         Some(RedirectRule {
             id,
             when: when?,
-            hole,
+            to,
         })
     }
 

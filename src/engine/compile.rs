@@ -11,8 +11,8 @@ use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
     Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact,
-    HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RelayRule, Rules,
-    SetX, VarValue,
+    HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RedirectDest,
+    RelayRule, Rules, SetX, VarValue,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, VarScope};
 
@@ -32,6 +32,16 @@ pub type Hole = Box<dyn Fn(&Cx<'_>, &Position) -> Pos + Send + Sync>;
 pub type Who = Box<dyn Fn(&Cx<'_>, &Position) -> Player + Send + Sync>;
 /// A compiled set of holes: a mask of positions.
 pub type Holes = Box<dyn Fn(&Cx<'_>, &Position) -> u64 + Send + Sync>;
+
+/// Where a redirect clause sends a seed, compiled.
+pub enum Redirected {
+    /// Out of play, booked to the mover's removed seeds.
+    Removed,
+    /// Into the hole the closure names (a hole off the board keeps the seed where it was due).
+    Hole(Hole),
+    /// To what the player the closure names holds.
+    Player(Who),
+}
 /// A compiled direction: 0 none, 1 counter-clockwise, 2 clockwise.
 pub type Way = Box<dyn Fn(&Cx<'_>, &Position) -> i32 + Send + Sync>;
 
@@ -224,9 +234,8 @@ pub struct Program {
     pub prefer: Vec<PreferProgram>,
     /// Each skip clause (`[[sowing.skip]]`): its id and its condition.
     pub skips: Vec<(ClauseId, Cond)>,
-    /// The redirect clauses that can fire, each with the hole it sends the seed to (out of
-    /// play when none).
-    pub redirects: Vec<(ClauseId, Cond, Option<Hole>)>,
+    /// The redirect clauses that can fire, each with where it sends the seed.
+    pub redirects: Vec<(ClauseId, Cond, Redirected)>,
     /// Each extra-turn clause: its id and its condition.
     pub extra_turns: Vec<(ClauseId, Cond)>,
     /// Each ending condition, with how the round then ends.
@@ -377,7 +386,14 @@ impl Program {
                 .collect(),
             redirects: (rules.redirects.iter())
                 .filter(|r| may_fire(&r.when))
-                .map(|r| (r.id, c.cond(&r.when), r.hole.as_ref().map(|h| c.hole(h))))
+                .map(|r| {
+                    let to = match &r.to {
+                        RedirectDest::Removed => Redirected::Removed,
+                        RedirectDest::Hole(h) => Redirected::Hole(c.hole(h)),
+                        RedirectDest::Player(p) => Redirected::Player(c.who(p)),
+                    };
+                    (r.id, c.cond(&r.when), to)
+                })
                 .collect(),
             prefer: (rules.prefer.iter())
                 .filter(|p| may_fire(&p.when))

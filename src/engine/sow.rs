@@ -1,6 +1,6 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
-use super::compile::{CaptureProgram, InFull, Program, RelayProgram, RelayWhen, Takes};
+use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{
@@ -968,16 +968,40 @@ impl<'a> Mover<'a> {
     ) -> Option<Pos> {
         cx.at(at, NO_HOLE, lap_origin, hand == 1);
         cx.hand = hand;
-        let (id, _, hole) = (self.program.redirects.iter()).find(|(_, when, _)| when(cx, pos))?;
-        // A hole off the board keeps the seed where it was due.
-        let to = hole.as_ref().map(|h| match h(cx, pos) {
-            dest if dest < self.rules.geometry.positions => dest,
-            _ => at,
-        });
+        let (id, _, dest) = (self.program.redirects.iter()).find(|(_, when, _)| when(cx, pos))?;
         cx.steps += 1;
         if T::FIRINGS {
             tracer.fired(*id);
         }
+        let to = match dest {
+            Redirected::Removed => None,
+            // A hole off the board keeps the seed where it was due.
+            Redirected::Hole(h) => Some(match h(cx, pos) {
+                dest if dest < self.rules.geometry.positions => dest,
+                _ => at,
+            }),
+            Redirected::Player(who) => {
+                // The seed joins what the player holds, as a claimed hole's seed does; nobody
+                // (the owner of a neutral hole) leaves it to fall where it was due.
+                let player = who(cx, pos);
+                if !self.rules.geometry.players().contains(&player) {
+                    Some(at)
+                } else {
+                    pos.credit(self.rules, player, 1);
+                    if player == self.player {
+                        cx.move_captures += 1;
+                    }
+                    if T::EVENTS {
+                        tracer.event(Event::Diverted {
+                            clause: *id,
+                            hole: at,
+                            to: player,
+                        });
+                    }
+                    return Some(NO_HOLE);
+                }
+            }
+        };
         let seeds = match to {
             Some(dest) => pos.sow_one(dest),
             None => {

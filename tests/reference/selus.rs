@@ -6,13 +6,14 @@
 //! players. Where the holes lie on the three rows (SL-1) matters to no rule but SL-O8, which
 //! only needs the numbers: a player's outer row is their holes 1 to 6.
 //!
-//! A nedf (SL-8, SL-9) is kept as its maker: its counters, the four it held when it was made
+//! A nedf (SL-8, SL-9) is kept as a bit in its maker's mask of board indices (a player may
+//! hold several under SL-O3's third reading): its counters, the four it held when it was made
 //! and every counter that falls into it later (SL-11), are counted at once in the maker's
 //! reserve (SL-O5), and the hole itself holds 0 here. A nedf never holds exactly three (it is
-//! made with four and only gains), so neither SL-6 nor SL-9's "holds exactly three" can ever
-//! apply to one, and holding 0 here changes nothing: it is never a legal start (SL-11), and a
-//! counter falling into it is no drop into an occupied hole (SL-7). Seed counts are `u8`: the
-//! game holds 54 counters (SL-3).
+//! made with four and only gains), so neither SL-6, SL-9's "holds exactly three" nor SL-10's
+//! guardian test can ever apply to one, and holding 0 here changes nothing: it is never a legal
+//! start (SL-11), and a counter falling into it is no drop into an occupied hole (SL-7). Seed
+//! counts are `u8`: the game holds 54 counters (SL-3).
 //!
 //! The legal moves are a mask with one bit a hole: bit `h - 1` starts a move from the mover's
 //! hole `h`, so that the set bits, lowest first, list the moves in hole order.
@@ -41,6 +42,9 @@ pub enum NedfLimit {
     PerPlayer,
     /// One on the board: SL-8 makes it, and since it lasts SL-9 never applies.
     One,
+    /// Any number ("any others"): the first of the game by SL-8, every later one by SL-9, by
+    /// either player, whatever nedfs they hold already.
+    Any,
 }
 
 /// SL-O4: the rule of twos of SL-12.
@@ -80,7 +84,7 @@ pub enum NedfWhere {
 /// SL-O9: who wins when the player to move cannot move (SL-13).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Scoring {
-    /// Each player counts their own holes and their nedf; the most counters win, equal counts
+    /// Each player counts their own holes and their nedfs; the most counters win, equal counts
     /// draw (default).
     #[default]
     Count,
@@ -113,10 +117,11 @@ pub struct Ply {
     pub passed: u32,
     /// The move made the first nedf (SL-8).
     pub first_nedf: bool,
-    /// The move made a later nedf (SL-9).
-    pub later_nedf: bool,
-    /// The number of the hole the move made a nedf of, in its owner's numbering (1..=9).
-    pub marked: Option<usize>,
+    /// Later nedfs the move made (SL-9): more than one only under `NedfLimit::Any`, where the
+    /// lap lifted from the second hole of a pair may make another.
+    pub later_nedfs: u32,
+    /// Nedfs the move made in the opponent's middle holes, 7 to 9 in their numbering (SL-O8).
+    pub inner_nedfs: u32,
     /// Counters that fell into a nedf (SL-11).
     pub fed: u32,
     /// Drops that would have made a nedf but for the guardian (SL-10).
@@ -165,9 +170,9 @@ pub struct Selus {
     opts: Options,
     /// `s1..s9, n1..n9` (the circuit's order); a nedf holds 0 (see the module's comment).
     board: [u8; BOARD],
-    /// Each player's nedf, the board index of the hole they marked, [South, North].
-    nedf: [Option<usize>; 2],
-    /// The counters of each player's nedf, [South, North]; at the end, their own holes too.
+    /// Each player's nedfs, a bit a board index (`1 << i`), [South, North].
+    nedf: [u32; 2],
+    /// The counters of each player's nedfs, [South, North]; at the end, their own holes too.
     reserve: [u32; 2],
     /// The player to move (once the game is over: the one who was to move when it ended).
     to_move: Side,
@@ -227,7 +232,7 @@ impl Selus {
         let mut game = Selus {
             opts,
             board: [START; BOARD],
-            nedf: [None, None],
+            nedf: [0, 0],
             reserve: [0, 0],
             to_move: Side::South,
             legal: 0,
@@ -261,7 +266,18 @@ impl Selus {
     fn maker(&self, i: usize) -> Option<Side> {
         [Side::South, Side::North]
             .into_iter()
-            .find(|s| self.nedf[s.index()] == Some(i))
+            .find(|s| self.nedf[s.index()] & 1 << i != 0)
+    }
+
+    /// The board indices of `side`'s nedfs, in circuit order.
+    fn nedfs_of(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        let mask = self.nedf[side.index()];
+        (0..BOARD).filter(move |&i| mask & 1 << i != 0)
+    }
+
+    /// How many nedfs `side` has made.
+    pub fn nedf_count(&self, side: Side) -> u32 {
+        self.nedf[side.index()].count_ones()
     }
 
     /// SL-12 and SL-O4: `side`'s moves. A nedf holds 0 here, so it is never among them, and
@@ -326,21 +342,27 @@ impl Selus {
         }
         let mine = self.nedf[mover.index()];
         let theirs = self.nedf[mover.other().index()];
+        let exists = mine | theirs != 0;
         match (by, self.opts.nedf_limit) {
             // SL-8: while no nedf exists on the board.
-            (By::First, _) => mine.is_none() && theirs.is_none(),
-            // SL-9 under SL-O3's default: the other player's, once the first exists.
-            (By::Later, NedfLimit::PerPlayer) => mine.is_none() && theirs.is_some(),
+            (By::First, _) => !exists,
+            // SL-9 under SL-O3's default: the other player's, once the first exists (the
+            // first is necessarily the other player's then).
+            (By::Later, NedfLimit::PerPlayer) => exists && mine == 0,
             // The first nedf lasts and is the only one.
             (By::Later, NedfLimit::One) => false,
+            // "any others": once one exists, by either player, however many they hold.
+            (By::Later, NedfLimit::Any) => exists,
         }
     }
 
-    /// SL-10 and SL-O6: whether the guardian of the other player's nedf, the hole after it,
-    /// holds exactly three, which bars `mover` from making a nedf.
+    /// SL-10 and SL-O6: whether the guardian of one of the other player's nedfs, the hole
+    /// after it, holds exactly three, which bars `mover` from making a nedf.
     fn guarded(&self, mover: Side) -> bool {
         self.opts.guardian == Guardian::Yes
-            && self.nedf[mover.other().index()].is_some_and(|n| self.board[next(n)] == THREE)
+            && self
+                .nedfs_of(mover.other())
+                .any(|n| self.board[next(n)] == THREE)
     }
 
     /// Makes board index `hole`, which has just received its fourth counter, `mover`'s nedf:
@@ -348,8 +370,8 @@ impl Selus {
     fn mark(&mut self, mover: Side, hole: usize, ply: &mut Ply) {
         self.reserve[mover.index()] += u32::from(self.board[hole]);
         self.board[hole] = 0;
-        self.nedf[mover.index()] = Some(hole);
-        ply.marked = Some(number(hole));
+        self.nedf[mover.index()] |= 1 << hole;
+        ply.inner_nedfs += u32::from(number(hole) > OUTER);
     }
 
     /// SL-5..SL-11: lifts `lift` and sows its counters one by one along the circuit for
@@ -384,7 +406,10 @@ impl Selus {
                     }
                 }
                 // SL-9: the last two counters, into this hole of three and the next hole of
-                // three; the first becomes a nedf, the second is lifted and sown on.
+                // three; the first becomes a nedf, the second is lifted and sown on. The second
+                // counter is dropped here, not by the loop: it is "neither passed over" and
+                // makes no nedf of its own (SL-8 is for a lap's last counter while no nedf
+                // exists, and one has just been made).
                 if hand == 2 && self.may_mark(mover, at, By::Later) && self.board[next(at)] == THREE
                 {
                     if self.guarded(mover) {
@@ -394,7 +419,7 @@ impl Selus {
                         self.mark(mover, at, ply);
                         let second = next(at);
                         self.board[second] += 1;
-                        ply.later_nedf = true;
+                        ply.later_nedfs += 1;
                         return LapEnd::Relay(second);
                     }
                 }
@@ -483,9 +508,10 @@ impl Selus {
         }
     }
 
-    /// Each player's nedf as the notation names the hole (`n4`), [South, North].
-    pub fn nedfs(&self) -> [Option<String>; 2] {
-        self.nedf.map(|n| n.map(name))
+    /// Each player's nedfs as the notation names the holes (`n4`), in circuit order,
+    /// [South, North].
+    pub fn nedfs(&self) -> [Vec<String>; 2] {
+        [Side::South, Side::North].map(|s| self.nedfs_of(s).map(name).collect())
     }
 
     pub fn to_move(&self) -> Option<Side> {
