@@ -211,15 +211,7 @@ fn sadeqa_skip(value: &str) -> sadeqa_ii::OriginSkip {
 
 /// The shipped ruleset `name` with these option values.
 fn load(name: &str, options: &[(&str, &str)]) -> Arc<Rules> {
-    let text = sow::catalog::shipped(name).expect("shipped ruleset");
-    let overrides: Vec<(String, String)> = options
-        .iter()
-        .map(|&(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    match sow::check::load(text, &overrides) {
-        Ok(loaded) => Arc::new(loaded.rules),
-        Err(d) => panic!("{name} {options:?} does not load: {d:?}"),
-    }
+    engine_view::load_shipped(name, options)
 }
 
 /// Every combination of the values of the ruleset's options, defaults included.
