@@ -460,7 +460,7 @@ impl Explainer<'_> {
             );
             s.say(match (&r.hole, &r.player) {
                 (Some(_), _) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes into the hole named below instead. When it is the lap's last seed, the lap ends in that hole.",
-                (None, Some(_)) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes to the player named below instead, joining what they hold, and the hole stays as it was. When it is the lap's last seed, the lap ends at that hole.",
+                (None, Some(_)) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes to the player named below instead, joining what they hold, and the hole stays as it was (where the expression names nobody, the seed falls into the hole as usual). When it is the lap's last seed, the lap ends at that hole.",
                 (None, None) => "Before each seed falls (after the skip clauses), this clause is read at the hole it would fall into (`here`): when it holds, the seed goes out of play instead. When it is the lap's last seed, the lap ends at that hole.",
             });
             self.in_skip.set(true);
@@ -1715,13 +1715,15 @@ impl Explainer<'_> {
         };
         let seeds_of_hole = matches!(&body.kind, NodeKind::Call(g, _, a)
             if g == "seeds" && matches!(a.as_slice(), [h] if matches!(&h.kind, NodeKind::Name(n) if n == "hole")));
-        // A body that joins several conditions names its hole more than once: "each hole of S
-        // holds 2 or each hole of S holds 3" would misread `all(S, seeds(hole) == 2 or
-        // seeds(hole) == 3)`, so such a body is told once, of "the hole", after the set.
-        let compound = matches!(
-            &body.kind,
-            NodeKind::Unary(UnaryOp::Not, _) | NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _)
-        );
+        // A body that names its hole more than once, or joins conditions: "each hole of S holds
+        // 2 or each hole of S holds 3" would misread `all(S, seeds(hole) == 2 or seeds(hole) ==
+        // 3)`, so such a body is told once, of "the hole", after the set.
+        let compound = hole_mentions(body) > 1
+            || matches!(
+                &body.kind,
+                NodeKind::Unary(UnaryOp::Not, _)
+                    | NodeKind::Binary(BinaryOp::And | BinaryOp::Or, _, _)
+            );
         let noun = match f {
             "any" if !compound => one,
             "all" if !compound => each,
@@ -1758,6 +1760,31 @@ impl Explainer<'_> {
         };
         self.in_aggregate.replace(outer);
         told
+    }
+}
+
+/// How often an expression names `hole`, not counting the bodies of aggregates inside it
+/// (which bind `hole` to their own holes).
+fn hole_mentions(n: &Node) -> usize {
+    match &n.kind {
+        NodeKind::Name(name) => usize::from(name == "hole"),
+        NodeKind::Call(f, _, args) => {
+            let aggregate = matches!(
+                f.as_str(),
+                "count" | "filter" | "sum" | "max" | "min" | "any" | "all"
+            );
+            let read = if aggregate {
+                &args[..args.len().min(1)]
+            } else {
+                &args[..]
+            };
+            read.iter().map(hole_mentions).sum()
+        }
+        NodeKind::Unary(_, x) => hole_mentions(x),
+        NodeKind::Binary(_, a, b) => hole_mentions(a) + hole_mentions(b),
+        NodeKind::In(x, items) => hole_mentions(x) + items.iter().map(hole_mentions).sum::<usize>(),
+        NodeKind::InSet(h, set) => hole_mentions(h) + hole_mentions(set),
+        NodeKind::Number(_) | NodeKind::Text(_) | NodeKind::Bool(_) => 0,
     }
 }
 
@@ -2010,6 +2037,11 @@ mod tests {
         // A body of one condition keeps the shorter reading.
         let single = tell("all(holes_of(mover), seeds(hole) in [2, 3])");
         assert!(single.starts_with("each of the mover's holes "), "{single}");
+        let twice = tell("all(holes_of(mover), seeds(hole) > number(hole))");
+        assert!(
+            twice.starts_with("every hole of the mover's holes is such that ("),
+            "{twice}"
+        );
         let size = tell("count(holes_of(mover), true) == 0");
         assert!(!size.contains("where"), "{size}");
         let filtered =

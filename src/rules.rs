@@ -1172,9 +1172,23 @@ impl PlayerX {
 }
 
 impl Rules {
-    /// Whether any condition read during a move (captures, relay) reads `fact`.
+    /// Whether any condition read during a move or at its end (captures, relay, skips,
+    /// redirects, effects) reads `fact`.
     pub fn move_reads(&self, fact: Fact) -> bool {
         self.relay.as_ref().is_some_and(|r| r.when.reads(fact))
+            || self.skips.iter().any(|k| k.when.reads(fact))
+            || self.redirects.iter().any(|r| {
+                r.when.reads(fact)
+                    || match &r.to {
+                        RedirectDest::Removed => false,
+                        RedirectDest::Hole(h) => h.reads(fact),
+                        RedirectDest::Player(p) => p.reads(fact),
+                    }
+            })
+            || (self.drop_effects.iter())
+                .chain(&self.lap_effects)
+                .chain(&self.move_effects)
+                .any(|e| e.when.reads(fact))
             || self
                 .drop_captures
                 .iter()

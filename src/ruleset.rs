@@ -545,7 +545,9 @@ pub struct Redirect {
     pub hole: Option<Expr>,
     /// The player the seed goes to instead, an expression over `here` (e.g. `south` for a
     /// hole in a set of South's): it joins what that player holds, as a captured seed does,
-    /// and the hole it was due into stays as it was (a hole whose seeds are its marker's).
+    /// and the hole it was due into stays as it was (a hole whose seeds are its marker's). An
+    /// expression naming nobody (the owner of a neutral hole) lets the seed fall where it was
+    /// due.
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub player: Option<Expr>,

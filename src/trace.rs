@@ -70,7 +70,8 @@ pub enum Event {
         resown: bool,
     },
     /// A seed due into a claimed hole went to the player who claimed it (`clause` is the
-    /// clause that made the claim); the hole keeps nothing.
+    /// clause that made the claim), or a redirect clause (`clause`) sent it to a player; the
+    /// hole keeps nothing.
     Diverted {
         clause: ClauseId,
         hole: Pos,

@@ -882,7 +882,7 @@ impl<'a> Mover<'a> {
                         self.redirect(pos, cx, (at, hand, lap_origin), reached, tracer)
                 {
                     // The seed went elsewhere: a last seed ends the lap where it went (out of
-                    // play: at the hole it was due into).
+                    // play or to a player: at the hole it was due into).
                     passed = 0;
                     hand -= 1;
                     if to != NO_HOLE {
@@ -954,9 +954,11 @@ impl<'a> Mover<'a> {
     }
 
     /// Sends the seed in hand due into `at` elsewhere, when a redirect clause holds: into
-    /// the hole it names (its drop clauses tried there), or out of play (booked to the
-    /// mover's removed seeds). Returns where it went ([`NO_HOLE`]: out of play), or none when
-    /// no clause holds. Kept out of the lap's loop, which only games with redirects reach.
+    /// the hole it names (its drop clauses tried there), out of play (booked to the mover's
+    /// removed seeds), or to a player's holdings. Returns where it went ([`NO_HOLE`]: out of
+    /// play or to a player, the lap's end staying at `at`), or none when no clause holds or
+    /// the clause's player is nobody: the seed then falls into `at` as any seed does. Kept
+    /// out of the lap's loop, which only games with redirects reach.
     #[inline(never)]
     fn redirect<T: Tracer>(
         &self,
@@ -969,6 +971,13 @@ impl<'a> Mover<'a> {
         cx.at(at, NO_HOLE, lap_origin, hand == 1);
         cx.hand = hand;
         let (id, _, dest) = (self.program.redirects.iter()).find(|(_, when, _)| when(cx, pos))?;
+        // Nobody (the owner of a neutral hole): no redirect, the seed falls where it was due.
+        let player = match dest {
+            Redirected::Player(who) => Some(who(cx, pos))
+                .filter(|p| self.rules.geometry.players().contains(p))
+                .map(Some)?,
+            _ => None,
+        };
         cx.steps += 1;
         if T::FIRINGS {
             tracer.fired(*id);
@@ -980,13 +989,9 @@ impl<'a> Mover<'a> {
                 dest if dest < self.rules.geometry.positions => dest,
                 _ => at,
             }),
-            Redirected::Player(who) => {
-                // The seed joins what the player holds, as a claimed hole's seed does; nobody
-                // (the owner of a neutral hole) leaves it to fall where it was due.
-                let player = who(cx, pos);
-                if !self.rules.geometry.players().contains(&player) {
-                    Some(at)
-                } else {
+            Redirected::Player(_) => {
+                // The seed joins what the player holds, as a claimed hole's seed does.
+                if let Some(player) = player {
                     pos.credit(self.rules, player, 1);
                     if player == self.player {
                         cx.move_captures += 1;
@@ -998,8 +1003,8 @@ impl<'a> Mover<'a> {
                             to: player,
                         });
                     }
-                    return Some(NO_HOLE);
                 }
+                return Some(NO_HOLE);
             }
         };
         let seeds = match to {

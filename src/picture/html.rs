@@ -380,19 +380,30 @@ impl Replay {
                     .extend(self.layout.site_of(*hole).map(|i| (i, "relay")));
             }
             Event::Diverted { clause, hole, to } => {
-                // A seed due into a claimed hole goes to the claimer.
+                // A seed due into a claimed hole goes to the claimer (a capture of the claim's
+                // clause); one a redirect clause sends to a player is no capture.
                 let at = self.layout.site_of(*hole);
                 let dest = self.layout.bank_of(&self.rules, *to);
                 self.hand = self.hand.saturating_sub(1);
-                step.text = format!(
-                    "{} is a hole claimed by {}: the seed goes to {}",
-                    self.label(*hole),
-                    self.clause_words(*clause),
-                    self.name(*to)
-                );
                 self.add_seeds(&mut step, dest, 1);
-                item = Some(("capture", step.text.clone(), Some(*clause)));
-                step.highlights.extend(at.map(|i| (i, "capture")));
+                if self.claims(*clause) {
+                    step.text = format!(
+                        "{} is a hole claimed by {}: the seed goes to {}",
+                        self.label(*hole),
+                        self.clause_words(*clause),
+                        self.name(*to)
+                    );
+                    item = Some(("capture", step.text.clone(), Some(*clause)));
+                    step.highlights.extend(at.map(|i| (i, "capture")));
+                } else {
+                    step.text = format!(
+                        "the seed due into {} goes to {} ({})",
+                        self.label(*hole),
+                        self.name(*to),
+                        self.clause_words(*clause)
+                    );
+                    step.highlights.extend(at.map(|i| (i, "skip")));
+                }
                 step.highlights.extend(dest.map(|i| (i, "gain")));
             }
             Event::Redirect {
