@@ -1276,6 +1276,11 @@ impl Explainer<'_> {
             }
         });
         let v = self.setting(result, |v| match v {
+            // With more than two players, a tie for the most is a draw, whoever holds less.
+            Verdict::MostSeeds if self.rules.geometry.seats > 2 => {
+                "the player holding the most seeds wins, and a tie for the most is a draw"
+                    .to_string()
+            }
             Verdict::MostSeeds => {
                 "the player holding more seeds wins, and equal holdings are a draw".to_string()
             }
