@@ -659,6 +659,34 @@ impl Explainer<'_> {
             out.push(s);
         }
 
+        if let Some(e) = &f.entry {
+            let mut s = Section::new(
+                "entry",
+                format!("Entry: \"{}\"", e.name.as_deref().unwrap_or("entry")),
+                &e.cites,
+                self.header_line("[entry]", 0),
+            );
+            let how_many = self.setting(&e.choose, |&choose| {
+                if choose {
+                    "as many as the mover chooses, from one to the number below".to_string()
+                } else {
+                    "the number below".to_string()
+                }
+            });
+            s.say(format!(
+                "Instead of sowing a hole, the mover may enter seeds they hold: {how_many}, never more than they hold. The first falls into the hole named below, the others one a hole after it along the mover's circuit in the move's direction, and the lap ends as any lap does. The move is written `+N`, N the seeds entered. Legality clauses judge it too, with `origin` the hole named below and `entered` the seeds entered."
+            ));
+            if let Some(w) = &e.when {
+                s.note(self.note("the mover may enter seeds when", w, Ctx::End));
+            }
+            match &e.seeds {
+                Some(n) => s.note(self.hole_note("the seeds entered", n, Ctx::End)),
+                None => s.say("The seeds entered: all the mover holds."),
+            }
+            s.note(self.hole_note("the first seed falls into", &e.start, Ctx::End));
+            out.push(s);
+        }
+
         if !f.vars.is_empty() {
             let mut s = Section::new("vars", "What the rules keep", &None, None);
             for v in &self.rules.vars {
@@ -1554,6 +1582,12 @@ impl Explainer<'_> {
                 "turn_sowings" => "the number of sowings the mover has made this turn".into(),
                 "hand" => "the seeds in hand (this one included)".into(),
                 "lap" => "the number of the lap (1 for the move's first)".into(),
+                "entered" if ctx == Ctx::Legal => {
+                    "the seeds the move tried enters from hand (0 for a move from a hole)".into()
+                }
+                "entered" => {
+                    "the seeds the move entered from hand (0 for a move from a hole)".into()
+                }
                 "direction" if ctx == Ctx::Legal => "the direction tried".into(),
                 "direction" => "the move's direction".into(),
                 "cw" => "clockwise".into(),

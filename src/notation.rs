@@ -3,8 +3,9 @@
 //! A move is the mover's hole number counted from their own left, with the side's letter:
 //! `s3` is South's third hole, `n7` North's seventh. On four-row boards holes are numbered
 //! 1..2N counter-clockwise from the left end of the player's outer row. Where the rules let
-//! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. A player who may
-//! only wait writes `pass`.
+//! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. Seeds the mover
+//! holds, entered by the rules' `[entry]`, are `+` and their number: `+5` (`+5:cw`). A player
+//! who may only wait writes `pass`.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
@@ -42,8 +43,22 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
             }
         },
     };
-    let hole = parse_hole(rules, player, hole.trim())?;
-    Ok(Move { hole, dir })
+    let what = hole.trim();
+    if let Some(count) = what.strip_prefix('+') {
+        // Seeds entered from what the mover holds: `+5`.
+        return match count.trim().parse::<u16>() {
+            Ok(n) if n > 0 => Ok(Move::enter(n, dir)),
+            _ => Err(format!(
+                "`{what}` is not an entry; write + and the number of seeds to enter, e.g. +3"
+            )),
+        };
+    }
+    let hole = parse_hole(rules, player, what)?;
+    Ok(Move {
+        hole,
+        dir,
+        entered: 0,
+    })
 }
 
 /// Parses a hole of the mover's, such as `s3`.

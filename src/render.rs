@@ -396,6 +396,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
     match e {
         Event::Lift { .. }
         | Event::Resow { .. }
+        | Event::Enter { .. }
         | Event::LapEnd { .. }
         | Event::Relay { .. }
         | Event::MoveEnd { .. } => detail >= Detail::Laps,
@@ -714,17 +715,51 @@ impl TextTrace {
                 player,
                 hole,
                 dir,
+                entered: 0,
             } => {
                 self.finish(out);
                 let mv = crate::engine::Move {
                     hole: *hole,
                     dir: *dir,
+                    entered: 0,
                 };
                 out.say(format_args!(
                     "ply {ply}: {} plays {}\n",
                     name(rules, *player),
                     mv.label(rules)
                 ));
+            }
+            Event::Move {
+                ply,
+                player,
+                hole,
+                dir,
+                entered,
+            } => {
+                self.finish(out);
+                let mv = crate::engine::Move::enter(*entered, *dir);
+                out.say(format_args!(
+                    "ply {ply}: {} plays {} (enters {} from hand at {})\n",
+                    name(rules, *player),
+                    mv.label(rules),
+                    seeds(u32::from(*entered)),
+                    l(*hole)
+                ));
+            }
+            Event::Enter {
+                lap,
+                hole,
+                seeds: n,
+            } if laps => {
+                self.finish(out);
+                self.push(
+                    out,
+                    format_args!(
+                        "  lap {lap}: enter {} at {}",
+                        seeds(u32::from(*n)),
+                        l(*hole)
+                    ),
+                );
             }
             Event::Lift { lap, hole, seeds } if laps => {
                 self.finish(out);
@@ -1045,6 +1080,7 @@ impl TextTrace {
             | Event::Diverted { .. }
             | Event::Redirect { .. }
             | Event::Resow { .. }
+            | Event::Enter { .. }
             | Event::Drop { .. }
             | Event::Skip { .. }
             | Event::LapEnd { .. }
@@ -1075,13 +1111,22 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             player,
             hole,
             dir,
+            entered,
         } => {
             let mut v =
                 json!({"event": "move", "ply": ply, "player": p(*player), "hole": l(*hole)});
-            if let (Some(d), Some(map)) = (dir, v.as_object_mut()) {
-                map.insert("direction".into(), json!(d.word()));
+            if let Some(map) = v.as_object_mut() {
+                if let Some(d) = dir {
+                    map.insert("direction".into(), json!(d.word()));
+                }
+                if *entered > 0 {
+                    map.insert("entered".into(), json!(entered));
+                }
             }
             v
+        }
+        Event::Enter { lap, hole, seeds } => {
+            json!({"event": "enter", "lap": lap, "hole": l(*hole), "seeds": seeds})
         }
         Event::Lift { lap, hole, seeds } => {
             json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds})

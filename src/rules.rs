@@ -15,6 +15,9 @@ pub const MAX_POSITIONS: usize = 64;
 pub const MAX_HOLES: usize = 60;
 /// The most seeds a board may hold: every count fits a hole's `u16`.
 pub const MAX_SEEDS: u32 = 60_000;
+/// The most seeds on a board whose `[entry]` lets the mover choose how many to enter: the list
+/// of legal moves keeps the sizes that may be entered as a 128-bit mask.
+pub const MAX_ENTRY_CHOICES: u32 = 128;
 
 /// The most laps one move may take. A move this long whose lap-end state has not yet repeated is
 /// stopped there and treated as endless, and the trace says that the limit, not a repeat,
@@ -401,6 +404,9 @@ pub enum IntX {
     /// `lap`: the number of the lap being sown (1 for the move's first); after the move, of
     /// its last lap.
     Lap,
+    /// `entered`: the seeds the move entered from what the mover holds (`[entry]`); 0 for a
+    /// move sown from a hole.
+    Entered,
     /// A number variable.
     Var(u8),
     /// A player's number variable (its first slot, and the player).
@@ -624,6 +630,17 @@ pub enum RedirectDest {
     Player(PlayerX),
 }
 
+/// The compiled `[entry]`: when the mover may enter seeds they hold, how many, whether they
+/// choose how many, and the hole the first falls into.
+#[derive(Debug, Clone)]
+pub struct EntryRule {
+    pub id: ClauseId,
+    pub when: BoolX,
+    pub seeds: IntX,
+    pub choose: bool,
+    pub start: HoleX,
+}
+
 /// A compiled extra-turn clause.
 #[derive(Debug, Clone)]
 pub struct ExtraRule {
@@ -730,6 +747,8 @@ pub struct Rules {
     /// Preferences over the legal moves, applied in order after the legality clauses.
     pub prefer: Vec<PreferRule>,
     pub extra_turns: Vec<ExtraRule>,
+    /// Entering seeds the mover holds, as a move of its own.
+    pub entry: Option<EntryRule>,
     pub no_move: EndingRule,
     pub endless_move: EndingRule,
     /// What the endings do with the seeds in neutral holes.
@@ -1081,6 +1100,7 @@ impl IntX {
             | IntX::TurnSowings
             | IntX::Hand
             | IntX::Lap
+            | IntX::Entered
             | IntX::Var(_) => 1,
         }
     }
@@ -1102,6 +1122,7 @@ impl IntX {
             | IntX::MoveCaptures
             | IntX::Hand
             | IntX::Lap
+            | IntX::Entered
             | IntX::Var(_) => false,
         }
     }

@@ -58,6 +58,10 @@ pub struct RulesetFile {
     /// Clauses that give the mover another sowing at the end of a move.
     #[serde(default)]
     pub extra_turn: Vec<ExtraTurn>,
+    /// Entering seeds: a move of its own, beside sowing a hole, that sows seeds the mover
+    /// holds (captured seeds, a reserve) onto the board from a hole the rules name.
+    #[serde(default)]
+    pub entry: Option<Entry>,
     /// Variables the rules keep beyond the seeds (a count, a flag, a direction), each with
     /// the scope that resets it. Expressions read `NAME` (or `NAME(player)` for one a player);
     /// `[[effect]]` clauses set them.
@@ -766,6 +770,39 @@ pub struct ExtraTurn {
     /// Evaluated when the move has ended; the mover sows again when it holds.
     #[schemars(with = "String")]
     pub when: Expr,
+}
+
+/// A move that sows seeds the mover holds instead of lifting a hole: written `+N` (`+N:cw`
+/// where the mover chooses the direction), N the seeds entered.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// A short name, shown in explanations (default `entry`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// The mover may enter seeds only when this holds (default: always), read before the
+    /// move, with no hole. A mover holding no seed never enters.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub when: Option<Expr>,
+    /// How many seeds are entered (default `store(mover)`: all the mover holds), read before
+    /// the move; never more than the mover holds. With `choose`, the most the mover may enter.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub seeds: Option<Expr>,
+    /// Whether the mover chooses how many seeds to enter, from one to `seeds` (default
+    /// `false`: exactly `seeds`). A board of at most 128 seeds (`sow check` says so).
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub choose: Setting<bool>,
+    /// The hole the first seed falls into (e.g. `hole(mover, 1)`), read before the move in
+    /// its direction (`next(hole(mover, 1))` is the hole after it that way); the seeds go on
+    /// from there one a hole along the mover's circuit, and the lap ends as any lap does.
+    #[schemars(with = "String")]
+    pub start: Expr,
 }
 
 /// How a game or round ends.

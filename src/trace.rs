@@ -39,13 +39,17 @@ pub enum Limit {
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A ply begins: `player` sows from `hole` (in `dir`, when the mover chose it).
+    /// A ply begins: `player` sows from `hole` (in `dir`, when the mover chose it), or, when
+    /// `entered` is not 0, enters that many seeds they hold, the first into `hole`.
     Move {
         ply: u32,
         player: Player,
         hole: Pos,
         dir: Option<crate::rules::Dir>,
+        entered: u16,
     },
+    /// Seeds the mover holds taken up to be sown as a lap, the first into `hole`.
+    Enter { lap: u32, hole: Pos, seeds: u16 },
     /// Seeds lifted to start a lap.
     Lift { lap: u32, hole: Pos, seeds: u16 },
     /// Captured seeds taken up to be sown as a lap, starting after `after`.
@@ -399,6 +403,15 @@ impl Tracer for Ledger {
                     self.fail(format!("{e:?}: the hole holds {there}"));
                 }
                 self.pos.set(*hole, there.saturating_sub(*seeds));
+                self.hand += u32::from(*seeds);
+            }
+            Event::Enter { seeds, .. } => {
+                // The seeds come from what the mover holds, which must hold them.
+                let held = self.pos.held(&self.rules, self.mover);
+                if held < u32::from(*seeds) {
+                    self.fail(format!("{e:?}: the mover holds {held}"));
+                }
+                self.pos.debit(&self.rules, self.mover, u32::from(*seeds));
                 self.hand += u32::from(*seeds);
             }
             Event::Drop { hole, seeds } => {

@@ -133,6 +133,7 @@ impl Checker<'_> {
         let clauses = f.legal.len()
             + f.capture.len()
             + f.extra_turn.len()
+            + usize::from(f.entry.is_some())
             + f.end.when.len()
             + f.sowing.skip.len();
         if clauses > MAX_CLAUSES {
@@ -380,6 +381,10 @@ impl Checker<'_> {
                 Some(ExtraRule { id, when })
             })
             .collect();
+        let entry = match &f.entry {
+            Some(e) => Some(self.entry(e, initial.as_ref())?),
+            None => None,
+        };
         let (mut drop_effects, mut lap_effects, mut move_effects) =
             (Vec::new(), Vec::new(), Vec::new());
         for e in &f.effect {
@@ -568,6 +573,7 @@ impl Checker<'_> {
             legal,
             prefer,
             extra_turns,
+            entry,
             no_move,
             endless_move,
             neutral_seeds,
@@ -1332,6 +1338,52 @@ impl Checker<'_> {
             }
         }
         Some(board)
+    }
+
+    /// The `[entry]` table: its condition and size read before the move with no hole, its
+    /// start hole in the move's direction. A size the mover chooses needs a board of at most
+    /// [`MAX_ENTRY_CHOICES`] seeds (`initial`, once the board is valid), so that the list of
+    /// legal moves holds every choice.
+    fn entry(
+        &mut self,
+        e: &ruleset::Entry,
+        initial: Option<&[u16; MAX_POSITIONS]>,
+    ) -> Option<EntryRule> {
+        let name = e.name.as_deref().unwrap_or("entry");
+        let id = self.clause(name, &e.cites);
+        let when = match &e.when {
+            Some(w) => self.condition(w, AFTER_PLY, "in the entry's `when`", name),
+            None => Some(BoolX::Const(true)),
+        };
+        let seeds = match &e.seeds {
+            Some(n) => self.number_expr(n, AFTER_PLY, "in the entry's `seeds`", name),
+            None => Some(IntX::Store(PlayerX::Mover)),
+        };
+        let start = self.hole(&e.start, AFTER_PLY, "in the entry's `start`", name);
+        let choose = self.setting(&e.choose, "entry.choose");
+        let total: u32 = initial.map_or(0, |b| b.iter().map(|&n| u32::from(n)).sum());
+        if choose == Some(true) && total > MAX_ENTRY_CHOICES {
+            let d = Diagnostic::new(
+                Code::EntryChoiceTooLarge,
+                format!(
+                    "the mover chooses how many seeds to enter, but the board holds {total} seeds: at most {MAX_ENTRY_CHOICES} can be chosen among"
+                ),
+            )
+            .hint("give the entry a fixed size (`choose = false` and `seeds = '...'`), or start with fewer seeds");
+            let d = match key_near(self.source, e.start.span().start, "choose") {
+                Some(span) => d.at(span),
+                None => d.at(e.start.span()),
+            };
+            self.error(d);
+            return None;
+        }
+        Some(EntryRule {
+            id,
+            when: when?,
+            seeds: seeds?,
+            choose: choose?,
+            start: start?,
+        })
     }
 
     /// Parses and compiles a condition written in the file.

@@ -175,6 +175,12 @@ pub const NAMES: &[NameDoc] = &[
         doc: "the number of the lap being sown, 1 for the move's first (after the move: its last lap's)",
     },
     NameDoc {
+        name: "entered",
+        ty: Type::Number,
+        needs: facts::ORIGIN,
+        doc: "the seeds the move enters from what the mover holds (`[entry]`; in legality clauses: the entry tried); 0 for a move sown from a hole",
+    },
+    NameDoc {
         name: "resowing",
         ty: Type::Bool,
         needs: facts::LAP,
@@ -663,6 +669,7 @@ fn least(x: &IntX) -> Option<i64> {
         | IntX::TurnSowings
         | IntX::Hand
         | IntX::Lap
+        | IntX::Entered
         | IntX::Count(..) => Some(0),
         IntX::Over(_, _, body) => least(body).filter(|&low| low >= 0).map(|_| 0),
         IntX::If(_, a, b) => Some(least(a)?.min(least(b)?)),
@@ -823,6 +830,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "turn_sowings" => Typed::Number(IntX::TurnSowings),
         "hand" => Typed::Number(IntX::Hand),
         "lap" => Typed::Number(IntX::Lap),
+        "entered" => Typed::Number(IntX::Entered),
         "resowing" => Typed::Bool(BoolX::Resowing),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
         "first_move" => Typed::Bool(BoolX::FirstMove),

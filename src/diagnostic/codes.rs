@@ -212,7 +212,14 @@ one of `[turns] players` (by default `south` and `north`)."
     RedirectTarget "E0130" Error "A redirect that says no place, or two, for the seed"
 "`[[sowing.redirect]]` sends a seed due into `here` elsewhere: either out of play, `to =
 \"removed\"`, or into another hole, `hole = '...'` (an expression over `here`, such as
-`hole(opponent, 1)`). Give exactly one of them."
+`hole(opponent, 1)`), or to what a player holds, `player = '...'`. Give exactly one of
+them."
+
+    EntryChoiceTooLarge "E0131" Error "An entry whose size the mover chooses, on too large a board"
+"`[entry] choose = true` lists one move for each number of seeds the mover may enter, from one
+to all they hold; the list of legal moves has room for 128 such numbers, so the board may hold
+at most 128 seeds in all. Give the entry a fixed size (`choose = false`, with `seeds = '...'`),
+or start the board with fewer seeds."
 
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."

@@ -223,9 +223,20 @@ pub struct PreferProgram {
     pub holds_after: Option<Cond>,
 }
 
+/// The `[entry]`, compiled.
+pub struct EntryProgram {
+    pub id: ClauseId,
+    pub when: Cond,
+    pub seeds: Num,
+    pub choose: bool,
+    pub start: Hole,
+}
+
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
 /// [`Rules`].
 pub struct Program {
+    /// Entering seeds the mover holds, when the rules have such a move.
+    pub entry: Option<EntryProgram>,
     pub relay: Option<RelayProgram>,
     pub drop_captures: Vec<CaptureProgram>,
     pub lap_captures: Vec<CaptureProgram>,
@@ -367,6 +378,15 @@ impl Program {
                 when: c.relay_when(r),
             }),
             lift: rules.lift.as_ref().map(|n| c.num(n)),
+            entry: (rules.entry.as_ref())
+                .filter(|e| may_fire(&e.when))
+                .map(|e| EntryProgram {
+                    id: e.id,
+                    when: c.cond(&e.when),
+                    seeds: c.num(&e.seeds),
+                    choose: e.choose,
+                    start: c.hole(&e.start),
+                }),
             drop_captures,
             lap_captures,
             move_captures: captures(&rules.move_captures),
@@ -1027,6 +1047,7 @@ impl Compiler<'_> {
             IntX::MoveCaptures => Box::new(|cx, _| i64::from(cx.move_captures)),
             IntX::Hand => Box::new(|cx, _| i64::from(cx.hand)),
             IntX::Lap => Box::new(|cx, _| i64::from(cx.lap)),
+            IntX::Entered => Box::new(|cx, _| i64::from(cx.entered)),
             IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
             IntX::Count(set, body) => {
                 let set = self.set(set);

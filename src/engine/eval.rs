@@ -27,6 +27,8 @@ pub struct Cx<'a> {
     pub lap: u32,
     /// Whether that lap sows captured seeds again.
     pub resowing: bool,
+    /// The seeds the move entered from what the mover holds (0: sown from a hole).
+    pub entered: u16,
     pub reached_opponent: bool,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
@@ -51,6 +53,7 @@ impl<'a> Cx<'a> {
             hand: 0,
             lap: 0,
             resowing: false,
+            entered: 0,
             reached_opponent: false,
             steps: 0,
         }
@@ -135,6 +138,8 @@ pub fn reads_hole(x: &BoolX) -> bool {
             | IntX::TurnSowings
             | IntX::Hand
             | IntX::Lap
+            // The same for every hole of a listing (0 for sowings; entries are tried apart).
+            | IntX::Entered
             | IntX::Var(_) => false,
         }
     }

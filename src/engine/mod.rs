@@ -13,8 +13,8 @@ use std::sync::Arc;
 pub use eval::{arith, compare};
 
 use crate::rules::{
-    ClauseId, Dir, EndingRule, MAX_POSITIONS, MAX_SEATS, MAX_VARS, NO_HOLE, NOBODY, Player, Pos,
-    Rules, bit,
+    ClauseId, Dir, EndingRule, MAX_ENTRY_CHOICES, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, MAX_VARS,
+    NO_HOLE, NOBODY, Player, Pos, Rules, bit,
 };
 use crate::ruleset::{
     ClosedHoles, NeutralSeeds, NextStarter, Remaining, RowEnd, VarScope, Verdict,
@@ -476,13 +476,17 @@ impl Tables {
 }
 
 /// A move: what the player to move chooses for a ply. In the notation, `s3` (the rules'
-/// direction), `s3:cw` (a direction the mover chooses), `pass`.
+/// direction), `s3:cw` (a direction the mover chooses), `+5` (five seeds the mover holds
+/// entered by `[entry]`, `+5:cw` in a direction chosen), `pass`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// The hole sown from ([`NO_HOLE`] for a pass).
+    /// The hole sown from ([`NO_HOLE`] for a pass or an entry, whose first hole the rules
+    /// name).
     pub hole: Pos,
     /// The direction, when the rules let the mover choose it; `None` sows the rules' way.
     pub dir: Option<Dir>,
+    /// The seeds entered from what the mover holds (`[entry]`); 0 for a sowing or a pass.
+    pub entered: u16,
 }
 
 impl Move {
@@ -490,11 +494,16 @@ impl Move {
     pub const PASS: Move = Move {
         hole: NO_HOLE,
         dir: None,
+        entered: 0,
     };
 
     /// Sowing from `hole` the rules' way.
     pub fn sow(hole: Pos) -> Move {
-        Move { hole, dir: None }
+        Move {
+            hole,
+            dir: None,
+            entered: 0,
+        }
     }
 
     /// Sowing from `hole` in a direction the mover chose.
@@ -502,20 +511,41 @@ impl Move {
         Move {
             hole,
             dir: Some(dir),
+            entered: 0,
+        }
+    }
+
+    /// Entering `seeds` the mover holds, in `dir` where the mover chooses it.
+    pub fn enter(seeds: u16, dir: Option<Dir>) -> Move {
+        Move {
+            hole: NO_HOLE,
+            dir,
+            entered: seeds,
         }
     }
 
     /// Whether this is a pass.
     pub fn is_pass(self) -> bool {
-        self.hole == NO_HOLE
+        self.hole == NO_HOLE && self.entered == 0
     }
 
-    /// The move as the notation writes it: `s3`, `s3:cw`, `pass`.
+    /// Whether this enters seeds the mover holds.
+    pub fn is_entry(self) -> bool {
+        self.entered > 0
+    }
+
+    /// The move as the notation writes it: `s3`, `s3:cw`, `+5`, `+5:cw`, `pass`.
     pub fn label(self, rules: &Rules) -> String {
-        match (self.is_pass(), self.dir) {
-            (true, _) => "pass".into(),
-            (false, None) => rules.geometry.label(self.hole),
-            (false, Some(d)) => format!("{}:{}", rules.geometry.label(self.hole), d.word()),
+        let what = if self.is_entry() {
+            format!("+{}", self.entered)
+        } else if self.is_pass() {
+            return "pass".into();
+        } else {
+            rules.geometry.label(self.hole)
+        };
+        match self.dir {
+            None => what,
+            Some(d) => format!("{what}:{}", d.word()),
         }
     }
 }
@@ -534,11 +564,11 @@ impl From<Pos> for Move {
     }
 }
 
-/// The legal moves of a position, as sets of board positions (a bit per position): no
-/// allocation, whatever the moves. The moves come out in the mover's hole order (a player's
-/// holes are numbered in the order of their positions, see
-/// [`crate::rules::Geometry::build`]); where the mover chooses the direction, each hole's
-/// counter-clockwise move comes before its clockwise one.
+/// The legal moves of a position, as sets of board positions (a bit per position) and of
+/// sizes of entry: no allocation, whatever the moves. The moves come out in the mover's hole
+/// order (a player's holes are numbered in the order of their positions, see
+/// [`crate::rules::Geometry::build`]), then the entries from the fewest seeds; where the mover
+/// chooses the direction, each counter-clockwise move comes before its clockwise one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoveList {
     /// The holes that may be sown from the rules' way (counter-clockwise, when the mover
@@ -551,12 +581,24 @@ pub struct MoveList {
     fixed: Dir,
     /// Passing is the only move.
     pass: bool,
+    /// The entries: bit k of a word pair for `entry_base + k` seeds (bits 0..63 in the first
+    /// word, 64..127 in the second), per direction as `mask` and `cw`.
+    entries: [[u64; 2]; 2],
+    entry_base: u16,
+    /// The hole each direction's entry starts in.
+    entry_at: [Pos; 2],
 }
 
 impl Default for MoveList {
     fn default() -> Self {
         MoveList::new()
     }
+}
+
+/// Whether size bit `k` is set in a 128-bit pair of words.
+#[inline]
+fn size_bit(words: [u64; 2], k: usize) -> bool {
+    k < 128 && words[k / 64] & (1 << (k % 64)) != 0
 }
 
 impl MoveList {
@@ -567,6 +609,9 @@ impl MoveList {
             choose: false,
             fixed: Dir::Ccw,
             pass: false,
+            entries: [[0; 2]; 2],
+            entry_base: 0,
+            entry_at: [NO_HOLE; 2],
         }
     }
 
@@ -579,13 +624,36 @@ impl MoveList {
         }
     }
 
-    /// How many moves there are.
+    /// The number of entries listed.
+    #[inline]
+    fn entry_count(&self) -> usize {
+        self.entries
+            .iter()
+            .flatten()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
     pub fn len(&self) -> usize {
-        (self.mask.count_ones() + self.cw.count_ones()) as usize + usize::from(self.pass)
+        (self.mask.count_ones() + self.cw.count_ones()) as usize
+            + usize::from(self.pass)
+            + self.entry_count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.mask == 0 && self.cw == 0 && !self.pass
+        self.mask == 0 && self.cw == 0 && !self.pass && self.entries == [[0; 2]; 2]
+    }
+
+    /// The list's index of a direction's moves (0: the rules' way, or counter-clockwise when
+    /// the mover chooses; 1: clockwise when the mover chooses), if a move may give it.
+    fn way(&self, dir: Option<Dir>) -> Option<usize> {
+        match (self.choose, dir) {
+            (true, Some(Dir::Ccw)) => Some(0),
+            (true, Some(Dir::Cw)) => Some(1),
+            (true, None) => None,
+            (false, Some(d)) => (d == self.fixed).then_some(0),
+            (false, None) => Some(0),
+        }
     }
 
     /// Whether `mv` is one of the moves.
@@ -594,19 +662,27 @@ impl MoveList {
         if mv.is_pass() {
             return self.pass;
         }
-        let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
-        match (self.choose, mv.dir) {
-            (true, Some(Dir::Ccw)) => bit(self.mask),
-            (true, Some(Dir::Cw)) => bit(self.cw),
-            (true, None) => false,
-            (false, Some(d)) => d == self.fixed && bit(self.mask),
-            (false, None) => bit(self.mask),
+        let Some(way) = self.way(mv.dir) else {
+            return false;
+        };
+        if mv.is_entry() {
+            return mv.entered >= self.entry_base
+                && size_bit(self.entries[way], usize::from(mv.entered - self.entry_base));
         }
+        let mask = if way == 0 { self.mask } else { self.cw };
+        mv.hole < 64 && mask & (1 << mv.hole) != 0
     }
 
     /// Whether sowing from `hole` is legal in some direction.
     pub fn has_hole(&self, hole: Pos) -> bool {
         hole < 64 && (self.mask | self.cw) & (1 << hole) != 0
+    }
+
+    /// The hole where an entry in `dir` (the mover's choice, or the rules' way) starts.
+    pub fn entry_start(&self, dir: Option<Dir>) -> Pos {
+        self.way(dir)
+            .and_then(|w| self.entry_at.get(w).copied())
+            .unwrap_or(NO_HOLE)
     }
 
     /// The `k`-th move (from 0), in the order of [`MoveList::iter`].
@@ -615,7 +691,7 @@ impl MoveList {
         if self.pass {
             return (k == 0).then_some(Move::PASS);
         }
-        if !self.choose {
+        if !self.choose && self.entries == [[0; 2]; 2] {
             let mut rest = self.mask;
             for _ in 0..k {
                 rest &= rest.wrapping_sub(1);
@@ -625,12 +701,21 @@ impl MoveList {
         self.iter().nth(k)
     }
 
-    /// The moves, in hole order.
+    /// The moves, in hole order, then the entries.
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
         let (ccw, cw, choose, pass) = (self.mask, self.cw, self.choose, self.pass);
+        let (entries, base) = (self.entries, self.entry_base);
         let mut rest = ccw | cw;
         let mut pending_cw: Option<Pos> = None;
         let mut passed = !pass;
+        // The next size of entry to look at, and a clockwise entry of the last size found.
+        let mut size = 0usize;
+        let mut pending_entry: Option<u16> = None;
+        let dir = move |way: usize| match (choose, way) {
+            (false, _) => None,
+            (true, 0) => Some(Dir::Ccw),
+            (true, _) => Some(Dir::Cw),
+        };
         std::iter::from_fn(move || {
             if !passed {
                 passed = true;
@@ -640,6 +725,23 @@ impl MoveList {
                 return Some(Move::towards(h, Dir::Cw));
             }
             if rest == 0 {
+                if let Some(n) = pending_entry.take() {
+                    return Some(Move::enter(n, dir(1)));
+                }
+                while size < 128 {
+                    let k = size;
+                    size += 1;
+                    let n = base.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
+                    match (size_bit(entries[0], k), size_bit(entries[1], k)) {
+                        (true, true) => {
+                            pending_entry = Some(n);
+                            return Some(Move::enter(n, dir(0)));
+                        }
+                        (true, false) => return Some(Move::enter(n, dir(0))),
+                        (false, true) => return Some(Move::enter(n, dir(1))),
+                        (false, false) => {}
+                    }
+                }
                 return None;
             }
             let h = rest.trailing_zeros() as Pos;
@@ -698,6 +800,15 @@ enum Illegality {
     NotOwn,
     Closed,
     Empty,
+    /// The rules have no `[entry]`.
+    NoEntry,
+    /// The mover holds no seed, or the entry's condition does not hold (or names no hole).
+    EntryNotNow,
+    /// The entry's size is another: at most this many (the mover chooses), or this many.
+    EntrySize {
+        most: u16,
+        choose: bool,
+    },
     Rule(crate::rules::ClauseId),
     /// A preference keeps other moves, and this one lacks its property.
     Preferred(crate::rules::ClauseId),
@@ -1060,26 +1171,87 @@ impl Game {
             Plain::Never => false,
         };
         let dir = self.rules.direction;
-        if !self.rules.choose_direction {
+        let mut list = if !self.rules.choose_direction {
             let mask = if plain {
                 self.open_sown(player)
             } else {
                 self.legal_by_clauses(player, dir)
             };
-            return MoveList::of(mask, dir);
-        }
-        let [ccw, cw] = Dir::BOTH.map(|dir| {
-            if plain {
-                self.open_sown(player)
-            } else {
-                self.legal_by_clauses(player, dir)
+            MoveList::of(mask, dir)
+        } else {
+            let [ccw, cw] = Dir::BOTH.map(|dir| {
+                if plain {
+                    self.open_sown(player)
+                } else {
+                    self.legal_by_clauses(player, dir)
+                }
+            });
+            MoveList {
+                mask: ccw,
+                cw,
+                choose: true,
+                ..MoveList::of(0, dir)
             }
-        });
-        MoveList {
-            mask: ccw,
-            cw,
-            choose: true,
-            ..MoveList::of(0, dir)
+        };
+        if self.program.entry.is_some() {
+            self.entries(player, &mut list);
+        }
+        list
+    }
+
+    /// Adds to `list` the entries `player` may make: when they hold seeds and the entry's
+    /// condition holds, each size (one, or from one to the most when the mover chooses) in
+    /// each direction whose start is a hole, as the legality clauses allow (each tried, with
+    /// `origin` the start and `entered` the size). Out of line: few rules have entries.
+    #[inline(never)]
+    fn entries(&self, player: Player, list: &mut MoveList) {
+        let Some(entry) = &self.program.entry else {
+            return;
+        };
+        let rules = &*self.rules;
+        let held = self.pos.held(rules, player);
+        let cx = Cx::new(rules, self.tables_of(rules.direction), player, self.starter);
+        if held == 0 || !(entry.when)(&cx, &self.pos) {
+            return;
+        }
+        let most = (entry.seeds)(&cx, &self.pos).clamp(0, i64::from(held.min(MAX_SEEDS)));
+        let Ok(most) = u16::try_from(most) else {
+            return;
+        };
+        if most == 0 {
+            return;
+        }
+        // Sizes from `base`, a bit each: from one to the most (at most 128, which `sow check`
+        // makes sure of), or the one size.
+        let (base, sizes) = if entry.choose {
+            (1, most.min(MAX_ENTRY_CHOICES as u16))
+        } else {
+            (most, 1)
+        };
+        list.entry_base = base;
+        let ways: &[Dir] = if list.choose {
+            &Dir::BOTH
+        } else {
+            std::slice::from_ref(&list.fixed)
+        };
+        for (way, &dir) in ways.iter().enumerate() {
+            let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
+            cx.dir = dir;
+            let start = (entry.start)(&cx, &self.pos);
+            if !rules.geometry.is_hole(start) {
+                continue;
+            }
+            cx.origin = start;
+            let mut words = [0u64; 2];
+            for k in 0..sizes {
+                cx.entered = base + k;
+                if self.forbidding(&cx, start, 0, 0).is_none() {
+                    let k = usize::from(k);
+                    words[k / 64] |= 1 << (k % 64);
+                }
+            }
+            list.entries[way] = words;
+            list.entry_at[way] = start;
         }
     }
 
@@ -1107,7 +1279,8 @@ impl Game {
                 [(list.mask, list.fixed), (0, list.fixed)]
             };
             let mut kept = [0u64; 2];
-            for ((mask, dir), kept) in ways.into_iter().zip(&mut kept) {
+            let mut kept_entries = [[0u64; 2]; 2];
+            for (way, ((mask, dir), kept)) in ways.into_iter().zip(&mut kept).enumerate() {
                 let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
                 cx.dir = dir;
                 let mut rest = mask;
@@ -1124,11 +1297,32 @@ impl Game {
                         *kept |= 1 << h;
                     }
                 }
+                // The entries of this direction, each size tried from its start.
+                let entries = list.entries.get(way).copied().unwrap_or_default();
+                if entries != [0; 2] {
+                    let start = list.entry_at.get(way).copied().unwrap_or(NO_HOLE);
+                    cx.origin = start;
+                    for k in (0..128).filter(|&k| size_bit(entries, k)) {
+                        cx.entered = list.entry_base.saturating_add(k as u16);
+                        let holds = (p.holds)(&cx, &self.pos)
+                            && p.holds_after
+                                .as_ref()
+                                .is_none_or(|after| self.holds_after(&cx, start, after));
+                        if holds && let Some(w) = kept_entries.get_mut(way) {
+                            w[k / 64] |= 1 << (k % 64);
+                        }
+                    }
+                    cx.entered = 0;
+                }
             }
             let [first, second] = kept;
-            if (first != 0 || second != 0) && (first != ways[0].0 || second != ways[1].0) {
+            let some_kept = first != 0 || second != 0 || kept_entries != [[0; 2]; 2];
+            let all_kept =
+                first == ways[0].0 && second == ways[1].0 && kept_entries == list.entries;
+            if some_kept && !all_kept {
                 list.mask = first;
                 list.cw = if list.choose { second } else { 0 };
+                list.entries = kept_entries;
                 by = Some(p.id);
             }
         }
@@ -1208,13 +1402,24 @@ impl Game {
             Illegality::MustPass => "the player to move cannot sow: they pass".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
-                g.label(h)
+                Move { dir: None, ..mv }.label(&self.rules)
             ),
             Illegality::FixedDirection => format!(
                 "the rules sow {}: the direction is not the mover's to choose",
                 self.rules.direction.word()
             ),
             Illegality::NotOwn => format!("{} is not a hole of the player to move", g.label(h)),
+            Illegality::NoEntry => "the rules enter no seeds: a move sows a hole of the mover's".to_string(),
+            Illegality::EntryNotNow => format!(
+                "the rule {} lets no seeds be entered now",
+                self.program.entry.as_ref().map_or_else(String::new, |e| self.rule_words(e.id))
+            ),
+            Illegality::EntrySize { most, choose: true } => format!(
+                "at most {most} seeds can be entered now: write +1 to +{most}"
+            ),
+            Illegality::EntrySize { most, choose: false } => format!(
+                "the rules enter {most} seeds now: write +{most}"
+            ),
             Illegality::Closed => format!("{} is closed", g.label(h)),
             Illegality::Empty => format!("{} is empty", g.label(h)),
             Illegality::Preferred(id) => {
@@ -1259,6 +1464,9 @@ impl Game {
             (false, Some(d)) if d != rules.direction => return Some(Illegality::FixedDirection),
             (_, d) => d.unwrap_or(rules.direction),
         };
+        if mv.is_entry() {
+            return self.entry_illegality(player, mv, dir);
+        }
         let h = mv.hole;
         if !g.is_hole(h) || g.owner_of(h) != player {
             return Some(Illegality::NotOwn);
@@ -1279,6 +1487,58 @@ impl Game {
             return None;
         }
         // Allowed on its own: a preference may still leave it out for another move.
+        let (preferred, by) = self.preferred(player, self.allowed_for(player));
+        match by {
+            Some(id) if !preferred.contains(mv) => Some(Illegality::Preferred(id)),
+            _ => None,
+        }
+    }
+
+    /// Why `player` may not enter `mv.entered` seeds in `dir` now, or None if they may.
+    fn entry_illegality(&self, player: Player, mv: Move, dir: Dir) -> Option<Illegality> {
+        let rules = &*self.rules;
+        let Some(entry) = &self.program.entry else {
+            return Some(Illegality::NoEntry);
+        };
+        let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
+        let held = self.pos.held(rules, player);
+        if held == 0 || !(entry.when)(&cx, &self.pos) {
+            return Some(Illegality::EntryNotNow);
+        }
+        let most = (entry.seeds)(&cx, &self.pos).clamp(0, i64::from(held.min(MAX_SEEDS)));
+        let most = u16::try_from(most).unwrap_or(0);
+        if most == 0 {
+            return Some(Illegality::EntryNotNow);
+        }
+        let most_listed = if entry.choose {
+            most.min(MAX_ENTRY_CHOICES as u16)
+        } else {
+            most
+        };
+        let fits = if entry.choose {
+            mv.entered <= most_listed
+        } else {
+            mv.entered == most
+        };
+        if !fits {
+            return Some(Illegality::EntrySize {
+                most: most_listed,
+                choose: entry.choose,
+            });
+        }
+        cx.dir = dir;
+        let start = (entry.start)(&cx, &self.pos);
+        if !rules.geometry.is_hole(start) {
+            return Some(Illegality::EntryNotNow);
+        }
+        cx.origin = start;
+        cx.entered = mv.entered;
+        if let Some(id) = self.forbidding(&cx, start, 0, 0) {
+            return Some(Illegality::Rule(id));
+        }
+        if self.program.prefer.is_empty() {
+            return None;
+        }
         let (preferred, by) = self.preferred(player, self.allowed_for(player));
         match by {
             Some(id) if !preferred.contains(mv) => Some(Illegality::Preferred(id)),
@@ -1312,7 +1572,7 @@ impl Game {
     fn holds_after(&self, cx: &Cx<'_>, h: Pos, after: &compile::Cond) -> bool {
         let mut copy = self.pos;
         let mut moved = *cx;
-        self.mover(cx.mover, h, cx.dir)
+        self.mover(cx.mover, h, cx.dir, cx.entered)
             .run(&mut copy, &mut moved, &self.pos, &mut ());
         after(&moved, &copy)
     }
@@ -1325,8 +1585,9 @@ impl Game {
         seats
             .filter(|&p| self.pos.out & (1 << p) == 0)
             .any(|player| {
-                self.legal_for(player).iter().any(|mv| {
-                    let mover = self.mover(player, mv.hole, mv.dir.unwrap_or(self.rules.direction));
+                let list = self.legal_for(player);
+                list.iter().any(|mv| {
+                    let mover = self.mover_of(player, &list, mv);
                     let (mut copy, mut cx) = (self.pos, mover.context());
                     mover.run(&mut copy, &mut cx, &self.pos, &mut ());
                     cx.move_captures > 0
@@ -1361,7 +1622,7 @@ impl Game {
         scores
     }
 
-    fn mover(&self, player: Player, origin: Pos, dir: Dir) -> Mover<'_> {
+    fn mover(&self, player: Player, origin: Pos, dir: Dir, entered: u16) -> Mover<'_> {
         Mover {
             rules: &self.rules,
             program: &self.program,
@@ -1371,7 +1632,20 @@ impl Game {
             player,
             starter: self.starter,
             origin,
+            entered,
         }
+    }
+
+    /// The mover of `mv`, a move of `list` (the legal moves of `player`): an entry starts
+    /// in the hole the list names for its direction.
+    fn mover_of(&self, player: Player, list: &MoveList, mv: Move) -> Mover<'_> {
+        let dir = mv.dir.unwrap_or(self.rules.direction);
+        let origin = if mv.is_entry() {
+            list.entry_start(mv.dir)
+        } else {
+            mv.hole
+        };
+        self.mover(player, origin, dir, mv.entered)
     }
 
     /// Plays one ply: the player to move plays `mv` (a hole, `Move::towards` a hole in a
@@ -1398,7 +1672,12 @@ impl Game {
         if mv.is_pass() {
             return self.pass(tracer);
         }
-        let h = mv.hole;
+        // An entry starts in the hole its listing named.
+        let h = if mv.is_entry() {
+            self.moves.entry_start(mv.dir)
+        } else {
+            mv.hole
+        };
         let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
         if T::EVENTS {
@@ -1407,6 +1686,7 @@ impl Game {
                 player: mover,
                 hole: h,
                 dir: mv.dir,
+                entered: mv.entered,
             });
         }
         if self.track_turn_sowings {
@@ -1434,6 +1714,7 @@ impl Game {
             player: mover,
             starter: self.starter,
             origin: h,
+            entered: mv.entered,
         };
         // The move's context, kept for the clauses read after it.
         let mut cx = move_of.context();

@@ -41,6 +41,9 @@ struct Cursor {
     reached_opponent: bool,
     /// Whether this lap is sown against the move's direction (a relay turned it round).
     reversed: bool,
+    /// Whether the seeds in hand were entered from what the mover holds: the first falls
+    /// into `from` itself, not after it.
+    entering: bool,
 }
 
 impl Cursor {
@@ -51,6 +54,7 @@ impl Cursor {
             hand: 0,
             reached_opponent: false,
             reversed: false,
+            entering: false,
         }
     }
 }
@@ -87,6 +91,9 @@ pub struct Mover<'a> {
     pub player: Player,
     pub starter: Player,
     pub origin: Pos,
+    /// The seeds the move enters from what the player holds, the first into `origin`
+    /// (`[entry]`); 0 for a move that lifts `origin`.
+    pub entered: u16,
 }
 
 /// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
@@ -304,8 +311,8 @@ impl<'a> Mover<'a> {
             return self.run_traced(pos, cx, ahead, tracer);
         }
         let mut run = MoveRun::new();
-        let mut cursor = Cursor::start(self.origin);
-        if self.program.quiet_laps && pos.claims == [NO_HOLE; MAX_SEATS] {
+        let mut cursor = self.first_lap(pos);
+        if self.program.quiet_laps && !cursor.entering && pos.claims == [NO_HOLE; MAX_SEATS] {
             // (A hole claimed already, in a position set up by hand, takes the general path.)
             match self.quiet_laps(pos, cx, tracer) {
                 Ok((ended, lap_origin)) => {
@@ -362,7 +369,7 @@ impl<'a> Mover<'a> {
         };
         let route = self.route(pos);
         let mut run = MoveRun::new();
-        let mut cursor = Cursor::start(self.origin);
+        let mut cursor = self.first_lap(pos);
         loop {
             run.laps += 1;
             match self.lap(pos, cx, &route, cursor, run.laps, tracer) {
@@ -560,7 +567,22 @@ impl<'a> Mover<'a> {
         let mut cx = Cx::new(self.rules, self.tables, self.player, self.starter);
         cx.dir = self.dir;
         cx.origin = self.origin;
+        cx.entered = self.entered;
         cx
+    }
+
+    /// The move's first lap: lift the hole played or, for an entry, take the seeds entered
+    /// from what the player holds into hand.
+    #[inline(always)]
+    fn first_lap(&self, pos: &mut Position) -> Cursor {
+        let mut cursor = Cursor::start(self.origin);
+        if self.entered > 0 {
+            // The listing entered no more than the player holds.
+            pos.debit(self.rules, self.player, u32::from(self.entered));
+            cursor.hand = self.entered;
+            cursor.entering = true;
+        }
+        cursor
     }
 
     /// Goes on with a move that has sown [`WATCH_FROM`] laps, watching for a repeated lap-end
@@ -703,7 +725,7 @@ impl<'a> Mover<'a> {
         let rules = self.rules;
         let lap_origin = cursor.from;
         cx.lap = lap;
-        cx.resowing = cursor.hand != 0;
+        cx.resowing = cursor.hand != 0 && !cursor.entering;
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
@@ -756,10 +778,18 @@ impl<'a> Mover<'a> {
         } else {
             hand = cursor.hand;
             if T::EVENTS {
-                tracer.event(Event::Resow {
-                    lap,
-                    after: at,
-                    seeds: hand,
+                tracer.event(if cursor.entering {
+                    Event::Enter {
+                        lap,
+                        hole: at,
+                        seeds: hand,
+                    }
+                } else {
+                    Event::Resow {
+                        lap,
+                        after: at,
+                        seeds: hand,
+                    }
                 });
             }
         }
@@ -780,6 +810,14 @@ impl<'a> Mover<'a> {
                 (&stay, 1, 0)
             }
         };
+        if cursor.entering {
+            // Entered seeds start in the lap's first hole itself, when it is on the track (a
+            // closed one is passed over as any seed passes it).
+            let before = (k + len - 1) % len;
+            if track.get(before) == Some(&at) {
+                k = before;
+            }
+        }
         let watched = route.watched;
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
@@ -801,9 +839,10 @@ impl<'a> Mover<'a> {
             return self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer);
         }
         // A track of one position cannot pass over it.
+        // Entered seeds were lifted from no hole: there is no emptied origin to pass over.
         let skip = match route.skip {
-            SkipOrigin::Lap if len > 1 => lap_origin,
-            SkipOrigin::Move if len > 1 => self.origin,
+            SkipOrigin::Lap if len > 1 && !cursor.entering => lap_origin,
+            SkipOrigin::Move if len > 1 && self.entered == 0 => self.origin,
             _ => NO_HOLE,
         };
         let skipped = if skip == NO_HOLE {
@@ -1138,6 +1177,7 @@ impl<'a> Mover<'a> {
                             hand,
                             reached_opponent: self.program.track_reached && cx.reached_opponent,
                             reversed,
+                            entering: false,
                         },
                         last,
                     );
@@ -1170,6 +1210,7 @@ impl<'a> Mover<'a> {
                     hand: 0,
                     reached_opponent: self.program.track_reached && cx.reached_opponent,
                     reversed: reversed != relay.reverse,
+                    entering: false,
                 },
                 last,
             );

@@ -295,7 +295,11 @@ impl Replay {
         let mut item: Option<(&'static str, String, Option<ClauseId>)> = None;
         match e {
             Event::Move {
-                ply, player, hole, ..
+                ply,
+                player,
+                hole,
+                entered,
+                ..
             } => {
                 self.ply = *ply;
                 self.lap = 0;
@@ -307,7 +311,16 @@ impl Replay {
                     origin,
                     end: self.steps.len() + 1,
                 });
-                step.text = format!("{} plays {}", self.name(*player), self.label(*hole));
+                step.text = if *entered > 0 {
+                    format!(
+                        "{} enters {} from hand at {}",
+                        self.name(*player),
+                        seeds_words(u32::from(*entered)),
+                        self.label(*hole)
+                    )
+                } else {
+                    format!("{} plays {}", self.name(*player), self.label(*hole))
+                };
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
                 step.highlights.extend(origin.map(|i| (i, "origin")));
             }
@@ -329,6 +342,25 @@ impl Replay {
                 );
                 item = Some(("lap", step.text.clone(), None));
                 step.highlights.extend(at.map(|i| (i, "lift")));
+            }
+            Event::Enter { lap, hole, seeds } => {
+                // Seeds the mover holds go into hand: their bank loses them.
+                self.lap = *lap;
+                step.lap = *lap;
+                self.hand = u32::from(*seeds);
+                let bank = self.layout.bank_of(&self.rules, self.mover());
+                if let Some(i) = bank {
+                    let now = self.model.sites.get(i).map_or(0, |s| s.seeds);
+                    self.set_seeds(&mut step, Some(i), now.saturating_sub(u32::from(*seeds)));
+                }
+                step.text = format!(
+                    "lap {lap}: takes {} from hand, the first into {}",
+                    seeds_words(u32::from(*seeds)),
+                    self.label(*hole)
+                );
+                item = Some(("lap", step.text.clone(), None));
+                step.highlights
+                    .extend(self.layout.site_of(*hole).map(|i| (i, "lift")));
             }
             Event::Resow { lap, after, seeds } => {
                 self.lap = *lap;
