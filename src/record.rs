@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is the side's letter and a hole number, e.g. s3 or n5"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, or pass"),
                         );
                     }
                     moves.push(m);
@@ -318,10 +318,20 @@ fn words_of(value: &Item) -> impl Iterator<Item = Item> + '_ {
 /// Whether `text` looks like a move: a side letter and a hole number. Which side and which
 /// hole numbers exist depend on the rules.
 fn is_move_form(text: &str) -> bool {
-    let mut chars = text.chars();
-    matches!(chars.next(), Some('s' | 'n' | 'S' | 'N'))
-        && !chars.as_str().is_empty()
-        && chars.all(|c| c.is_ascii_digit())
+    // The notation's forms (see `crate::notation`): `pass`; a hole, `s3`, `n12` or a ring's
+    // `r7`; an entry, `+5`; the last two with a chosen direction, `s3:cw`, `+5:ccw`.
+    if text.eq_ignore_ascii_case("pass") {
+        return true;
+    }
+    let (what, dir) = match text.split_once(':') {
+        Some((what, dir)) => (what, Some(dir)),
+        None => (text, None),
+    };
+    let dir_ok = dir.is_none_or(|d| d.eq_ignore_ascii_case("cw") || d.eq_ignore_ascii_case("ccw"));
+    let mut chars = what.chars();
+    let head_ok = matches!(chars.next(), Some('s' | 'n' | 'r' | 'S' | 'N' | 'R' | '+'));
+    let digits = chars.as_str();
+    dir_ok && head_ok && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
 }
 
 /// How many moves [`Writer`] puts on one `moves` line.
