@@ -191,6 +191,7 @@ impl<'a> Ledger<'a> {
                 ..
             } => self.refill(player, holes, seeds, closed, kept),
             Event::Resow { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
+            Event::Enter { .. } => panic!("the seed games never enter held seeds: {event:?}"),
             Event::Diverted { .. } => panic!("the seed games never claim holes: {event:?}"),
             Event::Redirect { .. } => panic!("the seed games never redirect a seed: {event:?}"),
             Event::Skip { .. }

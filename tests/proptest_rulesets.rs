@@ -81,6 +81,9 @@ struct Spec {
     /// out everything with a partial last hole and the others filling as many, the matching
     /// hole the same and unfilled holes left open (`poorest`).
     rounds: Option<&'static str>,
+    /// An entry of held seeds: of a size the mover chooses (on boards of at most 128 seeds),
+    /// or of all held, from the hole after the mover's first, while their holes hold few.
+    entry: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -257,6 +260,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     any::<bool>(),
                     any::<bool>(),
                     prop::option::of(prop::sample::select(vec!["full", "poorest"])),
+                    prop::option::of(prop::sample::select(vec!["choose", "all"])),
                 ),
             ),
         ),
@@ -289,7 +293,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                         neutral,
                         marks,
                         (ring, sown_set),
-                        (three_rows, lap_set, rounds),
+                        (three_rows, lap_set, rounds, entry),
                     ),
                 ),
             )| {
@@ -330,6 +334,19 @@ fn spec() -> impl Strategy<Value = Spec> {
                     three_rows,
                     lap_set,
                     rounds,
+                    entry: {
+                        // The board's seeds: rings and three rows have 2 * holes a row.
+                        let holes_all = match (ring, three_rows, four_rows) {
+                            (true, _, _) => 2 * holes,
+                            (_, true, _) => 6 * holes,
+                            (_, _, true) => 4 * holes,
+                            _ => 2 * holes,
+                        };
+                        match entry {
+                            Some("choose") if holes_all * seeds > 128 => Some("all"),
+                            e => e,
+                        }
+                    },
                 }
             },
         )
@@ -484,6 +501,15 @@ fn ruleset_text(s: &Spec) -> String {
                 "\n[rounds]\nrefill = {}\nrefill_from = \"right\"\nnext_starter = \"poorer\"\n",
                 s.seeds
             );
+        }
+        None => {}
+    }
+    match s.entry {
+        Some("choose") => {
+            t += "\n[entry]\nchoose = true\nstart = 'hole(mover, 1)'\n";
+        }
+        Some(_) => {
+            t += "\n[entry]\nwhen = 'count(holes_of(mover), seeds(hole) > 0) < 2'\nseeds = 'store(mover)'\nstart = 'next(hole(mover, 1))'\n";
         }
         None => {}
     }

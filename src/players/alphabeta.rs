@@ -37,7 +37,7 @@
 
 use rand::Rng;
 
-use super::model::{MAX_MOVES, MAX_SEATS, Model, Moves, Outcome};
+use super::model::{MAX_MOVES, MAX_SEATS, Model, Moves, Outcome, SLOTS};
 use crate::rules::Player;
 
 /// The deepest search, in plies.
@@ -94,11 +94,11 @@ struct Entry {
     generation: u16,
     /// [`EMPTY`], [`EXACT`], [`AT_LEAST`] or [`AT_MOST`] in the low two bits, the depth
     /// searched (at most [`MAX_DEPTH`], seven bits) above them, and the best move's slot
-    /// (below [`MAX_MOVES`], seven bits) in the top seven.
+    /// (below [`SLOTS`], seven bits) in the top seven.
     packed: u16,
 }
 
-const _: () = assert!(MAX_DEPTH < 128 && MAX_MOVES <= 128);
+const _: () = assert!(MAX_DEPTH < 128 && SLOTS <= 128);
 
 impl Entry {
     fn pack(bound: u8, depth: u32, slot: u8) -> u16 {
@@ -274,7 +274,7 @@ impl<M: Model> AlphaBeta<M> {
         self.killers.clear();
         self.killers.resize(plies, [None; 2]);
         self.history.clear();
-        self.history.resize(MAX_SEATS * MAX_MOVES, 0);
+        self.history.resize(MAX_SEATS * SLOTS, 0);
         self.nodes = 0;
         self.limit = self.budget.nodes.unwrap_or(u64::MAX);
         self.aborted = false;
@@ -442,7 +442,7 @@ impl<M: Model> AlphaBeta<M> {
     /// Orders the moves at `ply`: the table's move, then the killers, then by history.
     fn order(&self, moves: &mut Moves<M::Move>, ply: usize, seat: Player, hinted: u8) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let row = usize::from(seat).min(MAX_SEATS - 1) * MAX_MOVES;
+        let row = usize::from(seat).min(MAX_SEATS - 1) * SLOTS;
         let mut keys = [0u32; MAX_MOVES];
         for (k, &mv) in keys.iter_mut().zip(moves.as_slice()) {
             let slot = M::slot(mv);
@@ -476,7 +476,7 @@ impl<M: Model> AlphaBeta<M> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        let at = usize::from(seat).min(MAX_SEATS - 1) * MAX_MOVES + M::slot(mv);
+        let at = usize::from(seat).min(MAX_SEATS - 1) * SLOTS + M::slot(mv);
         if let Some(h) = self.history.get_mut(at) {
             // Kept below the killers' keys.
             *h = h.saturating_add(depth * depth).min(u32::MAX - 3);

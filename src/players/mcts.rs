@@ -41,8 +41,8 @@ struct Node<M> {
     child: u32,
     sibling: u32,
     /// How many children there are, and how many moves the position has (once listed).
-    children: u8,
-    moves: Option<u8>,
+    children: u16,
+    moves: Option<u16>,
     visits: u32,
     reward: f64,
 }
@@ -189,7 +189,7 @@ impl<M: Model> Mcts<M> {
                 Some(n) => n,
                 None => {
                     game.moves(&mut self.moves);
-                    let n = self.moves.len().min(MAX_MOVES) as u8;
+                    let n = u16::try_from(self.moves.len().min(MAX_MOVES)).unwrap_or(u16::MAX);
                     if let Some(x) = self.tree.get_mut(at) {
                         x.moves = Some(n);
                     }

@@ -8,12 +8,16 @@
 //! same seat) and any turn order are the same thing to it.
 
 use crate::engine::{Game, Move, Position, Status};
-use crate::rules::{Dir, EndingRule, MAX_POSITIONS, Player, Pos, Rules};
+use crate::rules::{Dir, EndingRule, MAX_ENTRY_CHOICES, MAX_POSITIONS, Player, Pos, Rules};
 use crate::ruleset::Verdict;
 
 /// The most moves a position may offer: a hole in each direction, where the mover chooses
-/// it (a pass is only ever offered alone).
-pub const MAX_MOVES: usize = 2 * MAX_POSITIONS;
+/// it, and an entry of each size in each direction (a pass is only ever offered alone).
+pub const MAX_MOVES: usize = 2 * MAX_POSITIONS + 2 * MAX_ENTRY_CHOICES as usize;
+
+/// The number of slots that tables indexed by move have: [`Model::slot`] is below it. Moves
+/// may share a slot (entries share theirs with sowings): a slot only orders the search.
+pub const SLOTS: usize = 2 * MAX_POSITIONS;
 
 /// The most seats at one table the search players handle.
 pub const MAX_SEATS: usize = 6;
@@ -179,7 +183,8 @@ pub trait Model: Clone {
     /// A hash of everything that decides the game's future (not the ply count).
     fn hash(&self) -> u64;
 
-    /// A small number for a move, below [`MAX_MOVES`], to index tables by move.
+    /// A small number for a move, below [`SLOTS`], to index tables by move (killers,
+    /// history, the transposition table's best move); two moves may share one.
     fn slot(m: Self::Move) -> usize;
 }
 
@@ -248,17 +253,23 @@ impl Model for Game {
     }
 
     /// The hole for a move the rules' way or counter-clockwise, the hole plus
-    /// [`MAX_POSITIONS`] clockwise, the last slot for a pass.
+    /// [`MAX_POSITIONS`] clockwise, the last slot for a pass; an entry of N seeds takes the
+    /// slot of hole N - 1 (entries are few beside sowings, and a slot only orders moves).
     #[inline]
     fn slot(m: Move) -> usize {
         if m.is_pass() {
-            return MAX_MOVES - 1;
+            return SLOTS - 1;
         }
         let turned = match m.dir {
             Some(Dir::Cw) => MAX_POSITIONS,
             Some(Dir::Ccw) | None => 0,
         };
-        (usize::from(m.hole) % MAX_POSITIONS + turned) % MAX_MOVES
+        let at = if m.is_entry() {
+            usize::from(m.entered - 1)
+        } else {
+            usize::from(m.hole)
+        };
+        (at % MAX_POSITIONS + turned) % SLOTS
     }
 }
 
