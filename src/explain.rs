@@ -679,9 +679,14 @@ impl Explainer<'_> {
             if let Some(w) = &e.when {
                 s.note(self.note("the mover may enter seeds when", w, Ctx::End));
             }
-            match &e.seeds {
-                Some(n) => s.note(self.hole_note("the seeds entered", n, Ctx::End)),
-                None => s.say("The seeds entered: all the mover holds."),
+            let chosen = matches!(self.resolve(&e.choose), (Some(true), _));
+            match (&e.seeds, chosen) {
+                (Some(n), false) => s.note(self.hole_note("the seeds entered", n, Ctx::End)),
+                (Some(n), true) => {
+                    s.note(self.hole_note("the most that may be entered", n, Ctx::End))
+                }
+                (None, false) => s.say("The seeds entered: all the mover holds."),
+                (None, true) => s.say("The most that may be entered: all the mover holds."),
             }
             s.note(self.hole_note("the first seed falls into", &e.start, Ctx::End));
             out.push(s);
@@ -1436,6 +1441,21 @@ impl Explainer<'_> {
     }
 
     fn comparison(&self, op: BinaryOp, a: &Node, b: &Node, ctx: Ctx) -> String {
+        // `entered` against 0 tells an entry from a sowing.
+        if let (NodeKind::Name(name), NodeKind::Number(0)) = (&a.kind, &b.kind)
+            && name == "entered"
+        {
+            let tried = if ctx == Ctx::Legal { " tried" } else { "" };
+            match op {
+                BinaryOp::Eq | BinaryOp::Le => {
+                    return format!("the move{tried} sows a hole (it enters no seeds from hand)");
+                }
+                BinaryOp::Gt | BinaryOp::Ne => {
+                    return format!("the move{tried} enters seeds from hand");
+                }
+                _ => {}
+            }
+        }
         // An option compared with one of its values folds to a constant: say which way.
         if let (NodeKind::Name(name), NodeKind::Text(v)) = (&a.kind, &b.kind)
             && let Some(opt) = name.strip_prefix("option.")
@@ -1583,11 +1603,9 @@ impl Explainer<'_> {
                 "hand" => "the seeds in hand (this one included)".into(),
                 "lap" => "the number of the lap (1 for the move's first)".into(),
                 "entered" if ctx == Ctx::Legal => {
-                    "the seeds the move tried enters from hand (0 for a move from a hole)".into()
+                    "the seeds the move tried enters from hand".into()
                 }
-                "entered" => {
-                    "the seeds the move entered from hand (0 for a move from a hole)".into()
-                }
+                "entered" => "the seeds the move entered from hand".into(),
                 "direction" if ctx == Ctx::Legal => "the direction tried".into(),
                 "direction" => "the move's direction".into(),
                 "cw" => "clockwise".into(),
@@ -1686,6 +1704,20 @@ impl Explainer<'_> {
                     d => format!("the {} hole {word} {base}", ordinal(d)),
                 }
             }
+            "ahead" => match args.get(1).map(|k| &k.kind) {
+                Some(NodeKind::Number(1)) => format!("the hole after {}", arg(0)),
+                Some(NodeKind::Number(k)) => {
+                    format!(
+                        "the hole {k} holes on from {} in the sowing direction",
+                        arg(0)
+                    )
+                }
+                _ => format!(
+                    "the hole ({}) holes on from {} in the sowing direction",
+                    arg(1),
+                    arg(0)
+                ),
+            },
             "seeds" => format!("the seeds in {}", arg(0)),
             "number" => format!("the number of {}", arg(0)),
             "opposite" => format!("the hole facing {}", arg(0)),

@@ -295,6 +295,9 @@ pub enum HoleX {
     Behind(Box<HoleX>),
     /// `hole(player, number)`.
     Of(Box<PlayerX>, Box<IntX>),
+    /// `ahead(h, k)`: the hole `k` holes on from `h` along the mover's circuit in the move's
+    /// direction (back for a negative `k`).
+    Ahead(Box<HoleX>, Box<IntX>),
     /// `claim(player)`: the hole the player has claimed, or no hole.
     Claim(Box<PlayerX>),
     /// A hole named by its label (`s4`).
@@ -1133,6 +1136,7 @@ impl HoleX {
         match self {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => 1 + h.size(),
             HoleX::Of(p, n) => 1 + p.size() + n.size(),
+            HoleX::Ahead(h, n) => 1 + h.size() + n.size(),
             HoleX::Claim(p) => 1 + p.size(),
             HoleX::Here
             | HoleX::Last
@@ -1149,6 +1153,7 @@ impl HoleX {
                 h.reads(fact)
             }
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
+            HoleX::Ahead(h, n) => h.reads(fact) || n.reads(fact),
             HoleX::Claim(p) => p.reads(fact),
             HoleX::Here
             | HoleX::Last

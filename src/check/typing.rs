@@ -256,6 +256,12 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         doc: "the following hole in the mover's sowing direction",
     },
     FunctionDoc {
+        name: "ahead",
+        args: &[Type::Hole, Type::Number],
+        ty: Type::Hole,
+        doc: "the hole k holes on from h in the mover's sowing direction: ahead(h, 0) is h, ahead(h, 1) is next(h), a negative k goes back",
+    },
+    FunctionDoc {
         name: "prev",
         args: &[Type::Hole],
         ty: Type::Hole,
@@ -1025,6 +1031,14 @@ fn call_node(
         "seeds" => Typed::Number(IntX::Seeds(hole())),
         "number" => Typed::Number(IntX::Number(hole())),
         "next" => Typed::Hole(HoleX::Next(Box::new(hole()))),
+        "ahead" => {
+            let base = hole();
+            let n = match typed.next() {
+                Some(Typed::Number(n)) => n,
+                _ => IntX::Const(0),
+            };
+            Typed::Hole(HoleX::Ahead(Box::new(base), Box::new(n)))
+        }
         "prev" => Typed::Hole(HoleX::Prev(Box::new(hole()))),
         "opposite" => Typed::Hole(HoleX::Opposite(Box::new(hole()))),
         "behind" => Typed::Hole(HoleX::Behind(Box::new(hole()))),

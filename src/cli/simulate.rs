@@ -365,6 +365,8 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         .chain(&rules.move_captures)
         .for_each(|r| mark(r.id));
     rules.extra_turns.iter().for_each(|x| mark(x.id));
+    // An entry counts each entry move made.
+    rules.entry.iter().for_each(|e| mark(e.id));
     // Skips, redirects and effects count each firing too (a skip or redirect once a seed).
     rules.skips.iter().for_each(|k| mark(k.id));
     rules.redirects.iter().for_each(|r| mark(r.id));

@@ -463,6 +463,34 @@ fn at(table: &[Pos], p: Pos) -> Pos {
     table.get(usize::from(p)).copied().unwrap_or(NO_HOLE)
 }
 
+/// `ahead(h, k)`: `k` steps from `start` along the mover's circuit in the context's direction
+/// (back for a negative `k`). Each step follows the circuit's table, whose holes come back round
+/// to the first hole stepped to; once the walk is back there it takes only the remainder of
+/// the whole circuits left, so it makes at most twice the circuit's steps, whatever `k`.
+fn ahead(cx: &Cx<'_>, start: Pos, k: i64) -> Pos {
+    let forward = k >= 0;
+    let mut left = k.unsigned_abs();
+    if left == 0 || start == NO_HOLE {
+        return start;
+    }
+    let mut h = cx.tables.look(cx.mover, start, forward);
+    left -= 1;
+    let first = h;
+    let mut walked = 0u64;
+    while left > 0 && h != NO_HOLE {
+        h = cx.tables.look(cx.mover, h, forward);
+        left -= 1;
+        walked += 1;
+        if h == first {
+            left %= walked;
+        } else if walked > 4 * crate::rules::MAX_POSITIONS as u64 {
+            // No table walks this long without coming back: a safeguard, not a rule.
+            break;
+        }
+    }
+    h
+}
+
 /// Builds a closure over the position a hole expression names, with the moment's holes read in
 /// place rather than through a closure of their own. `$body` sees the context as `$cx` and the
 /// position as `$p`.
@@ -1228,6 +1256,13 @@ impl Compiler<'_> {
                     let row = cx.rules.geometry.holes(player);
                     let hole = usize::try_from(n - 1).ok().and_then(|i| row.get(i));
                     hole.copied().unwrap_or(NO_HOLE)
+                })
+            }
+            HoleX::Ahead(h, n) => {
+                let (h, n) = (self.hole(h), self.num(n));
+                Box::new(move |cx, pos| {
+                    let (start, k) = (h(cx, pos), n(cx, pos));
+                    ahead(cx, start, k)
                 })
             }
             HoleX::Claim(p) => {

@@ -112,6 +112,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
             HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin => true,
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
             HoleX::Of(p, n) => player(p) || int(n),
+            HoleX::Ahead(h, n) => hole(h) || int(n),
             HoleX::Claim(p) => player(p),
         }
     }

@@ -1680,6 +1680,12 @@ impl Game {
         };
         let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
+        if T::FIRINGS
+            && mv.is_entry()
+            && let Some(entry) = &self.program.entry
+        {
+            tracer.fired(entry.id);
+        }
         if T::EVENTS {
             tracer.event(Event::Move {
                 ply: self.ply,
