@@ -1048,7 +1048,8 @@ impl Explainer<'_> {
                 labels.join(", ")
             ));
         }
-        let total = self.rules.total_seeds();
+        // The holes' seeds; what the players hold at the start is told after them.
+        let total: u32 = self.rules.initial.iter().map(|&n| u32::from(n)).sum();
         let start = |home: u8| {
             let seeds: Vec<u32> = (g.home_holes(home))
                 .map(|h| u32::from(self.rules.initial.get(usize::from(h)).copied().unwrap_or(0)))
@@ -1076,6 +1077,13 @@ impl Explainer<'_> {
                 start(1)
             ),
         });
+        if self.rules.held_at_start > 0 {
+            s.say(format!(
+                "Each player also holds {} beside the board at the start: {} in all.",
+                seeds_word(i64::from(self.rules.held_at_start)),
+                self.rules.total_seeds()
+            ));
+        }
         for (name, holes) in &b.sets {
             let labels: Vec<&str> = holes.iter().map(|h| h.get_ref().as_str()).collect();
             s.say(format!(

@@ -730,6 +730,8 @@ pub struct Rules {
     pub geometry: Geometry,
     /// Seeds per position at the start.
     pub initial: [u16; MAX_POSITIONS],
+    /// Seeds each player holds at the start, beside the board (`[board] held`).
+    pub held_at_start: u32,
     pub first: Player,
     /// The direction of every move; when the mover chooses (`choose_direction`), the one
     /// listed first.
@@ -826,7 +828,8 @@ impl Rules {
 
     /// Total seeds at the start.
     pub fn total_seeds(&self) -> u32 {
-        self.initial.iter().map(|&s| u32::from(s)).sum()
+        let board: u32 = self.initial.iter().map(|&s| u32::from(s)).sum();
+        board + self.held_at_start * u32::from(self.geometry.seats)
     }
 }
 

@@ -106,6 +106,12 @@ pub struct Board {
     /// Seeds at the start: one number for every hole, or a table per player's holes.
     #[schemars(with = "Seeds")]
     pub seeds: toml::Spanned<Seeds>,
+    /// Seeds each player holds beside the board at the start (a reserve, or the store on the
+    /// track), besides those in the holes: e.g. where an opening empties part of each side
+    /// into a reserve. A number, or `{ option = "NAME" }`. Default 0.
+    #[serde(default)]
+    #[schemars(with = "Option<Count>")]
+    pub held: Option<toml::Spanned<Count>>,
     /// Named sets of holes, each a list of hole labels (`left_end = ["s1", "s2", "n6"]`),
     /// read by aggregates as `sets.NAME`.
     #[serde(default)]

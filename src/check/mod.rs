@@ -175,6 +175,7 @@ impl Checker<'_> {
             self.error(d);
         }
         let initial = geometry.as_ref().and_then(|g| self.initial(&f.board, g));
+        let held_at_start = self.held_at_start(&f.board, initial.as_ref(), self.players.len());
         let first = self.first(f);
         let start_id = self.clause("start", &f.start.cites);
         let _ = start_id;
@@ -382,7 +383,7 @@ impl Checker<'_> {
             })
             .collect();
         let entry = match &f.entry {
-            Some(e) => Some(self.entry(e, initial.as_ref())?),
+            Some(e) => Some(self.entry(e, initial.as_ref(), held_at_start.unwrap_or(0))?),
             None => None,
         };
         let (mut drop_effects, mut lap_effects, mut move_effects) =
@@ -554,6 +555,7 @@ impl Checker<'_> {
             sources: f.sources.clone(),
             about: f.about.clone(),
             initial: initial?,
+            held_at_start: held_at_start?,
             geometry,
             first: first?,
             players: self.players.clone(),
@@ -1340,6 +1342,38 @@ impl Checker<'_> {
         Some(board)
     }
 
+    /// `[board] held`: the seeds each player holds at the start, such that the board and the
+    /// holdings together stay within [`MAX_SEEDS`].
+    fn held_at_start(
+        &mut self,
+        b: &ruleset::Board,
+        initial: Option<&[u16; MAX_POSITIONS]>,
+        players: usize,
+    ) -> Option<u32> {
+        let Some(held) = &b.held else {
+            return Some(0);
+        };
+        let n = match held.get_ref() {
+            ruleset::Count::Number(n) => *n,
+            ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.held")?,
+        };
+        let board: u64 = initial.map_or(0, |b| b.iter().map(|&s| u64::from(s)).sum());
+        let total = board + u64::from(n) * players as u64;
+        if total > u64::from(MAX_SEEDS) {
+            self.error(
+                Diagnostic::new(
+                    Code::SeedTotal,
+                    format!(
+                        "the board and what the players hold start with {total} seeds; together they must hold at most {MAX_SEEDS}"
+                    ),
+                )
+                .at(held.span()),
+            );
+            return None;
+        }
+        Some(n)
+    }
+
     /// The `[entry]` table: its condition and size read before the move with no hole, its
     /// start hole in the move's direction. A size the mover chooses needs a board of at most
     /// [`MAX_ENTRY_CHOICES`] seeds (`initial`, once the board is valid), so that the list of
@@ -1348,6 +1382,7 @@ impl Checker<'_> {
         &mut self,
         e: &ruleset::Entry,
         initial: Option<&[u16; MAX_POSITIONS]>,
+        held_each: u32,
     ) -> Option<EntryRule> {
         let name = e.name.as_deref().unwrap_or("entry");
         let id = self.clause(name, &e.cites);
@@ -1361,7 +1396,9 @@ impl Checker<'_> {
         };
         let start = self.hole(&e.start, AFTER_PLY, "in the entry's `start`", name);
         let choose = self.setting(&e.choose, "entry.choose");
-        let total: u32 = initial.map_or(0, |b| b.iter().map(|&n| u32::from(n)).sum());
+        let players = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
+        let total: u32 = initial.map_or(0, |b| b.iter().map(|&n| u32::from(n)).sum())
+            + held_each.saturating_mul(players);
         if choose == Some(true) && total > MAX_ENTRY_CHOICES {
             let d = Diagnostic::new(
                 Code::EntryChoiceTooLarge,

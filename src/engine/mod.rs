@@ -964,6 +964,9 @@ impl Game {
             vars: [0; MAX_VARS],
             sown: 0,
         };
+        for p in rules.geometry.players() {
+            pos.credit(rules, p, rules.held_at_start);
+        }
         reset_vars(rules, &mut pos, |_| true);
         pos.recount();
         pos
