@@ -1036,7 +1036,10 @@ impl Explainer<'_> {
                 g.holes_per_row
             ));
         }
+        // Whether some capture banks its seeds (rather than sowing them again at once).
+        let banks = f.capture.is_empty() || f.capture.iter().any(|c| c.then != ruleset::After::Sow);
         s.say(match (b.stores, b.store_side) {
+            (Stores::Reserve, _) if !banks => "Each player has a reserve beside the board, off the sowing track; captured seeds are sown again at once, never kept there.".to_string(),
             (Stores::Reserve, _) => "Captured seeds are kept in a reserve beside the board, off the sowing track.".to_string(),
             (Stores::Track, StoreSide::Right) => "Each player has a store on the sowing track after their rightmost hole; only its owner sows into it.".to_string(),
             (Stores::Track, StoreSide::Left) => "Each player has a store on the sowing track before their leftmost hole; only its owner sows into it.".to_string(),

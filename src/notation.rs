@@ -45,9 +45,10 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
     };
     let what = hole.trim();
     if let Some(count) = what.strip_prefix('+') {
-        // Seeds entered from what the mover holds: `+5`.
-        return match count.trim().parse::<u16>() {
-            Ok(n) if n > 0 => Ok(Move::enter(n, dir)),
+        // Seeds entered from what the mover holds: `+5`, digits only.
+        let digits = !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
+        return match count.parse::<u16>() {
+            Ok(n) if n > 0 && digits => Ok(Move::enter(n, dir)),
             _ => Err(format!(
                 "`{what}` is not an entry; write + and the number of seeds to enter, e.g. +3"
             )),

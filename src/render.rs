@@ -773,7 +773,8 @@ impl TextTrace {
                 self.push(
                     out,
                     format_args!(
-                        "  lap {lap}: sow {seeds} captured seeds after {}",
+                        "  lap {lap}: sow {seeds} captured seed{} after {}",
+                        if *seeds == 1 { "" } else { "s" },
                         l(*after)
                     ),
                 );

@@ -302,9 +302,11 @@ impl Worker {
         let mut line: u64 = 0xcbf2_9ce4_8422_2325;
         let mut moves = keep_moves.then(String::new);
         let played = self.table.play(plan, index, |game, h, _| {
-            // The hole, and the direction where the mover chose it (a pass is its own hole).
+            // The hole, the direction where the mover chose it (a pass is its own hole) and
+            // the seeds an entry enters.
             let turned = h.dir.map_or(0, |d| d.index() as u64 + 1) << 8;
-            line = (line ^ u64::from(h.hole) ^ turned).wrapping_mul(0x0100_0000_01b3);
+            let entered = u64::from(h.entered) << 16;
+            line = (line ^ u64::from(h.hole) ^ turned ^ entered).wrapping_mul(0x0100_0000_01b3);
             if let Some(m) = moves.as_mut() {
                 if !m.is_empty() {
                     m.push(' ');

@@ -1241,7 +1241,7 @@ impl Game {
             let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
             cx.dir = dir;
             let start = (entry.start)(&cx, &self.pos);
-            if !rules.geometry.is_hole(start) {
+            if !self.on_track(player, dir, start) {
                 continue;
             }
             cx.origin = start;
@@ -1497,13 +1497,22 @@ impl Game {
         }
     }
 
+    /// Whether `h` is on `player`'s circuit in `dir` (closed or not): where an entry may start.
+    fn on_track(&self, player: Player, dir: Dir, h: Pos) -> bool {
+        let lane = self.tables_of(dir).lanes.get(usize::from(player));
+        lane.and_then(|l| l.entry.get(usize::from(h)))
+            .is_some_and(|&k| k != OFF_TRACK)
+    }
+
     /// Why `player` may not enter `mv.entered` seeds in `dir` now, or None if they may.
     fn entry_illegality(&self, player: Player, mv: Move, dir: Dir) -> Option<Illegality> {
         let rules = &*self.rules;
         let Some(entry) = &self.program.entry else {
             return Some(Illegality::NoEntry);
         };
-        let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
+        // The condition and the size are read as the listing reads them, in the rules' way;
+        // the start and the legality clauses in the move's direction.
+        let cx = Cx::new(rules, self.tables_of(rules.direction), player, self.starter);
         let held = self.pos.held(rules, player);
         if held == 0 || !(entry.when)(&cx, &self.pos) {
             return Some(Illegality::EntryNotNow);
@@ -1529,9 +1538,10 @@ impl Game {
                 choose: entry.choose,
             });
         }
+        let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
         cx.dir = dir;
         let start = (entry.start)(&cx, &self.pos);
-        if !rules.geometry.is_hole(start) {
+        if !self.on_track(player, dir, start) {
             return Some(Illegality::EntryNotNow);
         }
         cx.origin = start;
@@ -1683,12 +1693,6 @@ impl Game {
         };
         let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
-        if T::FIRINGS
-            && mv.is_entry()
-            && let Some(entry) = &self.program.entry
-        {
-            tracer.fired(entry.id);
-        }
         if T::EVENTS {
             tracer.event(Event::Move {
                 ply: self.ply,
@@ -1728,6 +1732,13 @@ impl Game {
         // The move's context, kept for the clauses read after it.
         let mut cx = move_of.context();
         let run = move_of.run(&mut self.pos, &mut cx, &self.move_start, tracer);
+        // After the run: an endless move's replay takes back the firings counted before it.
+        if T::FIRINGS
+            && mv.is_entry()
+            && let Some(entry) = &self.program.entry
+        {
+            tracer.fired(entry.id);
+        }
         self.last_mover = mover;
         if self.track_first_move {
             self.pos.moved |= 1 << mover;
@@ -1855,7 +1866,9 @@ impl Game {
             return Ok(report);
         }
         let banked = self.pos.banked(&self.bank);
-        if banked != self.banked {
+        // Entries put seeds held back on the board: with them, banking goes both ways, a
+        // change of the banked count proves nothing, and the history is kept.
+        if banked != self.banked && self.program.entry.is_none() {
             // No earlier position can come back, the move's start included.
             self.history.clear();
             self.banked = banked;

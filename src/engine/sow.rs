@@ -661,7 +661,7 @@ impl<'a> Mover<'a> {
         }
         let mut replay = MoveRun::new();
         *cx = self.context();
-        let mut cursor = Cursor::start(self.origin);
+        let mut cursor = self.first_lap(pos);
         for lap in 1..=first + period {
             replay.laps = lap;
             match self.lap(pos, cx, route, cursor, lap, tracer) {
@@ -689,7 +689,10 @@ impl<'a> Mover<'a> {
 
     /// The lap after which the move's lap-end states start repeating with `period`.
     fn first_repeat(&self, route: &Route<'_>, start: &Position, period: u32) -> u32 {
-        let begin = Cursor::start(self.origin);
+        // The move's first lap from its start: an entry takes its seeds into hand first.
+        let mut entered = *start;
+        let begin = self.first_lap(&mut entered);
+        let start = &entered;
         let blank = self.context();
         let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'a>, lap: u32| {
             if let LapOutcome::Relay(next, _) = self.lap(pos, cx, route, *cursor, lap, &mut ()) {
