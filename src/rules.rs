@@ -16,8 +16,8 @@ pub const MAX_HOLES: usize = 60;
 /// The most seeds a board may hold: every count fits a hole's `u16`.
 pub const MAX_SEEDS: u32 = 60_000;
 /// The most seeds on a board whose `[entry]` lets the mover choose how many to enter: the list
-/// of legal moves keeps the sizes that may be entered as a 128-bit mask.
-pub const MAX_ENTRY_CHOICES: u32 = 128;
+/// of legal moves keeps the sizes that may be entered as a 64-bit mask.
+pub const MAX_ENTRY_CHOICES: u32 = 64;
 
 /// The most laps one move may take. A move this long whose lap-end state has not yet repeated is
 /// stopped there and treated as endless, and the trace says that the limit, not a repeat,

@@ -81,7 +81,7 @@ struct Spec {
     /// out everything with a partial last hole and the others filling as many, the matching
     /// hole the same and unfilled holes left open (`poorest`).
     rounds: Option<&'static str>,
-    /// An entry of held seeds: of a size the mover chooses (on boards of at most 128 seeds),
+    /// An entry of held seeds: of a size the mover chooses (on boards of at most 64 seeds),
     /// or of all held, from the hole after the mover's first, while their holes hold few.
     entry: Option<&'static str>,
 }
@@ -343,7 +343,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                             _ => 2 * holes,
                         };
                         match entry {
-                            Some("choose") if holes_all * seeds > 128 => Some("all"),
+                            Some("choose") if holes_all * seeds > 64 => Some("all"),
                             e => e,
                         }
                     },

@@ -217,8 +217,8 @@ them."
 
     EntryChoiceTooLarge "E0131" Error "An entry whose size the mover chooses, on too large a board"
 "`[entry] choose = true` lists one move for each number of seeds the mover may enter, from one
-to all they hold; the list of legal moves has room for 128 such numbers, so the board may hold
-at most 128 seeds in all. Give the entry a fixed size (`choose = false`, with `seeds = '...'`),
+to all they hold; the list of legal moves has room for 64 such numbers, so the board may hold
+at most 64 seeds in all. Give the entry a fixed size (`choose = false`, with `seeds = '...'`),
 or start the board with fewer seeds."
 
     OptionDuplicateValue "E0201" Error "An option lists a value twice"

@@ -581,9 +581,10 @@ pub struct MoveList {
     fixed: Dir,
     /// Passing is the only move.
     pass: bool,
-    /// The entries: bit k of a word pair for `entry_base + k` seeds (bits 0..63 in the first
-    /// word, 64..127 in the second), per direction as `mask` and `cw`.
-    entries: [[u64; 2]; 2],
+    /// How many entries the list holds (0 for most rules: then nothing below is read).
+    entry_count: u16,
+    /// The entries: bit k for `entry_base + k` seeds, per direction as `mask` and `cw`.
+    entries: [u64; 2],
     entry_base: u16,
     /// The hole each direction's entry starts in.
     entry_at: [Pos; 2],
@@ -595,10 +596,10 @@ impl Default for MoveList {
     }
 }
 
-/// Whether size bit `k` is set in a 128-bit pair of words.
+/// Whether size bit `k` is set in a mask of entry sizes.
 #[inline]
-fn size_bit(words: [u64; 2], k: usize) -> bool {
-    k < 128 && words[k / 64] & (1 << (k % 64)) != 0
+fn size_bit(sizes: u64, k: usize) -> bool {
+    k < 64 && sizes & (1 << k) != 0
 }
 
 impl MoveList {
@@ -609,7 +610,8 @@ impl MoveList {
             choose: false,
             fixed: Dir::Ccw,
             pass: false,
-            entries: [[0; 2]; 2],
+            entry_count: 0,
+            entries: [0; 2],
             entry_base: 0,
             entry_at: [NO_HOLE; 2],
         }
@@ -624,24 +626,22 @@ impl MoveList {
         }
     }
 
-    /// The number of entries listed.
-    #[inline]
-    fn entry_count(&self) -> usize {
-        self.entries
-            .iter()
-            .flatten()
-            .map(|w| w.count_ones() as usize)
-            .sum()
-    }
-
     pub fn len(&self) -> usize {
         (self.mask.count_ones() + self.cw.count_ones()) as usize
             + usize::from(self.pass)
-            + self.entry_count()
+            + usize::from(self.entry_count)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.mask == 0 && self.cw == 0 && !self.pass && self.entries == [[0; 2]; 2]
+        self.mask == 0 && self.cw == 0 && !self.pass && self.entry_count == 0
+    }
+
+    /// Sets the entries of direction `way` (`sizes`, from `entry_base` seeds).
+    fn set_entries(&mut self, way: usize, sizes: u64) {
+        if let Some(w) = self.entries.get_mut(way) {
+            *w = sizes;
+        }
+        self.entry_count = self.entries.iter().map(|w| w.count_ones() as u16).sum();
     }
 
     /// The list's index of a direction's moves (0: the rules' way, or counter-clockwise when
@@ -657,20 +657,34 @@ impl MoveList {
     }
 
     /// Whether `mv` is one of the moves.
+    #[inline]
     pub fn contains(&self, mv: impl Into<Move>) -> bool {
         let mv = mv.into();
+        if mv.is_entry() {
+            return self.contains_entry(mv);
+        }
         if mv.is_pass() {
             return self.pass;
         }
+        let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
+        match (self.choose, mv.dir) {
+            (true, Some(Dir::Ccw)) => bit(self.mask),
+            (true, Some(Dir::Cw)) => bit(self.cw),
+            (true, None) => false,
+            (false, Some(d)) => d == self.fixed && bit(self.mask),
+            (false, None) => bit(self.mask),
+        }
+    }
+
+    /// Whether the entry `mv` is one of the moves (out of line: few rules have entries).
+    #[inline(never)]
+    fn contains_entry(&self, mv: Move) -> bool {
         let Some(way) = self.way(mv.dir) else {
             return false;
         };
-        if mv.is_entry() {
-            return mv.entered >= self.entry_base
-                && size_bit(self.entries[way], usize::from(mv.entered - self.entry_base));
-        }
-        let mask = if way == 0 { self.mask } else { self.cw };
-        mv.hole < 64 && mask & (1 << mv.hole) != 0
+        mv.entered >= self.entry_base
+            && (self.entries.get(way))
+                .is_some_and(|&sizes| size_bit(sizes, usize::from(mv.entered - self.entry_base)))
     }
 
     /// Whether sowing from `hole` is legal in some direction.
@@ -691,13 +705,20 @@ impl MoveList {
         if self.pass {
             return (k == 0).then_some(Move::PASS);
         }
-        if !self.choose && self.entries == [[0; 2]; 2] {
+        if !self.choose && self.entry_count == 0 {
             let mut rest = self.mask;
             for _ in 0..k {
                 rest &= rest.wrapping_sub(1);
             }
             return (rest != 0).then(|| Move::sow(rest.trailing_zeros() as Pos));
         }
+        self.nth(k)
+    }
+
+    /// The `k`-th move where the mover chooses directions or may enter seeds: out of line,
+    /// so that the usual listing's `get` stays a few instructions.
+    #[inline(never)]
+    fn nth(&self, k: usize) -> Option<Move> {
         self.iter().nth(k)
     }
 
@@ -728,7 +749,7 @@ impl MoveList {
                 if let Some(n) = pending_entry.take() {
                     return Some(Move::enter(n, dir(1)));
                 }
-                while size < 128 {
+                while size < 64 {
                     let k = size;
                     size += 1;
                     let n = base.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
@@ -1232,11 +1253,8 @@ impl Game {
             (most, 1)
         };
         list.entry_base = base;
-        let ways: &[Dir] = if list.choose {
-            &Dir::BOTH
-        } else {
-            std::slice::from_ref(&list.fixed)
-        };
+        let fixed = [list.fixed];
+        let ways: &[Dir] = if list.choose { &Dir::BOTH } else { &fixed };
         for (way, &dir) in ways.iter().enumerate() {
             let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
             cx.dir = dir;
@@ -1245,16 +1263,17 @@ impl Game {
                 continue;
             }
             cx.origin = start;
-            let mut words = [0u64; 2];
+            let mut sizes_legal = 0u64;
             for k in 0..sizes {
                 cx.entered = base + k;
                 if self.forbidding(&cx, start, 0, 0).is_none() {
-                    let k = usize::from(k);
-                    words[k / 64] |= 1 << (k % 64);
+                    sizes_legal |= 1 << k;
                 }
             }
-            list.entries[way] = words;
-            list.entry_at[way] = start;
+            list.set_entries(way, sizes_legal);
+            if let Some(at) = list.entry_at.get_mut(way) {
+                *at = start;
+            }
         }
     }
 
@@ -1282,7 +1301,7 @@ impl Game {
                 [(list.mask, list.fixed), (0, list.fixed)]
             };
             let mut kept = [0u64; 2];
-            let mut kept_entries = [[0u64; 2]; 2];
+            let mut kept_entries = [0u64; 2];
             for (way, ((mask, dir), kept)) in ways.into_iter().zip(&mut kept).enumerate() {
                 let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
                 cx.dir = dir;
@@ -1302,30 +1321,31 @@ impl Game {
                 }
                 // The entries of this direction, each size tried from its start.
                 let entries = list.entries.get(way).copied().unwrap_or_default();
-                if entries != [0; 2] {
+                if entries != 0 {
                     let start = list.entry_at.get(way).copied().unwrap_or(NO_HOLE);
                     cx.origin = start;
-                    for k in (0..128).filter(|&k| size_bit(entries, k)) {
+                    for k in (0..64).filter(|&k| size_bit(entries, k)) {
                         cx.entered = list.entry_base.saturating_add(k as u16);
                         let holds = (p.holds)(&cx, &self.pos)
                             && p.holds_after
                                 .as_ref()
                                 .is_none_or(|after| self.holds_after(&cx, start, after));
                         if holds && let Some(w) = kept_entries.get_mut(way) {
-                            w[k / 64] |= 1 << (k % 64);
+                            *w |= 1 << k;
                         }
                     }
                     cx.entered = 0;
                 }
             }
             let [first, second] = kept;
-            let some_kept = first != 0 || second != 0 || kept_entries != [[0; 2]; 2];
+            let some_kept = first != 0 || second != 0 || kept_entries != [0; 2];
             let all_kept =
                 first == ways[0].0 && second == ways[1].0 && kept_entries == list.entries;
             if some_kept && !all_kept {
                 list.mask = first;
                 list.cw = if list.choose { second } else { 0 };
-                list.entries = kept_entries;
+                list.set_entries(0, kept_entries[0]);
+                list.set_entries(1, kept_entries[1]);
                 by = Some(p.id);
             }
         }
