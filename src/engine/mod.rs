@@ -893,6 +893,8 @@ pub struct Game {
     vars_by_turn: bool,
     /// Whether a move can have more than one lap (a relay, or captured seeds sown again).
     can_relay: bool,
+    /// Whether the rules have an entry that may be listed (`[entry]`).
+    has_entry: bool,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
     /// listing of the legal moves, not once per hole.
     fixed_when: u64,
@@ -1084,6 +1086,7 @@ impl Game {
         }
         let bank = Bank::of(&rules);
         let opening = Game::opening(&rules);
+        let has_entry = program.entry.is_some();
         let mut game = Game {
             rules,
             program,
@@ -1106,6 +1109,7 @@ impl Game {
             vars_by_move,
             vars_by_turn,
             can_relay,
+            has_entry,
             fixed_when,
             dead_legal,
             plain,
@@ -1195,7 +1199,7 @@ impl Game {
             Plain::Never => false,
         };
         let dir = self.rules.direction;
-        let mut list = if !self.rules.choose_direction {
+        let list = if !self.rules.choose_direction {
             let mask = if plain {
                 self.open_sown(player)
             } else {
@@ -1217,9 +1221,17 @@ impl Game {
                 ..MoveList::of(0, dir)
             }
         };
-        if self.program.entry.is_some() {
-            self.entries(player, &mut list);
+        // Out of line, and by value, so that the usual list is built where it is returned.
+        if self.has_entry {
+            return self.with_entries(player, list);
         }
+        list
+    }
+
+    /// `list` with the entries `player` may make added.
+    #[inline(never)]
+    fn with_entries(&self, player: Player, mut list: MoveList) -> MoveList {
+        self.entries(player, &mut list);
         list
     }
 
@@ -1888,7 +1900,7 @@ impl Game {
         let banked = self.pos.banked(&self.bank);
         // Entries put seeds held back on the board: with them, banking goes both ways, a
         // change of the banked count proves nothing, and the history is kept.
-        if banked != self.banked && self.program.entry.is_none() {
+        if banked != self.banked && !self.has_entry {
             // No earlier position can come back, the move's start included.
             self.history.clear();
             self.banked = banked;
@@ -1914,9 +1926,8 @@ impl Game {
             return false;
         }
         let next = self.pos.to_move;
-        let moves = self.legal_for(next);
-        self.moves = moves;
-        if moves.is_empty() {
+        self.moves = self.legal_for(next);
+        if self.moves.is_empty() {
             if self.rules.pass && self.another_can_move(next) {
                 // The player cannot sow but another can: they pass.
                 self.moves = MoveList {
