@@ -590,36 +590,6 @@ pub struct MoveList {
     entry_at: [Pos; 2],
 }
 
-/// A list's sowings and passes: what the game keeps of every listing, apart from its entries
-/// (kept only by rules that have them), so that settling a position of most games moves no
-/// more than this.
-#[derive(Debug, Clone, Copy)]
-struct Sowings {
-    mask: u64,
-    cw: u64,
-    choose: bool,
-    fixed: Dir,
-    pass: bool,
-}
-
-/// A list's entries.
-#[derive(Debug, Clone, Copy)]
-struct Entries {
-    count: u16,
-    sizes: [u64; 2],
-    base: u16,
-    at: [Pos; 2],
-}
-
-impl Entries {
-    const NONE: Entries = Entries {
-        count: 0,
-        sizes: [0; 2],
-        base: 0,
-        at: [NO_HOLE; 2],
-    };
-}
-
 impl Default for MoveList {
     fn default() -> Self {
         MoveList::new()
@@ -644,42 +614,6 @@ impl MoveList {
             entries: [0; 2],
             entry_base: 0,
             entry_at: [NO_HOLE; 2],
-        }
-    }
-
-    /// The list's sowings and its entries, apart.
-    #[inline(always)]
-    fn split(self) -> (Sowings, Entries) {
-        (
-            Sowings {
-                mask: self.mask,
-                cw: self.cw,
-                choose: self.choose,
-                fixed: self.fixed,
-                pass: self.pass,
-            },
-            Entries {
-                count: self.entry_count,
-                sizes: self.entries,
-                base: self.entry_base,
-                at: self.entry_at,
-            },
-        )
-    }
-
-    /// A list of `sowings` and `entries`.
-    #[inline(always)]
-    fn join(sowings: Sowings, entries: Entries) -> MoveList {
-        MoveList {
-            mask: sowings.mask,
-            cw: sowings.cw,
-            choose: sowings.choose,
-            fixed: sowings.fixed,
-            pass: sowings.pass,
-            entry_count: entries.count,
-            entries: entries.sizes,
-            entry_base: entries.base,
-            entry_at: entries.at,
         }
     }
 
@@ -946,10 +880,8 @@ pub struct Game {
     round: u32,
     ply: u32,
     status: Status,
-    /// The legal moves of the player to move, listed when the position was settled: the
-    /// sowings and passes, and the entries (none, for rules without them).
-    moves: Sowings,
-    entry_moves: Entries,
+    /// The legal moves of the player to move, listed when the position was settled.
+    moves: MoveList,
     /// Positions since the last irreversible change, for finding a repeat.
     history: History,
     /// Positions at the start of each round of a match.
@@ -1169,8 +1101,7 @@ impl Game {
             round: 1,
             ply: 0,
             status: Status::Playing,
-            moves: MoveList::new().split().0,
-            entry_moves: Entries::NONE,
+            moves: MoveList::new(),
             history,
             round_starts,
             track_first_move,
@@ -1244,13 +1175,7 @@ impl Game {
         if self.is_over() {
             return MoveList::new();
         }
-        self.listed()
-    }
-
-    /// The moves listed when the position was settled.
-    #[inline(always)]
-    fn listed(&self) -> MoveList {
-        MoveList::join(self.moves, self.entry_moves)
+        self.moves
     }
 
     /// The legal moves of `player`. With no legality clause to try (most rulesets, and
@@ -1785,7 +1710,7 @@ impl Game {
         }
         let mover = self.pos.to_move;
         // The legal moves were listed when this position was settled.
-        if !self.listed().contains(mv) {
+        if !self.moves.contains(mv) {
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         }
@@ -1794,7 +1719,7 @@ impl Game {
         }
         // An entry starts in the hole its listing named.
         let h = if mv.is_entry() {
-            self.listed().entry_start(mv.dir)
+            self.moves.entry_start(mv.dir)
         } else {
             mv.hole
         };
@@ -2001,19 +1926,14 @@ impl Game {
             return false;
         }
         let next = self.pos.to_move;
-        let (sowings, entries) = self.legal_for(next).split();
-        self.moves = sowings;
-        if self.has_entry {
-            self.entry_moves = entries;
-        }
-        if self.listed().is_empty() {
+        self.moves = self.legal_for(next);
+        if self.moves.is_empty() {
             if self.rules.pass && self.another_can_move(next) {
                 // The player cannot sow but another can: they pass.
-                (self.moves, self.entry_moves) = MoveList {
+                self.moves = MoveList {
                     pass: true,
                     ..MoveList::of(0, self.rules.direction)
-                }
-                .split();
+                };
             } else {
                 self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
                 return false;
