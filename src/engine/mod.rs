@@ -576,19 +576,21 @@ pub struct MoveList {
     mask: u64,
     /// When the mover chooses: the holes that may be sown from clockwise.
     cw: u64,
-    choose: bool,
-    /// The rules' direction, which a move naming it may also give.
-    fixed: Dir,
-    /// Passing is the only move.
-    pass: bool,
-    /// How many entries the list holds (0 for most rules: then nothing below is read).
-    entry_count: u16,
+    /// The small fields in one word, so that a list is copied a word at a time: whether the
+    /// mover chooses the direction (bit 0), the rules' direction (bit 1: clockwise), whether
+    /// passing is the only move (bit 2), and, for entries, how many the list holds (bits
+    /// 16..32), the fewest seeds entered (bits 32..48) and the hole each direction's entry
+    /// starts in (bits 48..56 and 56..64).
+    meta: u64,
     /// The entries: bit k for `entry_base + k` seeds, per direction as `mask` and `cw`.
     entries: [u64; 2],
-    entry_base: u16,
-    /// The hole each direction's entry starts in.
-    entry_at: [Pos; 2],
 }
+
+const CHOOSE: u64 = 1;
+const FIXED_CW: u64 = 2;
+const PASS: u64 = 4;
+/// `meta` with no entry starts (both [`NO_HOLE`]).
+const NO_STARTS: u64 = (NO_HOLE as u64) << 48 | (NO_HOLE as u64) << 56;
 
 impl Default for MoveList {
     fn default() -> Self {
@@ -607,13 +609,8 @@ impl MoveList {
         MoveList {
             mask: 0,
             cw: 0,
-            choose: false,
-            fixed: Dir::Ccw,
-            pass: false,
-            entry_count: 0,
+            meta: NO_STARTS,
             entries: [0; 2],
-            entry_base: 0,
-            entry_at: [NO_HOLE; 2],
         }
     }
 
@@ -621,19 +618,85 @@ impl MoveList {
     fn of(mask: u64, fixed: Dir) -> Self {
         MoveList {
             mask,
-            fixed,
+            meta: NO_STARTS | if fixed == Dir::Cw { FIXED_CW } else { 0 },
             ..MoveList::new()
         }
     }
 
+    /// The moves of holes sown in a direction the mover chooses: `ccw` counter-clockwise,
+    /// `cw` clockwise.
+    fn choosing(ccw: u64, cw: u64, fixed: Dir) -> Self {
+        MoveList {
+            cw,
+            meta: MoveList::of(ccw, fixed).meta | CHOOSE,
+            ..MoveList::of(ccw, fixed)
+        }
+    }
+
+    /// Passing, the only move.
+    fn passing(fixed: Dir) -> Self {
+        MoveList {
+            meta: MoveList::of(0, fixed).meta | PASS,
+            ..MoveList::of(0, fixed)
+        }
+    }
+
+    #[inline(always)]
+    fn choose(&self) -> bool {
+        self.meta & CHOOSE != 0
+    }
+
+    #[inline(always)]
+    fn fixed(&self) -> Dir {
+        if self.meta & FIXED_CW != 0 {
+            Dir::Cw
+        } else {
+            Dir::Ccw
+        }
+    }
+
+    #[inline(always)]
+    fn pass(&self) -> bool {
+        self.meta & PASS != 0
+    }
+
+    #[inline(always)]
+    fn entry_count(&self) -> u16 {
+        (self.meta >> 16) as u16
+    }
+
+    #[inline(always)]
+    fn entry_base(&self) -> u16 {
+        (self.meta >> 32) as u16
+    }
+
+    fn set_entry_base(&mut self, base: u16) {
+        self.meta = self.meta & !(0xffff << 32) | u64::from(base) << 32;
+    }
+
+    /// The hole where direction `way`'s entry starts.
+    #[inline(always)]
+    fn entry_at(&self, way: usize) -> Pos {
+        match way {
+            0 => (self.meta >> 48) as Pos,
+            1 => (self.meta >> 56) as Pos,
+            _ => NO_HOLE,
+        }
+    }
+
+    fn set_entry_at(&mut self, way: usize, at: Pos) {
+        let shift = if way == 0 { 48 } else { 56 };
+        self.meta = self.meta & !(0xff << shift) | u64::from(at) << shift;
+    }
+
     pub fn len(&self) -> usize {
         (self.mask.count_ones() + self.cw.count_ones()) as usize
-            + usize::from(self.pass)
-            + usize::from(self.entry_count)
+            + usize::from(self.pass())
+            + usize::from(self.entry_count())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.mask == 0 && self.cw == 0 && !self.pass && self.entry_count == 0
+        self.mask == 0 && self.cw == 0 && !self.pass() && self.entry_count() == 0
     }
 
     /// Sets the entries of direction `way` (`sizes`, from `entry_base` seeds).
@@ -641,17 +704,18 @@ impl MoveList {
         if let Some(w) = self.entries.get_mut(way) {
             *w = sizes;
         }
-        self.entry_count = self.entries.iter().map(|w| w.count_ones() as u16).sum();
+        let count: u64 = self.entries.iter().map(|w| u64::from(w.count_ones())).sum();
+        self.meta = self.meta & !(0xffff << 16) | count << 16;
     }
 
     /// The list's index of a direction's moves (0: the rules' way, or counter-clockwise when
     /// the mover chooses; 1: clockwise when the mover chooses), if a move may give it.
     fn way(&self, dir: Option<Dir>) -> Option<usize> {
-        match (self.choose, dir) {
+        match (self.choose(), dir) {
             (true, Some(Dir::Ccw)) => Some(0),
             (true, Some(Dir::Cw)) => Some(1),
             (true, None) => None,
-            (false, Some(d)) => (d == self.fixed).then_some(0),
+            (false, Some(d)) => (d == self.fixed()).then_some(0),
             (false, None) => Some(0),
         }
     }
@@ -664,14 +728,14 @@ impl MoveList {
             return self.contains_entry(mv);
         }
         if mv.is_pass() {
-            return self.pass;
+            return self.pass();
         }
         let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
-        match (self.choose, mv.dir) {
+        match (self.choose(), mv.dir) {
             (true, Some(Dir::Ccw)) => bit(self.mask),
             (true, Some(Dir::Cw)) => bit(self.cw),
             (true, None) => false,
-            (false, Some(d)) => d == self.fixed && bit(self.mask),
+            (false, Some(d)) => d == self.fixed() && bit(self.mask),
             (false, None) => bit(self.mask),
         }
     }
@@ -682,9 +746,9 @@ impl MoveList {
         let Some(way) = self.way(mv.dir) else {
             return false;
         };
-        mv.entered >= self.entry_base
+        mv.entered >= self.entry_base()
             && (self.entries.get(way))
-                .is_some_and(|&sizes| size_bit(sizes, usize::from(mv.entered - self.entry_base)))
+                .is_some_and(|&sizes| size_bit(sizes, usize::from(mv.entered - self.entry_base())))
     }
 
     /// Whether sowing from `hole` is legal in some direction.
@@ -694,18 +758,16 @@ impl MoveList {
 
     /// The hole where an entry in `dir` (the mover's choice, or the rules' way) starts.
     pub fn entry_start(&self, dir: Option<Dir>) -> Pos {
-        self.way(dir)
-            .and_then(|w| self.entry_at.get(w).copied())
-            .unwrap_or(NO_HOLE)
+        self.way(dir).map_or(NO_HOLE, |w| self.entry_at(w))
     }
 
     /// The `k`-th move (from 0), in the order of [`MoveList::iter`].
     #[inline]
     pub fn get(&self, k: usize) -> Option<Move> {
-        if self.pass {
+        if self.pass() {
             return (k == 0).then_some(Move::PASS);
         }
-        if !self.choose && self.entry_count == 0 {
+        if !self.choose() && self.entry_count() == 0 {
             let mut rest = self.mask;
             for _ in 0..k {
                 rest &= rest.wrapping_sub(1);
@@ -724,8 +786,8 @@ impl MoveList {
 
     /// The moves, in hole order, then the entries.
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
-        let (ccw, cw, choose, pass) = (self.mask, self.cw, self.choose, self.pass);
-        let (entries, base) = (self.entries, self.entry_base);
+        let (ccw, cw, choose, pass) = (self.mask, self.cw, self.choose(), self.pass());
+        let (entries, base) = (self.entries, self.entry_base());
         let mut rest = ccw | cw;
         let mut pending_cw: Option<Pos> = None;
         let mut passed = !pass;
@@ -1214,12 +1276,7 @@ impl Game {
                     self.legal_by_clauses(player, dir)
                 }
             });
-            MoveList {
-                mask: ccw,
-                cw,
-                choose: true,
-                ..MoveList::of(0, dir)
-            }
+            MoveList::choosing(ccw, cw, dir)
         };
         // Out of line, and by value, so that the usual list is built where it is returned.
         if self.has_entry {
@@ -1264,9 +1321,9 @@ impl Game {
         } else {
             (most, 1)
         };
-        list.entry_base = base;
-        let fixed = [list.fixed];
-        let ways: &[Dir] = if list.choose { &Dir::BOTH } else { &fixed };
+        list.set_entry_base(base);
+        let fixed = [list.fixed()];
+        let ways: &[Dir] = if list.choose() { &Dir::BOTH } else { &fixed };
         for (way, &dir) in ways.iter().enumerate() {
             let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
             cx.dir = dir;
@@ -1283,9 +1340,7 @@ impl Game {
                 }
             }
             list.set_entries(way, sizes_legal);
-            if let Some(at) = list.entry_at.get_mut(way) {
-                *at = start;
-            }
+            list.set_entry_at(way, start);
         }
     }
 
@@ -1307,10 +1362,10 @@ impl Game {
                 continue;
             }
             // Per direction of the list: (its mask, the direction its moves are sown).
-            let ways = if list.choose {
+            let ways = if list.choose() {
                 [(list.mask, Dir::Ccw), (list.cw, Dir::Cw)]
             } else {
-                [(list.mask, list.fixed), (0, list.fixed)]
+                [(list.mask, list.fixed()), (0, list.fixed())]
             };
             let mut kept = [0u64; 2];
             let mut kept_entries = [0u64; 2];
@@ -1334,10 +1389,10 @@ impl Game {
                 // The entries of this direction, each size tried from its start.
                 let entries = list.entries.get(way).copied().unwrap_or_default();
                 if entries != 0 {
-                    let start = list.entry_at.get(way).copied().unwrap_or(NO_HOLE);
+                    let start = list.entry_at(way);
                     cx.origin = start;
                     for k in (0..64).filter(|&k| size_bit(entries, k)) {
-                        cx.entered = list.entry_base.saturating_add(k as u16);
+                        cx.entered = list.entry_base().saturating_add(k as u16);
                         let holds = (p.holds)(&cx, &self.pos)
                             && p.holds_after
                                 .as_ref()
@@ -1355,7 +1410,7 @@ impl Game {
                 first == ways[0].0 && second == ways[1].0 && kept_entries == list.entries;
             if some_kept && !all_kept {
                 list.mask = first;
-                list.cw = if list.choose { second } else { 0 };
+                list.cw = if list.choose() { second } else { 0 };
                 list.set_entries(0, kept_entries[0]);
                 list.set_entries(1, kept_entries[1]);
                 by = Some(p.id);
@@ -1488,7 +1543,7 @@ impl Game {
     fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
-        if self.moves.pass && player == self.pos.to_move {
+        if self.moves.pass() && player == self.pos.to_move {
             return (!mv.is_pass()).then_some(Illegality::MustPass);
         }
         if mv.is_pass() {
@@ -1930,10 +1985,7 @@ impl Game {
         if self.moves.is_empty() {
             if self.rules.pass && self.another_can_move(next) {
                 // The player cannot sow but another can: they pass.
-                self.moves = MoveList {
-                    pass: true,
-                    ..MoveList::of(0, self.rules.direction)
-                };
+                self.moves = MoveList::passing(self.rules.direction);
             } else {
                 self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
                 return false;
