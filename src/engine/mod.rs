@@ -578,9 +578,9 @@ pub struct MoveList {
     cw: u64,
     /// The small fields in one word, so that a list is copied a word at a time: whether the
     /// mover chooses the direction (bit 0), the rules' direction (bit 1: clockwise), whether
-    /// passing is the only move (bit 2), and, for entries, how many the list holds (bits
-    /// 16..32), the fewest seeds entered (bits 32..48) and the hole each direction's entry
-    /// starts in (bits 48..56 and 56..64).
+    /// passing is the only move (bit 2), how many moves the list holds beside its sowings
+    /// (bits 16..32: the pass, or the entries), and, for entries, the fewest seeds entered
+    /// (bits 32..48) and the hole each direction's entry starts in (bits 48..56 and 56..64).
     meta: u64,
     /// The entries: bit k for `entry_base + k` seeds, per direction as `mask` and `cw`.
     entries: [u64; 2],
@@ -636,8 +636,20 @@ impl MoveList {
     /// Passing, the only move.
     fn passing(fixed: Dir) -> Self {
         MoveList {
-            meta: MoveList::of(0, fixed).meta | PASS,
+            meta: MoveList::of(0, fixed).meta | PASS | 1 << 16,
             ..MoveList::of(0, fixed)
+        }
+    }
+
+    /// The moves of holes sown the rules' way, with `meta` the word of [`MoveList::of`] for
+    /// the rules' direction (kept by the game: one load instead of a test).
+    #[inline(always)]
+    fn with_meta(mask: u64, meta: u64) -> Self {
+        MoveList {
+            mask,
+            cw: 0,
+            meta,
+            entries: [0; 2],
         }
     }
 
@@ -660,8 +672,9 @@ impl MoveList {
         self.meta & PASS != 0
     }
 
+    /// How many moves the list holds beside its sowings: the pass, or the entries.
     #[inline(always)]
-    fn entry_count(&self) -> u16 {
+    fn others(&self) -> u16 {
         (self.meta >> 16) as u16
     }
 
@@ -690,13 +703,11 @@ impl MoveList {
     }
 
     pub fn len(&self) -> usize {
-        (self.mask.count_ones() + self.cw.count_ones()) as usize
-            + usize::from(self.pass())
-            + usize::from(self.entry_count())
+        (self.mask.count_ones() + self.cw.count_ones()) as usize + usize::from(self.others())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.mask == 0 && self.cw == 0 && !self.pass() && self.entry_count() == 0
+        self.mask == 0 && self.cw == 0 && self.others() == 0
     }
 
     /// Sets the entries of direction `way` (`sizes`, from `entry_base` seeds).
@@ -704,7 +715,12 @@ impl MoveList {
         if let Some(w) = self.entries.get_mut(way) {
             *w = sizes;
         }
-        let count: u64 = self.entries.iter().map(|w| u64::from(w.count_ones())).sum();
+        let count: u64 = self
+            .entries
+            .iter()
+            .map(|w| u64::from(w.count_ones()))
+            .sum::<u64>()
+            + u64::from(self.pass());
         self.meta = self.meta & !(0xffff << 16) | count << 16;
     }
 
@@ -767,7 +783,7 @@ impl MoveList {
         if self.pass() {
             return (k == 0).then_some(Move::PASS);
         }
-        if !self.choose() && self.entry_count() == 0 {
+        if !self.choose() && self.others() == 0 {
             let mut rest = self.mask;
             for _ in 0..k {
                 rest &= rest.wrapping_sub(1);
@@ -957,6 +973,8 @@ pub struct Game {
     can_relay: bool,
     /// Whether the rules have an entry that may be listed (`[entry]`).
     has_entry: bool,
+    /// The small fields of a list of moves sown the rules' way ([`MoveList::with_meta`]).
+    list_meta: u64,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
     /// listing of the legal moves, not once per hole.
     fixed_when: u64,
@@ -1149,6 +1167,7 @@ impl Game {
         let bank = Bank::of(&rules);
         let opening = Game::opening(&rules);
         let has_entry = program.entry.is_some();
+        let rules_direction = rules.direction;
         let mut game = Game {
             rules,
             program,
@@ -1172,6 +1191,7 @@ impl Game {
             vars_by_turn,
             can_relay,
             has_entry,
+            list_meta: MoveList::of(0, rules_direction).meta,
             fixed_when,
             dead_legal,
             plain,
@@ -1267,7 +1287,7 @@ impl Game {
             } else {
                 self.legal_by_clauses(player, dir)
             };
-            MoveList::of(mask, dir)
+            MoveList::with_meta(mask, self.list_meta)
         } else {
             let [ccw, cw] = Dir::BOTH.map(|dir| {
                 if plain {
