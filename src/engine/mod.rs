@@ -1780,28 +1780,6 @@ impl Game {
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
         let mv = mv.into();
-        if mv.is_entry() {
-            return self.play_entry(mv, tracer);
-        }
-        self.play_move::<T, false>(mv, tracer)
-    }
-
-    /// [`Game::play`] of an entry: out of line, so that a sowing's ply knows at compile time
-    /// that it enters nothing, and carries none of an entry's tests.
-    #[inline(never)]
-    fn play_entry<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> Result<PlyReport, MoveError> {
-        self.play_move::<T, true>(mv, tracer)
-    }
-
-    /// The ply of `mv`, an entry where `ENTRY` holds and a sowing or a pass elsewhere.
-    #[inline(always)]
-    fn play_move<T: Tracer, const ENTRY: bool>(
-        &mut self,
-        mv: Move,
-        tracer: &mut T,
-    ) -> Result<PlyReport, MoveError> {
-        // What a sowing enters: nothing, known here, so that every test of it folds away.
-        let mv = if ENTRY { mv } else { Move { entered: 0, ..mv } };
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
