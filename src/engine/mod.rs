@@ -783,18 +783,21 @@ impl MoveList {
         if self.pass() {
             return (k == 0).then_some(Move::PASS);
         }
-        if !self.choose() && self.others() == 0 {
-            let mut rest = self.mask;
-            for _ in 0..k {
-                rest &= rest.wrapping_sub(1);
+        if self.others() == 0 {
+            if !self.choose() {
+                let mut rest = self.mask;
+                for _ in 0..k {
+                    rest &= rest.wrapping_sub(1);
+                }
+                return (rest != 0).then(|| Move::sow(rest.trailing_zeros() as Pos));
             }
-            return (rest != 0).then(|| Move::sow(rest.trailing_zeros() as Pos));
+            return self.sowings().nth(k);
         }
         self.nth(k)
     }
 
-    /// The `k`-th move where the mover chooses directions or may enter seeds: out of line,
-    /// so that the usual listing's `get` stays a few instructions.
+    /// The `k`-th move of a list with entries: out of line, so that the usual listing's `get`
+    /// stays a few instructions.
     #[inline(never)]
     fn nth(&self, k: usize) -> Option<Move> {
         self.iter().nth(k)
@@ -802,19 +805,16 @@ impl MoveList {
 
     /// The moves, in hole order, then the entries.
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
+        self.sowings().chain(self.entry_moves())
+    }
+
+    /// The sowings (or the pass), in hole order.
+    #[inline]
+    fn sowings(&self) -> impl Iterator<Item = Move> + use<> {
         let (ccw, cw, choose, pass) = (self.mask, self.cw, self.choose(), self.pass());
-        let (entries, base) = (self.entries, self.entry_base());
         let mut rest = ccw | cw;
         let mut pending_cw: Option<Pos> = None;
         let mut passed = !pass;
-        // The next size of entry to look at, and a clockwise entry of the last size found.
-        let mut size = 0usize;
-        let mut pending_entry: Option<u16> = None;
-        let dir = move |way: usize| match (choose, way) {
-            (false, _) => None,
-            (true, 0) => Some(Dir::Ccw),
-            (true, _) => Some(Dir::Cw),
-        };
         std::iter::from_fn(move || {
             if !passed {
                 passed = true;
@@ -824,23 +824,6 @@ impl MoveList {
                 return Some(Move::towards(h, Dir::Cw));
             }
             if rest == 0 {
-                if let Some(n) = pending_entry.take() {
-                    return Some(Move::enter(n, dir(1)));
-                }
-                while size < 64 {
-                    let k = size;
-                    size += 1;
-                    let n = base.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
-                    match (size_bit(entries[0], k), size_bit(entries[1], k)) {
-                        (true, true) => {
-                            pending_entry = Some(n);
-                            return Some(Move::enter(n, dir(0)));
-                        }
-                        (true, false) => return Some(Move::enter(n, dir(0))),
-                        (false, true) => return Some(Move::enter(n, dir(1))),
-                        (false, false) => {}
-                    }
-                }
                 return None;
             }
             let h = rest.trailing_zeros() as Pos;
@@ -857,6 +840,38 @@ impl MoveList {
                 (true, false) => Some(Move::towards(h, Dir::Ccw)),
                 _ => Some(Move::towards(h, Dir::Cw)),
             }
+        })
+    }
+
+    /// The entries, from the fewest seeds; of each size, counter-clockwise first.
+    fn entry_moves(&self) -> impl Iterator<Item = Move> + use<> {
+        let (entries, base, choose) = (self.entries, self.entry_base(), self.choose());
+        let dir = move |way: usize| match (choose, way) {
+            (false, _) => None,
+            (true, 0) => Some(Dir::Ccw),
+            (true, _) => Some(Dir::Cw),
+        };
+        let mut size = 0usize;
+        let mut pending: Option<u16> = None;
+        std::iter::from_fn(move || {
+            if let Some(n) = pending.take() {
+                return Some(Move::enter(n, dir(1)));
+            }
+            while size < 64 && entries != [0; 2] {
+                let k = size;
+                size += 1;
+                let n = base.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
+                match (size_bit(entries[0], k), size_bit(entries[1], k)) {
+                    (true, true) => {
+                        pending = Some(n);
+                        return Some(Move::enter(n, dir(0)));
+                    }
+                    (true, false) => return Some(Move::enter(n, dir(0))),
+                    (false, true) => return Some(Move::enter(n, dir(1))),
+                    (false, false) => {}
+                }
+            }
+            None
         })
     }
 
