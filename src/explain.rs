@@ -1856,9 +1856,9 @@ fn hole_mentions(n: &Node) -> usize {
                 "count" | "filter" | "sum" | "max" | "min" | "any" | "all"
             );
             let read = if aggregate {
-                &args[..args.len().min(1)]
+                args.get(..1).unwrap_or(args)
             } else {
-                &args[..]
+                args
             };
             read.iter().map(hole_mentions).sum()
         }

@@ -1605,7 +1605,14 @@ impl Game {
         let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
         cx.dir = dir;
         cx.origin = h;
-        if let Some(id) = self.forbidding(&cx, h, 0, 0) {
+        self.judged(player, mv, &cx, h)
+    }
+
+    /// What the legality clauses and the preferences say of `mv`, tried from `h` in `cx` (the
+    /// move's context before it starts): the clause that forbids it or the preference that
+    /// leaves it out, if any.
+    fn judged(&self, player: Player, mv: Move, cx: &Cx<'_>, h: Pos) -> Option<Illegality> {
+        if let Some(id) = self.forbidding(cx, h, 0, 0) {
             return Some(Illegality::Rule(id));
         }
         if self.program.prefer.is_empty() {
@@ -1668,17 +1675,7 @@ impl Game {
         }
         cx.origin = start;
         cx.entered = mv.entered;
-        if let Some(id) = self.forbidding(&cx, start, 0, 0) {
-            return Some(Illegality::Rule(id));
-        }
-        if self.program.prefer.is_empty() {
-            return None;
-        }
-        let (preferred, by) = self.preferred(player, self.allowed_for(player));
-        match by {
-            Some(id) if !preferred.contains(mv) => Some(Illegality::Preferred(id)),
-            _ => None,
-        }
+        self.judged(player, mv, &cx, start)
     }
 
     /// The first legality clause that forbids sowing from `h`, an open hole of the mover
