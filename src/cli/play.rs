@@ -25,7 +25,9 @@ use super::{
 const AFTER_HELP: &str = concat!(
     "\
 At your turn, type a move: the side's letter and the hole number counted from your own left
-(s3), or just the number (3). `hint` shows the move the --hint player would make, with its
+(s3), or just the number (3); where the rules let you choose the direction, add it (s3:cw,
+s3:ccw), and where they let you sow seeds you hold back onto the board, +3 enters three of
+them. `pass` is the move of a player who cannot sow, where the rules let them wait. `hint` shows the move the --hint player would make, with its
 score; `undo` takes back your last move and the replies to it; `history` lists the moves;
 `score` says what each side holds (in a match, the running score); `help` shows the
 commands, `quit` ends the game. A mistyped or illegal move is explained and asked again.
@@ -732,9 +734,20 @@ fn ask(
 
 fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     let letter = if mover == 0 { 's' } else { 'n' };
+    // What else a move may say in these rules: a direction, an entry.
+    let mut more = String::new();
+    if rules.choose_direction {
+        more.push_str(&format!(
+            "  You choose the direction: add it to the hole, {letter}3:ccw or {letter}3:cw.\n"
+        ));
+    }
+    if rules.entry.is_some() {
+        more.push_str("  +N enters N of the seeds you hold, where the rules allow it (e.g. +3).\n");
+    }
     format!(
         "  A move is your side's letter and a hole number counted from your own left, e.g. {letter}3,\n  \
-         or just the number. {}'s holes are {letter}1 to {letter}{}; the legal moves now are {offered}.\n  \
+         or just the number. {}'s holes are {letter}1 to {letter}{}; the legal moves now are {offered}.\n\
+         {more}  \
          Commands:\n    \
          hint     the move {hint} would make, with its score\n    \
          undo     take back your last move and the replies to it\n    \
