@@ -1851,10 +1851,7 @@ fn hole_mentions(n: &Node) -> usize {
     match &n.kind {
         NodeKind::Name(name) => usize::from(name == "hole"),
         NodeKind::Call(f, _, args) => {
-            let aggregate = matches!(
-                f.as_str(),
-                "count" | "filter" | "sum" | "max" | "min" | "any" | "all"
-            );
+            let aggregate = crate::check::typing::AGGREGATES.contains(&f.as_str());
             let read = if aggregate {
                 args.get(..1).unwrap_or(args)
             } else {

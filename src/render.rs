@@ -715,35 +715,28 @@ impl TextTrace {
                 player,
                 hole,
                 dir,
-                entered: 0,
-            } => {
-                self.finish(out);
-                let mv = crate::engine::Move {
-                    hole: *hole,
-                    dir: *dir,
-                    entered: 0,
-                };
-                out.say(format_args!(
-                    "ply {ply}: {} plays {}\n",
-                    name(rules, *player),
-                    mv.label(rules)
-                ));
-            }
-            Event::Move {
-                ply,
-                player,
-                hole,
-                dir,
                 entered,
             } => {
                 self.finish(out);
-                let mv = crate::engine::Move::enter(*entered, *dir);
+                let (mv, entry) = if *entered > 0 {
+                    let at = format!(
+                        " (enters {} from hand at {})",
+                        seeds(u32::from(*entered)),
+                        l(*hole)
+                    );
+                    (crate::engine::Move::enter(*entered, *dir), at)
+                } else {
+                    let mv = crate::engine::Move {
+                        hole: *hole,
+                        dir: *dir,
+                        entered: 0,
+                    };
+                    (mv, String::new())
+                };
                 out.say(format_args!(
-                    "ply {ply}: {} plays {} (enters {} from hand at {})\n",
+                    "ply {ply}: {} plays {}{entry}\n",
                     name(rules, *player),
-                    mv.label(rules),
-                    seeds(u32::from(*entered)),
-                    l(*hole)
+                    mv.label(rules)
                 ));
             }
             Event::Enter {

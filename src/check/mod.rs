@@ -175,7 +175,11 @@ impl Checker<'_> {
             self.error(d);
         }
         let initial = geometry.as_ref().and_then(|g| self.initial(&f.board, g));
-        let held_at_start = self.held_at_start(&f.board, initial.as_ref(), self.players.len());
+        // The seeds on the board at the start, once it is valid.
+        let board_total: u64 = initial
+            .as_ref()
+            .map_or(0, |b| b.iter().map(|&n| u64::from(n)).sum());
+        let held_at_start = self.held_at_start(&f.board, board_total);
         let first = self.first(f);
         let start_id = self.clause("start", &f.start.cites);
         let _ = start_id;
@@ -382,8 +386,11 @@ impl Checker<'_> {
                 Some(ExtraRule { id, when })
             })
             .collect();
+        // The seeds of the game: the board's and what the players hold at the start.
+        let start_total =
+            board_total + u64::from(held_at_start.unwrap_or(0)) * self.players.len() as u64;
         let entry = match &f.entry {
-            Some(e) => Some(self.entry(e, initial.as_ref(), held_at_start.unwrap_or(0))?),
+            Some(e) => Some(self.entry(e, start_total)?),
             None => None,
         };
         let (mut drop_effects, mut lap_effects, mut move_effects) =
@@ -1342,14 +1349,9 @@ impl Checker<'_> {
         Some(board)
     }
 
-    /// `[board] held`: the seeds each player holds at the start, such that the board and the
-    /// holdings together stay within [`MAX_SEEDS`].
-    fn held_at_start(
-        &mut self,
-        b: &ruleset::Board,
-        initial: Option<&[u16; MAX_POSITIONS]>,
-        players: usize,
-    ) -> Option<u32> {
+    /// `[board] held`: the seeds each player holds at the start, such that the board's seeds
+    /// (`board_total`) and the holdings together stay within [`MAX_SEEDS`].
+    fn held_at_start(&mut self, b: &ruleset::Board, board_total: u64) -> Option<u32> {
         let Some(held) = &b.held else {
             return Some(0);
         };
@@ -1357,8 +1359,7 @@ impl Checker<'_> {
             ruleset::Count::Number(n) => *n,
             ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.held")?,
         };
-        let board: u64 = initial.map_or(0, |b| b.iter().map(|&s| u64::from(s)).sum());
-        let total = board + u64::from(n) * players as u64;
+        let total = board_total + u64::from(n) * self.players.len() as u64;
         if total > u64::from(MAX_SEEDS) {
             self.error(
                 Diagnostic::new(
@@ -1375,15 +1376,10 @@ impl Checker<'_> {
     }
 
     /// The `[entry]` table: its condition and size read before the move with no hole, its
-    /// start hole in the move's direction. A size the mover chooses needs a board of at most
-    /// [`MAX_ENTRY_CHOICES`] seeds (`initial`, once the board is valid), so that the list of
-    /// legal moves holds every choice.
-    fn entry(
-        &mut self,
-        e: &ruleset::Entry,
-        initial: Option<&[u16; MAX_POSITIONS]>,
-        held_each: u32,
-    ) -> Option<EntryRule> {
+    /// start hole in the move's direction. A size the mover chooses needs a game of at most
+    /// [`MAX_ENTRY_CHOICES`] seeds (`total`, on the board and held), so that the list of legal
+    /// moves holds every choice.
+    fn entry(&mut self, e: &ruleset::Entry, total: u64) -> Option<EntryRule> {
         let name = e.name.as_deref().unwrap_or("entry");
         let id = self.clause(name, &e.cites);
         let when = match &e.when {
@@ -1396,10 +1392,7 @@ impl Checker<'_> {
         };
         let start = self.hole(&e.start, AFTER_PLY, "in the entry's `start`", name);
         let choose = self.setting(&e.choose, "entry.choose");
-        let players = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
-        let total: u32 = initial.map_or(0, |b| b.iter().map(|&n| u32::from(n)).sum())
-            + held_each.saturating_mul(players);
-        if choose == Some(true) && total > MAX_ENTRY_CHOICES {
+        if choose == Some(true) && total > u64::from(MAX_ENTRY_CHOICES) {
             let d = Diagnostic::new(
                 Code::EntryChoiceTooLarge,
                 format!(

@@ -414,7 +414,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
 ];
 
 /// The functions whose second argument is read at each hole of the set given first.
-const AGGREGATES: &[&str] = &["count", "filter", "sum", "max", "min", "any", "all"];
+pub const AGGREGATES: &[&str] = &["count", "filter", "sum", "max", "min", "any", "all"];
 
 /// An option as seen by expressions: its value in force and its allowed values.
 pub struct OptionScope<'a> {

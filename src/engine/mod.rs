@@ -777,6 +777,16 @@ impl MoveList {
         self.way(dir).map_or(NO_HOLE, |w| self.entry_at(w))
     }
 
+    /// The hole a listed move starts from: its hole, or for an entry the start listed for its
+    /// direction.
+    pub fn start_of(&self, mv: Move) -> Pos {
+        if mv.is_entry() {
+            self.entry_start(mv.dir)
+        } else {
+            mv.hole
+        }
+    }
+
     /// The `k`-th move (from 0), in the order of [`MoveList::iter`].
     #[inline]
     pub fn get(&self, k: usize) -> Option<Move> {
@@ -1313,70 +1323,79 @@ impl Game {
             });
             MoveList::choosing(ccw, cw, dir)
         };
-        // Out of line, and by value, so that the usual list is built where it is returned.
         if self.has_entry {
             return self.with_entries(player, list);
         }
         list
     }
 
-    /// `list` with the entries `player` may make added.
+    /// `list` with the entries `player` may make added: each size the entry allows now
+    /// ([`Game::entry_sizes`]) in each direction whose start is on the mover's circuit, as the
+    /// legality clauses allow (each tried, with `origin` the start and `entered` the size).
+    /// Out of line, and by value, so that the usual list is built where it is returned.
     #[inline(never)]
     fn with_entries(&self, player: Player, mut list: MoveList) -> MoveList {
-        self.entries(player, &mut list);
-        list
-    }
-
-    /// Adds to `list` the entries `player` may make: when they hold seeds and the entry's
-    /// condition holds, each size (one, or from one to the most when the mover chooses) in
-    /// each direction whose start is a hole, as the legality clauses allow (each tried, with
-    /// `origin` the start and `entered` the size). Out of line: few rules have entries.
-    #[inline(never)]
-    fn entries(&self, player: Player, list: &mut MoveList) {
         let Some(entry) = &self.program.entry else {
-            return;
+            return list;
         };
-        let rules = &*self.rules;
-        let held = self.pos.held(rules, player);
-        let cx = Cx::new(rules, self.tables_of(rules.direction), player, self.starter);
-        if held == 0 || !(entry.when)(&cx, &self.pos) {
-            return;
-        }
-        let most = (entry.seeds)(&cx, &self.pos).clamp(0, i64::from(held.min(MAX_SEEDS)));
-        let Ok(most) = u16::try_from(most) else {
-            return;
-        };
-        if most == 0 {
-            return;
-        }
-        // Sizes from `base`, a bit each: from one to the most (at most 128, which `sow check`
-        // makes sure of), or the one size.
-        let (base, sizes) = if entry.choose {
-            (1, most.min(MAX_ENTRY_CHOICES as u16))
-        } else {
-            (most, 1)
+        let Some((base, sizes)) = self.entry_sizes(entry, player) else {
+            return list;
         };
         list.set_entry_base(base);
         let fixed = [list.fixed()];
         let ways: &[Dir] = if list.choose() { &Dir::BOTH } else { &fixed };
         for (way, &dir) in ways.iter().enumerate() {
-            let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
-            cx.dir = dir;
-            let start = (entry.start)(&cx, &self.pos);
-            if !self.on_track(player, dir, start) {
+            let Some(mut cx) = self.entry_context(entry, player, dir) else {
                 continue;
-            }
-            cx.origin = start;
+            };
             let mut sizes_legal = 0u64;
             for k in 0..sizes {
                 cx.entered = base + k;
-                if self.forbidding(&cx, start, 0, 0).is_none() {
+                if self.forbidding(&cx, cx.origin, 0, 0).is_none() {
                     sizes_legal |= 1 << k;
                 }
             }
             list.set_entries(way, sizes_legal);
-            list.set_entry_at(way, start);
+            list.set_entry_at(way, cx.origin);
         }
+        list
+    }
+
+    /// The sizes `player` may enter now by the entry's condition and size, read in the rules'
+    /// way before any legality clause: the fewest and how many in a row (from one to the most,
+    /// at most [`MAX_ENTRY_CHOICES`], where the mover chooses; else the one size). None when
+    /// the mover holds nothing or the entry does not apply.
+    fn entry_sizes(&self, entry: &compile::EntryProgram, player: Player) -> Option<(u16, u16)> {
+        let rules = &*self.rules;
+        let held = self.pos.held(rules, player);
+        let cx = Cx::new(rules, self.tables_of(rules.direction), player, self.starter);
+        if held == 0 || !(entry.when)(&cx, &self.pos) {
+            return None;
+        }
+        let most = (entry.seeds)(&cx, &self.pos).clamp(0, i64::from(held.min(MAX_SEEDS)));
+        let most = u16::try_from(most).ok().filter(|&m| m > 0)?;
+        Some(if entry.choose {
+            (1, most.min(MAX_ENTRY_CHOICES as u16))
+        } else {
+            (most, 1)
+        })
+    }
+
+    /// The context of an entry by `player` in `dir` before it starts, with `origin` its start
+    /// hole; None when the start is off the mover's circuit.
+    fn entry_context(
+        &self,
+        entry: &compile::EntryProgram,
+        player: Player,
+        dir: Dir,
+    ) -> Option<Cx<'_>> {
+        let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
+        cx.dir = dir;
+        let start = (entry.start)(&cx, &self.pos);
+        self.on_track(player, dir, start).then(|| {
+            cx.origin = start;
+            cx
+        })
     }
 
     /// The moves of `list` (the legal moves of `player` by the legality clauses) that the
@@ -1633,49 +1652,26 @@ impl Game {
             .is_some_and(|&k| k != OFF_TRACK)
     }
 
-    /// Why `player` may not enter `mv.entered` seeds in `dir` now, or None if they may.
+    /// Why `player` may not enter `mv.entered` seeds in `dir` now, or None if they may: the
+    /// listing's tests, in its order.
     fn entry_illegality(&self, player: Player, mv: Move, dir: Dir) -> Option<Illegality> {
-        let rules = &*self.rules;
         let Some(entry) = &self.program.entry else {
             return Some(Illegality::NoEntry);
         };
-        // The condition and the size are read as the listing reads them, in the rules' way;
-        // the start and the legality clauses in the move's direction.
-        let cx = Cx::new(rules, self.tables_of(rules.direction), player, self.starter);
-        let held = self.pos.held(rules, player);
-        if held == 0 || !(entry.when)(&cx, &self.pos) {
+        let Some((base, sizes)) = self.entry_sizes(entry, player) else {
             return Some(Illegality::EntryNotNow);
-        }
-        let most = (entry.seeds)(&cx, &self.pos).clamp(0, i64::from(held.min(MAX_SEEDS)));
-        let most = u16::try_from(most).unwrap_or(0);
-        if most == 0 {
-            return Some(Illegality::EntryNotNow);
-        }
-        let most_listed = if entry.choose {
-            most.min(MAX_ENTRY_CHOICES as u16)
-        } else {
-            most
         };
-        let fits = if entry.choose {
-            mv.entered <= most_listed
-        } else {
-            mv.entered == most
-        };
-        if !fits {
+        if !(base..base + sizes).contains(&mv.entered) {
             return Some(Illegality::EntrySize {
-                most: most_listed,
+                most: base + sizes - 1,
                 choose: entry.choose,
             });
         }
-        let mut cx = Cx::new(rules, self.tables_of(dir), player, self.starter);
-        cx.dir = dir;
-        let start = (entry.start)(&cx, &self.pos);
-        if !self.on_track(player, dir, start) {
+        let Some(mut cx) = self.entry_context(entry, player, dir) else {
             return Some(Illegality::EntryNotNow);
-        }
-        cx.origin = start;
+        };
         cx.entered = mv.entered;
-        self.judged(player, mv, &cx, start)
+        self.judged(player, mv, &cx, cx.origin)
     }
 
     /// The first legality clause that forbids sowing from `h`, an open hole of the mover
@@ -1772,12 +1768,7 @@ impl Game {
     /// in the hole the list names for its direction.
     fn mover_of(&self, player: Player, list: &MoveList, mv: Move) -> Mover<'_> {
         let dir = mv.dir.unwrap_or(self.rules.direction);
-        let origin = if mv.is_entry() {
-            list.entry_start(mv.dir)
-        } else {
-            mv.hole
-        };
-        self.mover(player, origin, dir, mv.entered)
+        self.mover(player, list.start_of(mv), dir, mv.entered)
     }
 
     /// Plays one ply: the player to move plays `mv` (a hole, `Move::towards` a hole in a
@@ -1805,11 +1796,7 @@ impl Game {
             return self.pass(tracer);
         }
         // An entry starts in the hole its listing named.
-        let h = if mv.is_entry() {
-            self.moves.entry_start(mv.dir)
-        } else {
-            mv.hole
-        };
+        let h = self.moves.start_of(mv);
         let dir = mv.dir.unwrap_or(self.rules.direction);
         self.ply += 1;
         if T::EVENTS {

@@ -41,9 +41,6 @@ struct Cursor {
     reached_opponent: bool,
     /// Whether this lap is sown against the move's direction (a relay turned it round).
     reversed: bool,
-    /// Whether the seeds in hand were entered from what the mover holds: the first falls
-    /// into `from` itself, not after it.
-    entering: bool,
 }
 
 impl Cursor {
@@ -54,7 +51,6 @@ impl Cursor {
             hand: 0,
             reached_opponent: false,
             reversed: false,
-            entering: false,
         }
     }
 }
@@ -312,7 +308,7 @@ impl<'a> Mover<'a> {
         }
         let mut run = MoveRun::new();
         let mut cursor = self.first_lap(pos);
-        if self.program.quiet_laps && !cursor.entering && pos.claims == [NO_HOLE; MAX_SEATS] {
+        if self.program.quiet_laps && self.entered == 0 && pos.claims == [NO_HOLE; MAX_SEATS] {
             // (A hole claimed already, in a position set up by hand, takes the general path.)
             match self.quiet_laps(pos, cx, tracer) {
                 Ok((ended, lap_origin)) => {
@@ -572,7 +568,8 @@ impl<'a> Mover<'a> {
     }
 
     /// The move's first lap: lift the hole played or, for an entry, take the seeds entered
-    /// from what the player holds into hand.
+    /// from what the player holds into hand (an entry's first lap is the one lap that starts
+    /// with seeds in hand: a lap of captured seeds sown again follows another lap).
     #[inline(always)]
     fn first_lap(&self, pos: &mut Position) -> Cursor {
         let mut cursor = Cursor::start(self.origin);
@@ -580,7 +577,6 @@ impl<'a> Mover<'a> {
             // The listing entered no more than the player holds.
             pos.debit(self.rules, self.player, u32::from(self.entered));
             cursor.hand = self.entered;
-            cursor.entering = true;
         }
         cursor
     }
@@ -728,7 +724,9 @@ impl<'a> Mover<'a> {
         let rules = self.rules;
         let lap_origin = cursor.from;
         cx.lap = lap;
-        cx.resowing = cursor.hand != 0 && !cursor.entering;
+        // An entry's seeds are in hand at its first lap; captured seeds sown again, later.
+        let entering = lap == 1 && self.entered > 0;
+        cx.resowing = cursor.hand != 0 && !entering;
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
@@ -781,7 +779,7 @@ impl<'a> Mover<'a> {
         } else {
             hand = cursor.hand;
             if T::EVENTS {
-                tracer.event(if cursor.entering {
+                tracer.event(if entering {
                     Event::Enter {
                         lap,
                         hole: at,
@@ -813,7 +811,7 @@ impl<'a> Mover<'a> {
                 (&stay, 1, 0)
             }
         };
-        if cursor.entering {
+        if entering {
             // Entered seeds start in the lap's first hole itself, when it is on the track (a
             // closed one is passed over as any seed passes it).
             let before = (k + len - 1) % len;
@@ -844,7 +842,7 @@ impl<'a> Mover<'a> {
         // A track of one position cannot pass over it.
         // Entered seeds were lifted from no hole: there is no emptied origin to pass over.
         let skip = match route.skip {
-            SkipOrigin::Lap if len > 1 && !cursor.entering => lap_origin,
+            SkipOrigin::Lap if len > 1 && !entering => lap_origin,
             SkipOrigin::Move if len > 1 && self.entered == 0 => self.origin,
             _ => NO_HOLE,
         };
@@ -1015,10 +1013,14 @@ impl<'a> Mover<'a> {
         let (id, _, dest) = (self.program.redirects.iter()).find(|(_, when, _)| when(cx, pos))?;
         // Nobody (the owner of a neutral hole): no redirect, the seed falls where it was due.
         let player = match dest {
-            Redirected::Player(who) => Some(who(cx, pos))
-                .filter(|p| self.rules.geometry.players().contains(p))
-                .map(Some)?,
-            _ => None,
+            Redirected::Player(who) => {
+                let player = who(cx, pos);
+                if !self.rules.geometry.players().contains(&player) {
+                    return None;
+                }
+                player
+            }
+            _ => NOBODY,
         };
         cx.steps += 1;
         if T::FIRINGS {
@@ -1033,18 +1035,16 @@ impl<'a> Mover<'a> {
             }),
             Redirected::Player(_) => {
                 // The seed joins what the player holds, as a claimed hole's seed does.
-                if let Some(player) = player {
-                    pos.credit(self.rules, player, 1);
-                    if player == self.player {
-                        cx.move_captures += 1;
-                    }
-                    if T::EVENTS {
-                        tracer.event(Event::Diverted {
-                            clause: *id,
-                            hole: at,
-                            to: player,
-                        });
-                    }
+                pos.credit(self.rules, player, 1);
+                if player == self.player {
+                    cx.move_captures += 1;
+                }
+                if T::EVENTS {
+                    tracer.event(Event::Diverted {
+                        clause: *id,
+                        hole: at,
+                        to: player,
+                    });
                 }
                 return Some(NO_HOLE);
             }
@@ -1180,7 +1180,6 @@ impl<'a> Mover<'a> {
                             hand,
                             reached_opponent: self.program.track_reached && cx.reached_opponent,
                             reversed,
-                            entering: false,
                         },
                         last,
                     );
@@ -1213,7 +1212,6 @@ impl<'a> Mover<'a> {
                     hand: 0,
                     reached_opponent: self.program.track_reached && cx.reached_opponent,
                     reversed: reversed != relay.reverse,
-                    entering: false,
                 },
                 last,
             );
