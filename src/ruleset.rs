@@ -800,7 +800,8 @@ pub struct Entry {
     #[schemars(with = "Option<String>")]
     pub seeds: Option<Expr>,
     /// Whether the mover chooses how many seeds to enter, from one to `seeds` (default
-    /// `false`: exactly `seeds`). A board of at most 64 seeds (`sow check` says so).
+    /// `false`: exactly `seeds`). A game of at most 64 seeds, on the board and held (`sow
+    /// check` says so).
     #[serde(default)]
     #[schemars(with = "Setting<bool>")]
     pub choose: Setting<bool>,
