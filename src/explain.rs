@@ -534,7 +534,11 @@ impl Explainer<'_> {
         out.push(start);
 
         let mut legal = Section::new("legal", "Legal moves", &None, None);
-        legal.say("A player sows from one of their own holes that is open and not empty.");
+        legal.say(if self.rules.sow_from_any {
+            "A player sows from any hole of the board, whoever owns it, that is open and not empty."
+        } else {
+            "A player sows from one of their own holes that is open and not empty."
+        });
         if f.legal.is_empty() {
             legal.say("No further clause restricts the choice.");
         } else {
@@ -1266,6 +1270,18 @@ impl Explainer<'_> {
             ));
             out.push(s);
         }
+        if let Some(x) = &e.no_further_capture
+            && self.rules.no_further_capture.is_some()
+        {
+            let mut s = Section::new("end", "End: no further capture", &x.cites, line);
+            s.say(format!(
+                "After every sowing, the play to come is followed on a copy of the position for as long as it is forced (the player to move has one legal move, or must pass); when it comes, without a capture, to a player who cannot move, a move that never ends or a position it has already met, no further capture can be made and the game{} ends: {}",
+                or_round,
+                self.ending(&x.remaining, &x.result, "the player to move next")
+            ));
+            s.say("Where a player of that play would have a choice, the game goes on.");
+            out.push(s);
+        }
         let mut s = Section::new("end", "The engine's safety limits", &None, None);
         s.say(format!(
             "These are not rules of the game: a move still going after {} laps without a repeat or past {} steps of work, or a game{} still going after {} plies, is stopped with no result.",
@@ -1728,6 +1744,18 @@ impl Explainer<'_> {
                     arg(1),
                     arg(0)
                 ),
+            },
+            "first_after" => match args.get(1) {
+                Some(c) => {
+                    let outer = self.in_aggregate.replace(Some("it".into()));
+                    let cond = self.cond(c, ctx);
+                    self.in_aggregate.replace(outer);
+                    format!(
+                        "the first hole after {}, going on round the board, such that {cond}",
+                        arg(0)
+                    )
+                }
+                None => f.to_string(),
             },
             "seeds" => format!("the seeds in {}", arg(0)),
             "number" => format!("the number of {}", arg(0)),

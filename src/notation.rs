@@ -80,7 +80,9 @@ fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> 
     let number: Option<usize> = digits.parse().ok();
     match (letter, number) {
         (Some(l), Some(n)) if (l == 'r') == (g.rows == 1) && matches!(l, 's' | 'n' | 'r') => {
-            if by_home && l != side {
+            // Where moves start from any hole, a hole of the board is a move's to name.
+            let anyone = rules.sow_from_any;
+            if by_home && l != side && !anyone {
                 return Err(format!(
                     "`{text}` is {}'s hole, but {} is to move",
                     if l == 's' { "South" } else { "North" },
@@ -104,6 +106,9 @@ fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> 
             let home = u8::from(l == 'n');
             let hole = g.home_holes(home).nth(n - 1);
             let hole = hole.ok_or_else(|| format!("there is no hole {l}{n}"))?;
+            if anyone {
+                return Ok(hole);
+            }
             if !own.contains(&hole) && g.owner_of(hole) == NOBODY {
                 return Err(format!(
                     "`{text}` is a neutral hole: no player moves from it ({} is to move)",

@@ -436,6 +436,7 @@ fn cause(c: EndCause) -> &'static str {
         EndCause::Cycle => "position repeated",
         EndCause::Condition => "end condition",
         EndCause::NoCapture => "no capture",
+        EndCause::NoFurtherCapture => "no further capture",
     }
 }
 
@@ -450,6 +451,9 @@ fn why_ended(rules: &Rules, c: EndCause, mover: Player) -> String {
         EndCause::Cycle => format!("the position repeats, {who} to move"),
         EndCause::Condition => format!("its condition holds, {who} to move"),
         EndCause::NoCapture => format!("no legal move of any player can capture, {who} to move"),
+        EndCause::NoFurtherCapture => {
+            format!("no further capture can be made, {who} to move")
+        }
     }
 }
 

@@ -298,6 +298,9 @@ pub enum HoleX {
     /// `ahead(h, k)`: the hole `k` holes on from `h` along the mover's circuit in the move's
     /// direction (back for a negative `k`).
     Ahead(Box<HoleX>, Box<IntX>),
+    /// `first_after(h, c)`: the first hole after `h` round the mover's circuit, in the move's
+    /// direction, where `c` holds with `hole` bound to it (`h` itself last); no hole if none.
+    FirstAfter(Box<HoleX>, Box<BoolX>),
     /// `claim(player)`: the hole the player has claimed, or no hole.
     Claim(Box<PlayerX>),
     /// A hole named by its label (`s4`).
@@ -741,6 +744,9 @@ pub struct Rules {
     /// Whether a player who cannot sow passes while another can move.
     pub pass: bool,
     pub first_seed: FirstSeed,
+    /// Whether a move may start from any hole (`[sowing] from = "any"`), not only the
+    /// mover's own.
+    pub sow_from_any: bool,
     pub skip_origin: SkipOrigin,
     pub closed_holes: ClosedHoles,
     pub relay: Option<RelayRule>,
@@ -772,6 +778,8 @@ pub struct Rules {
     pub redirects: Vec<RedirectRule>,
     /// The ending when no legal move of any player can capture, when the rules have one.
     pub no_capture: Option<EndingRule>,
+    /// `[end] no_further_capture`: the forced play to come can never capture.
+    pub no_further_capture: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
     pub vars: Vec<VarInfo>,
@@ -819,6 +827,7 @@ impl Rules {
             Some(&self.endless_move),
             self.cycle.as_ref(),
             self.no_capture.as_ref(),
+            self.no_further_capture.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -1140,6 +1149,7 @@ impl HoleX {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => 1 + h.size(),
             HoleX::Of(p, n) => 1 + p.size() + n.size(),
             HoleX::Ahead(h, n) => 1 + h.size() + n.size(),
+            HoleX::FirstAfter(h, c) => 1 + h.size() + c.size(),
             HoleX::Claim(p) => 1 + p.size(),
             HoleX::Here
             | HoleX::Last
@@ -1157,6 +1167,7 @@ impl HoleX {
             }
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
             HoleX::Ahead(h, n) => h.reads(fact) || n.reads(fact),
+            HoleX::FirstAfter(h, c) => h.reads(fact) || c.reads(fact),
             HoleX::Claim(p) => p.reads(fact),
             HoleX::Here
             | HoleX::Last

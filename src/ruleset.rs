@@ -314,6 +314,10 @@ pub struct Sowing {
     /// Where the first seed of each lap goes.
     #[serde(default)]
     pub first_seed: Setting<FirstSeed>,
+    /// Which holes a move may start from: the mover's own (default), or any hole on the
+    /// board, the other players' and neutral holes included (legality clauses then say which).
+    #[serde(default)]
+    pub from: Setting<SowFrom>,
     /// Which emptied hole is passed over when a lap comes round to it.
     #[serde(default)]
     pub skip_origin: Setting<SkipOrigin>,
@@ -375,6 +379,18 @@ pub enum FirstSeed {
     /// Back into the hole lifted, a single seed too: a move of one seed puts it straight back
     /// (the lap ends in the hole it was lifted from).
     OriginAlways,
+}
+
+/// Which holes a move may start from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SowFrom {
+    /// The mover's own holes.
+    #[default]
+    Own,
+    /// Any hole on the board, whoever owns it (a board of neutral holes, or rules that let
+    /// a player sow the opponent's holes).
+    Any,
 }
 
 /// Which origin, if any, the sowing passes over when it comes round to it.
@@ -835,6 +851,14 @@ pub struct End {
     /// `opponent` is the player who moved last). Absent: play goes on.
     #[serde(default)]
     pub no_capture: Option<Ending>,
+    /// No capture can follow: after every sowing, the play to come is followed on a copy of
+    /// the position for as long as it is forced (the player to move has one legal move, or
+    /// must pass). The ending fires when that play comes, without capturing, to a player with
+    /// no move, a move whose laps never end, a position it has already met, or an ending of
+    /// `[[end.when]]`. Where a player would have a choice, play goes on. For games whose play
+    /// is forced (a start hole fixed by the last move); `mover` = the player to move next.
+    #[serde(default)]
+    pub no_further_capture: Option<Ending>,
     /// What becomes of the seeds in neutral holes (`[board] neutral`) when the game ends,
     /// whatever `remaining` says of the players' holes: they stay on the board, uncounted
     /// (default), or are shared equally among the players, the seeds that do not divide

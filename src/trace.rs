@@ -21,6 +21,9 @@ pub enum EndCause {
     Condition,
     /// No legal move of any player could capture (`[end] no_capture`).
     NoCapture,
+    /// The play to come, as far as it was forced, could never capture (`[end]
+    /// no_further_capture`).
+    NoFurtherCapture,
 }
 
 /// One of the engine's safety limits (not rules of any game): reaching one stops play with no

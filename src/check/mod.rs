@@ -187,6 +187,7 @@ impl Checker<'_> {
         let pass = self.setting(&f.turns.pass, "turns.pass");
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
+        let sow_from = self.setting(&f.sowing.from, "sowing.from");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
         let skips: Vec<SkipRule> = (f.sowing.skip.iter())
             .filter_map(|k| {
@@ -407,6 +408,8 @@ impl Checker<'_> {
         let (no_move, endless_move, cycle, end_when) = self.end(&f.end)?;
         let neutral_seeds = self.setting(&f.end.neutral_seeds, "end.neutral_seeds");
         let no_capture = self.optional_ending("no capture", f.end.no_capture.as_ref())?;
+        let no_further_capture =
+            self.optional_ending("no further capture", f.end.no_further_capture.as_ref())?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
                 Diagnostic::new(
@@ -574,6 +577,7 @@ impl Checker<'_> {
             pass: pass?,
             first_seed: first_seed?,
             skip_origin: skip_origin?,
+            sow_from_any: sow_from? == ruleset::SowFrom::Any,
             closed_holes: closed_holes?,
             relay,
             drop_captures,
@@ -588,6 +592,7 @@ impl Checker<'_> {
             neutral_seeds,
             cycle,
             no_capture,
+            no_further_capture,
             max_laps,
             lift,
             end_when,
@@ -925,6 +930,8 @@ impl Checker<'_> {
         let b = &f.board;
         let seats = self.players.len();
         let anchor = b.seeds.span().start;
+        // Moves may start from any hole (unless the rules fix their own holes).
+        let from_any = !matches!(f.sowing.from, Setting::Fixed(ruleset::SowFrom::Own));
         // The table as a whole: `owners = { ... }` in [board], or its own `[board.owners]`.
         let place = |checker: &Checker<'_>, d: Diagnostic| {
             let header = "[board.owners]";
@@ -1113,7 +1120,19 @@ impl Checker<'_> {
             // A ring is shared out in equal blocks, in turn order counter-clockwise: the first
             // player's holes from r1, then the next player's.
             let holes: Vec<Pos> = g.home_holes(0).filter(|&h| neutral & bit(h) == 0).collect();
-            if !holes.len().is_multiple_of(seats) || holes.is_empty() {
+            // A ring of neutral holes only is a board nobody owns: moves start anywhere.
+            let nobody_owns = holes.is_empty() && from_any;
+            if holes.is_empty() && !from_any {
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    "every hole of the ring is neutral, so no player has a hole to move from",
+                )
+                .hint("let moves start from any hole, `from = \"any\"` in [sowing], or give the players holes in `[board.owners]`")
+                .at(b.holes.span());
+                self.error(d);
+                return;
+            }
+            if !nobody_owns && !holes.len().is_multiple_of(seats) {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
                     format!(
@@ -1127,8 +1146,10 @@ impl Checker<'_> {
                 self.error(d);
                 return;
             }
-            for (list, block) in lists.iter_mut().zip(holes.chunks(holes.len() / seats)) {
-                list.extend_from_slice(block);
+            if !nobody_owns {
+                for (list, block) in lists.iter_mut().zip(holes.chunks(holes.len() / seats)) {
+                    list.extend_from_slice(block);
+                }
             }
         } else if b.owners.is_empty() {
             // Each row stays its player's, but for the neutral holes.
@@ -1158,7 +1179,8 @@ impl Checker<'_> {
             return;
         }
         for (name, list) in self.players.clone().iter().zip(&lists) {
-            if list.is_empty() {
+            // Where moves may start from any hole, a player may own none.
+            if list.is_empty() && !from_any {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
                     format!("`owners` gives {name} no hole: every player needs at least one"),

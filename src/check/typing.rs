@@ -262,6 +262,12 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         doc: "the hole k holes on from h in the mover's sowing direction: ahead(h, 0) is h, ahead(h, 1) is next(h), a negative k goes back",
     },
     FunctionDoc {
+        name: "first_after",
+        args: &[Type::Hole, Type::Bool],
+        ty: Type::Hole,
+        doc: "the first hole after h, going on round the mover's circuit in the sowing direction, where a condition holds, `hole` being each in turn and h itself the last tried; no hole when none: first_after(last, seeds(hole) > 0)",
+    },
+    FunctionDoc {
         name: "prev",
         args: &[Type::Hole],
         ty: Type::Hole,
@@ -413,8 +419,19 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
     },
 ];
 
-/// The functions whose second argument is read at each hole of the set given first.
-pub const AGGREGATES: &[&str] = &["count", "filter", "sum", "max", "min", "any", "all"];
+/// The functions whose second argument is read at each hole in turn, `hole` naming it: the
+/// holes of the set given first, or (`first_after`) the holes round the circuit from the hole
+/// given first.
+pub const AGGREGATES: &[&str] = &[
+    "count",
+    "filter",
+    "sum",
+    "max",
+    "min",
+    "any",
+    "all",
+    "first_after",
+];
 
 /// An option as seen by expressions: its value in force and its allowed values.
 pub struct OptionScope<'a> {
@@ -1001,6 +1018,16 @@ fn call_node(
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    if name == "first_after" {
+        let mut args = compiled.into_iter();
+        return Ok(match (args.next(), args.next()) {
+            (Some(Typed::Hole(h)), Some(Typed::Bool(c))) => {
+                Typed::Hole(HoleX::FirstAfter(Box::new(h), Box::new(c)))
+            }
+            // The arguments' types were checked against the declaration.
+            _ => Typed::Hole(HoleX::Here),
+        });
     }
     if aggregate {
         return Ok(aggregate_of(name, compiled));

@@ -379,6 +379,7 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         Some(rules.endless_move),
         rules.cycle,
         rules.no_capture,
+        rules.no_further_capture,
     ]
     .iter()
     .flatten()

@@ -491,6 +491,36 @@ fn ahead(cx: &Cx<'_>, start: Pos, k: i64) -> Pos {
     h
 }
 
+/// The first hole after `start` round the mover's circuit in the context's direction where
+/// `c` holds, `hole` bound to each in turn and `start` itself tried last; [`NO_HOLE`] when
+/// none does. A circuit visits each site once before it comes back, so the walk ends within
+/// a circuit; a start off the circuit (a store, no hole) walks until the circuit repeats.
+fn first_after(cx: &Cx<'_>, pos: &Position, start: Pos, c: &Cond) -> Pos {
+    if start == NO_HOLE {
+        return NO_HOLE;
+    }
+    let mut at = *cx;
+    let mut h = cx.tables.look(cx.mover, start, true);
+    let first = h;
+    for _ in 0..crate::rules::MAX_POSITIONS {
+        if h == NO_HOLE {
+            break;
+        }
+        at.bound = h;
+        if c(&at, pos) {
+            return h;
+        }
+        if h == start {
+            break;
+        }
+        h = cx.tables.look(cx.mover, h, true);
+        if h == first {
+            break;
+        }
+    }
+    NO_HOLE
+}
+
 /// Builds a closure over the position a hole expression names, with the moment's holes read in
 /// place rather than through a closure of their own. `$body` sees the context as `$cx` and the
 /// position as `$p`.
@@ -1264,6 +1294,10 @@ impl Compiler<'_> {
                     let (start, k) = (h(cx, pos), n(cx, pos));
                     ahead(cx, start, k)
                 })
+            }
+            HoleX::FirstAfter(h, c) => {
+                let (h, c) = (self.hole(h), self.cond(c));
+                Box::new(move |cx, pos| first_after(cx, pos, h(cx, pos), &c))
             }
             HoleX::Claim(p) => {
                 let p = self.who(p);

@@ -914,6 +914,17 @@ pub enum MoveError {
     Illegal { mv: Move, reason: String },
 }
 
+/// What a forced move of [`Game::capture_can_follow`]'s play comes to.
+enum Forced {
+    /// It captures.
+    Captures,
+    /// Its laps never end (or reach the engine's safety limit).
+    Endless,
+    /// The position after it (the turn not yet passed on), the move's direction, and
+    /// whether the mover moves again.
+    Then(Position, Dir, bool),
+}
+
 /// Why a move is illegal, before it is put in words.
 #[derive(Debug, Clone, Copy)]
 enum Illegality {
@@ -998,6 +1009,9 @@ pub struct Game {
     can_relay: bool,
     /// Whether the rules have an entry that may be listed (`[entry]`).
     has_entry: bool,
+    /// Every hole of the board where a move may start from any hole (`[sowing] from =
+    /// "any"`), else 0: added to the mover's own holes when the legal moves are listed.
+    from_any: u64,
     /// The small fields of a list of moves sown the rules' way ([`MoveList::with_meta`]).
     list_meta: u64,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -1193,6 +1207,12 @@ impl Game {
         let opening = Game::opening(&rules);
         let has_entry = program.entry.is_some();
         let rules_direction = rules.direction;
+        let from_any = if rules.sow_from_any {
+            let g = &rules.geometry;
+            (0..g.positions).filter(|&h| g.is_hole(h)).fold(0, |m, h| m | bit(h))
+        } else {
+            0
+        };
         let mut game = Game {
             rules,
             program,
@@ -1216,6 +1236,7 @@ impl Game {
             vars_by_turn,
             can_relay,
             has_entry,
+            from_any,
             list_meta: MoveList::of(0, rules_direction).meta,
             fixed_when,
             dead_legal,
@@ -1473,11 +1494,12 @@ impl Game {
         (list, by)
     }
 
-    /// `player`'s open holes holding seeds.
+    /// The open holes holding seeds that `player` may sow from: their own, or any hole where
+    /// the rules say so (`from_any`).
     #[inline(always)]
     fn open_sown(&self, player: Player) -> u64 {
         let holes = self.rules.geometry.holes_mask.get(usize::from(player));
-        self.pos.sown() & holes.copied().unwrap_or(0) & !self.pos.closed
+        self.pos.sown() & (holes.copied().unwrap_or(0) | self.from_any) & !self.pos.closed
     }
 
     /// The tables of a direction.
@@ -1612,7 +1634,7 @@ impl Game {
             return self.entry_illegality(player, mv, dir);
         }
         let h = mv.hole;
-        if !g.is_hole(h) || g.owner_of(h) != player {
+        if !g.is_hole(h) || (g.owner_of(h) != player && self.from_any & bit(h) == 0) {
             return Some(Illegality::NotOwn);
         }
         if self.pos.closed & bit(h) != 0 {
@@ -1721,6 +1743,115 @@ impl Game {
                     cx.move_captures > 0
                 })
             })
+    }
+
+    /// Whether a capture can follow (for `[end] no_further_capture`): the play to come is
+    /// followed on a copy of the position while it is forced. True as soon as a move of that
+    /// play captures, or a player would have a choice; false when it comes, without a
+    /// capture, to a player with no move, an endless move, an ending of `[[end.when]]`, or a
+    /// position it has met before (found exactly by Brent's method, on copies: no history and
+    /// no allocation). The game itself is left as it was.
+    #[inline(never)]
+    fn capture_can_follow(&mut self) -> bool {
+        let saved = self.pos;
+        let follows = self.forced_play_captures();
+        self.pos = saved;
+        follows
+    }
+
+    /// The walk of [`Game::capture_can_follow`], on `self.pos`, which it changes.
+    fn forced_play_captures(&mut self) -> bool {
+        let mut tortoise = self.pos;
+        let (mut power, mut steps) = (1u64, 0u64);
+        loop {
+            let player = self.pos.to_move;
+            let list = self.legal_for(player);
+            let mut moves = list.iter();
+            let (first, second) = (moves.next(), moves.next());
+            match (first, second) {
+                (Some(_), Some(_)) => return true,
+                (None, _) if self.rules.pass && self.another_can_move(player) => {
+                    // A forced pass.
+                    self.pos.turn_sowings = 0;
+                    if self.vars_by_turn {
+                        reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+                    }
+                    self.pos.to_move = self.next_seat(player);
+                }
+                (None, _) => return false,
+                (Some(mv), None) => {
+                    let (pos, dir, again) = match self.forced_move(player, &list, mv) {
+                        Forced::Captures => return true,
+                        Forced::Endless => return false,
+                        Forced::Then(pos, dir, again) => (pos, dir, again),
+                    };
+                    self.pos = pos;
+                    self.close_move(player, again);
+                    if !self.program.end_when.is_empty() {
+                        let next = self.pos.to_move;
+                        let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
+                        cx.dir = dir;
+                        if (self.program.end_when.iter()).any(|(_, when)| when(&cx, &self.pos)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            // The same position again: the forced play goes round for ever without capturing.
+            if self.pos == tortoise {
+                return false;
+            }
+            steps += 1;
+            if steps == power {
+                tortoise = self.pos;
+                power *= 2;
+                steps = 0;
+            }
+        }
+    }
+
+    /// The one legal move `mv` of `player` in the forced play of [`Game::capture_can_follow`],
+    /// made on a copy of the position as a ply makes it (without trace or history).
+    fn forced_move(&self, player: Player, list: &MoveList, mv: Move) -> Forced {
+        let mover = self.mover_of(player, list, mv);
+        let (start, mut pos, mut cx) = (self.pos, self.pos, mover.context());
+        if self.track_turn_sowings {
+            pos.turn_sowings = pos.turn_sowings.saturating_add(1);
+        }
+        let run = mover.run(&mut pos, &mut cx, &start, &mut ());
+        if cx.move_captures > 0 {
+            return Forced::Captures;
+        }
+        if run.endless.is_some() || run.limit.is_some() {
+            return Forced::Endless;
+        }
+        if self.track_first_move {
+            pos.moved |= 1 << player;
+        }
+        let again = (self.program.extra_turns.iter()).any(|(_, when)| when(&cx, &pos));
+        Forced::Then(pos, cx.dir, again)
+    }
+
+    /// What follows a move of `mover` (not a pass): the turn stays with the mover (`again`,
+    /// an extra turn) or passes on, and what lasts a move or a turn is reset, so that it
+    /// neither shows in nor tells apart the positions between plies. Returns the player to
+    /// move.
+    #[inline(always)]
+    fn close_move(&mut self, mover: Player, again: bool) -> Player {
+        let next = if again {
+            mover
+        } else {
+            self.pos.turn_sowings = 0;
+            self.next_seat(mover)
+        };
+        if self.vars_by_move {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Move);
+        }
+        if next != mover && self.vars_by_turn {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+        }
+        self.pos.to_move = next;
+        next
     }
 
     /// The player whose turn follows `p`'s: the next in turn order still in the match.
@@ -1888,32 +2019,20 @@ impl Game {
         let extra = (self.program.extra_turns.iter())
             .find(|(_, when)| when(&cx, &self.pos))
             .map(|&(id, _)| id);
-        let next = match extra {
-            Some(clause) => {
-                if T::EVENTS {
-                    tracer.event(Event::ExtraTurn { clause });
-                }
-                if T::FIRINGS {
-                    tracer.fired(clause);
-                }
-                report.extra_turn = true;
-                mover
+        if let Some(clause) = extra {
+            if T::EVENTS {
+                tracer.event(Event::ExtraTurn { clause });
             }
-            None => {
-                self.pos.turn_sowings = 0;
-                self.next_seat(mover)
+            if T::FIRINGS {
+                tracer.fired(clause);
             }
-        };
+            report.extra_turn = true;
+        }
         // What lasts a move or a turn is gone once it is over (after the extra-turn clauses
-        // read it), so that it neither shows in nor tells apart the positions between plies.
-        if self.vars_by_move {
-            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Move);
-        }
-        if next != mover && self.vars_by_turn {
-            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
-        }
-        self.pos.to_move = next;
-        self.between_plies(next, cx.dir, report, tracer)
+        // read it).
+        let dir = cx.dir;
+        let next = self.close_move(mover, extra.is_some());
+        self.between_plies(next, dir, report, tracer)
     }
 
     /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
@@ -1969,6 +2088,13 @@ impl Game {
         {
             report.round_over = true;
             self.end_round(ending, EndCause::NoCapture, next, next, tracer);
+            return Ok(report);
+        }
+        if let Some(ending) = self.rules.no_further_capture
+            && !self.capture_can_follow()
+        {
+            report.round_over = true;
+            self.end_round(ending, EndCause::NoFurtherCapture, next, next, tracer);
             return Ok(report);
         }
         let banked = self.pos.banked(&self.bank);
