@@ -120,8 +120,9 @@ pub enum Event {
     Refused { hole: Pos, seeds: u16 },
     /// The game reached the engine's ply limit: play stops with no result.
     PlyLimit { plies: u32 },
-    /// A round would start from the position an earlier round started from, and the
-    /// ruleset's `end_on_repeated_start` ends the match.
+    /// A round would start from the position an earlier round started from, and the match
+    /// ends: by the ruleset's `end_on_repeated_start`, or because nobody has moved since that
+    /// round (such rounds would repeat for ever).
     RepeatedStart,
     /// The position after ply `ply` repeats the one after ply `first` (0 = the start).
     Cycle { first: u32, ply: u32 },

@@ -84,6 +84,10 @@ struct Spec {
     /// An entry of held seeds: of a size the mover chooses (on boards of at most 64 seeds),
     /// or of all held, from the hole after the mover's first, while their holes hold few.
     entry: Option<&'static str>,
+    /// Moves from any hole (`any`); with the next move held to the first hole holding seeds
+    /// after the last one's landing (`forced`, a game number set by `first_after`) and the
+    /// game ended when the forced play can never capture (`forced`, and `end` alone).
+    forced: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -261,6 +265,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     any::<bool>(),
                     prop::option::of(prop::sample::select(vec!["full", "poorest"])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
+                    prop::option::of(prop::sample::select(vec!["any", "forced", "end"])),
                 ),
             ),
         ),
@@ -293,7 +298,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                         neutral,
                         marks,
                         (ring, sown_set),
-                        (three_rows, lap_set, rounds, entry),
+                        (three_rows, lap_set, rounds, entry, forced),
                     ),
                 ),
             )| {
@@ -334,6 +339,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     three_rows,
                     lap_set,
                     rounds,
+                    forced,
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
                         let holes_all = match (ring, three_rows, four_rows) {
@@ -399,6 +405,14 @@ fn ruleset_text(s: &Spec) -> String {
     );
     if let Some(laps) = s.max_laps {
         t += &format!("max_laps = {laps}\n");
+    }
+    if matches!(s.forced, Some("any" | "forced")) {
+        t += "from = \"any\"\n";
+    }
+    if s.forced == Some("forced") {
+        t += "\n[vars.start]\nscope = \"game\"\n";
+        t += "\n[[legal]]\nname = \"the forced start\"\nwhen = 'start > 0'\nrequire = 'number(origin) == start'\n";
+        t += "\n[[effect]]\nname = \"the next start\"\nat = \"move_end\"\nwhen = 'true'\nset = { start = 'number(first_after(next(last), seeds(hole) > 0))' }\n";
     }
     match s.skip {
         Some("threes") => {
@@ -480,6 +494,9 @@ fn ruleset_text(s: &Spec) -> String {
     );
     if s.no_capture {
         t += "no_capture = { remaining = \"owners\", result = \"most_seeds\" }\n";
+    }
+    if matches!(s.forced, Some("forced" | "end")) {
+        t += "no_further_capture = { remaining = \"owners\", result = \"most_seeds\" }\n";
     }
     t += &format!(
         "endless_move = {{ remaining = \"{}\", result = \"draw\" }}\n",

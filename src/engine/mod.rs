@@ -914,6 +914,48 @@ pub enum MoveError {
     Illegal { mv: Move, reason: String },
 }
 
+/// The rounds of a match since the last one in which a move was made, watched for a repeat by
+/// Brent's method: a round in which nobody can move is decided by its start alone, so rounds
+/// that start alike, with no move between, go on for ever.
+#[derive(Debug, Clone, Copy)]
+struct Idle {
+    /// The start kept to compare with, and the ply count when it was kept.
+    tortoise: Position,
+    ply: u32,
+    power: u32,
+    steps: u32,
+}
+
+impl Idle {
+    fn new(start: Position, ply: u32) -> Idle {
+        Idle {
+            tortoise: start,
+            ply,
+            power: 1,
+            steps: 0,
+        }
+    }
+
+    /// Takes the start of the next round, `ply` plies into the match: whether it repeats an
+    /// earlier start with no move made since.
+    fn repeats(&mut self, start: Position, ply: u32) -> bool {
+        if ply != self.ply {
+            *self = Idle::new(start, ply);
+            return false;
+        }
+        if start == self.tortoise {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps == self.power {
+            self.tortoise = start;
+            self.power = self.power.saturating_mul(2);
+            self.steps = 0;
+        }
+        false
+    }
+}
+
 /// What a forced move of [`Game::capture_can_follow`]'s play comes to.
 enum Forced {
     /// It captures.
@@ -1000,6 +1042,8 @@ pub struct Game {
     history: History,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
+    /// Rounds in which nobody moved, watched for a repeat (see [`Idle`]).
+    idle: Idle,
     track_first_move: bool,
     track_turn_sowings: bool,
     /// Whether some variable lasts a move, or a turn (so each move or turn resets it).
@@ -1230,6 +1274,7 @@ impl Game {
             moves: MoveList::new(),
             history,
             round_starts,
+            idle: Idle::new(pos, 0),
             track_first_move,
             track_turn_sowings,
             vars_by_move,
@@ -1270,6 +1315,7 @@ impl Game {
         if (self.rules.rounds.as_ref()).is_some_and(|r| r.end_on_repeated_start) {
             self.round_starts.push(self.pos);
         }
+        self.idle = Idle::new(self.pos, 0);
         self.settle(&mut ());
     }
 
@@ -2472,8 +2518,11 @@ impl Game {
         pos.turn_sowings = 0;
         reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
         self.round += 1;
-        if rounds.end_on_repeated_start {
-            if self.round_starts.contains(&pos) {
+        // Rounds in which nobody can move change nothing but by their ending and refill: once
+        // one starts again as an earlier such round did, they repeat for ever.
+        let idle_again = self.idle.repeats(pos, self.ply);
+        if idle_again || rounds.end_on_repeated_start {
+            if idle_again || self.round_starts.contains(&pos) {
                 // The rule of the ruleset's: a round that would start from an earlier round's
                 // start ends the match.
                 if T::EVENTS {
@@ -2483,7 +2532,9 @@ impl Game {
                 self.finish(most(&scores), scores, tracer);
                 return;
             }
-            self.round_starts.push(pos);
+            if rounds.end_on_repeated_start {
+                self.round_starts.push(pos);
+            }
         }
         if let Some((turned, program)) = turned {
             self.rules = turned;
