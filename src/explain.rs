@@ -989,9 +989,15 @@ impl Explainer<'_> {
                 .map(|p| format!("{} owns {}", self.rules.player_title(p), holes(p)))
                 .collect::<Vec<_>>()
                 .join("; ");
-            s.say(format!(
-                "A ring of {per} holes, r1 to r{per} counter-clockwise, r{per} followed by r1; {owners} (each player's holes numbered 1, 2, ... from their left, in that order)."
-            ));
+            if g.players().all(|p| g.holes(p).is_empty()) {
+                s.say(format!(
+                    "A ring of {per} holes, r1 to r{per} counter-clockwise, r{per} followed by r1; no player owns a hole."
+                ));
+            } else {
+                s.say(format!(
+                    "A ring of {per} holes, r1 to r{per} counter-clockwise, r{per} followed by r1; {owners} (each player's holes numbered 1, 2, ... from their left, in that order)."
+                ));
+            }
         } else if !b.owners.is_empty() && g.rows == 2 {
             let holes = |p: Player| {
                 g.holes_of(p)
@@ -1051,8 +1057,13 @@ impl Explainer<'_> {
         if !b.neutral.is_empty() {
             let labels: Vec<&str> = b.neutral.iter().map(|h| h.get_ref().as_str()).collect();
             s.say(format!(
-                "Neutral holes, owned by nobody: {}. They are sown into and looked at like any hole, and no player moves from them.",
-                labels.join(", ")
+                "Neutral holes, owned by nobody: {}. They are sown into and looked at like any hole, and {}.",
+                labels.join(", "),
+                if self.rules.sow_from_any {
+                    "a move may start from them, as from any hole"
+                } else {
+                    "no player moves from them"
+                }
             ));
         }
         // The holes' seeds; what the players hold at the start is told after them.
