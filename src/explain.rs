@@ -746,6 +746,7 @@ impl Explainer<'_> {
                     "Tried at the end of every lap, after its captures and once the relay is decided, before the next lap lifts its hole."
                 }
                 Moment::MoveEnd => "Tried when the move has ended, after its captures.",
+                Moment::RoundEnd => "Tried when a round of the match has ended and been scored, before the match's end is decided: once for each player still in the match, in turn order, the mover being that player.",
             });
             if let Some(w) = &e.when {
                 s.note(self.note("it applies when", w, Ctx::Move));
@@ -835,9 +836,17 @@ impl Explainer<'_> {
             } else {
                 ""
             };
-            s.say(format!(
+            let restart = self.rules.rounds.as_ref().is_some_and(|r| r.restart);
+            let refill_from = r
+                .refill_from
+                .clone()
+                .unwrap_or(ruleset::Setting::Fixed(RowEnd::Left));
+            if restart {
+                s.say("Every round starts again from the start position, the holes as the board lays them out and each player holding what they held at the start: a match of separate games, the seeds won in one not carried into the next.");
+            } else {
+                s.say(format!(
                 "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole{last}, {}; {unfilled}.",
-                self.setting(&r.refill_from, |e| match e {
+                self.setting(&refill_from, |e| match e {
                     RowEnd::Left if !f.board.owners.is_empty() => "their holes in their own numbering, first to last".to_string(),
                     RowEnd::Right if !f.board.owners.is_empty() => "their holes in their own numbering, last to first".to_string(),
                     RowEnd::Left => "starting from the left end of their row".to_string(),
@@ -847,6 +856,7 @@ impl Explainer<'_> {
                     }
                 })
             ));
+            }
             if poorest {
                 s.say(self.setting(&r.matching_hole, |m| {
                     let matching = match m {
@@ -885,7 +895,8 @@ impl Explainer<'_> {
                     "{every}, before the refill, each player's holes pass to the next player in turn order."
                 ));
             }
-            if partial && self.rules.geometry.seats > 2 {
+            if restart {
+            } else if partial && self.rules.geometry.seats > 2 {
                 s.say("A player holding no seed at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins.");
             } else if partial {
                 s.say("A player holding no seed at the end of a round cannot fill a hole, and the match ends: the other player, holding every seed left in play, wins.");
@@ -910,9 +921,18 @@ impl Explainer<'_> {
                     NextStarter::Poorer => "the player holding the fewest seeds (on equal totals, the first in turn order)".to_string(),
                 })
             ));
+            let last_round = self
+                .rules
+                .rounds
+                .as_ref()
+                .is_some_and(|r| r.match_winner == ruleset::MatchWinner::LastRound);
             if let Some(e) = &r.match_ends {
                 let mut n = self.note("", e, Ctx::End);
-                n.role = "the match also ends, the player holding more seeds winning, when at the end of a round";
+                n.role = if last_round {
+                    "the match also ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round"
+                } else {
+                    "the match also ends, the player holding more seeds winning, when at the end of a round"
+                };
                 s.note(n);
             }
             if self
@@ -1632,6 +1652,7 @@ impl Explainer<'_> {
                 "opponent" if ctx == Ctx::End => "the player who just moved".into(),
                 "opponent" => "the opponent".into(),
                 "starter" => "the player who moved first".into(),
+                "round_winner" => "the winner of the round".into(),
                 "south" => "South".into(),
                 "north" => "North".into(),
                 "holes" => format!("{} (the holes in a row)", self.rules.geometry.holes_per_row),
@@ -2069,6 +2090,7 @@ fn moment(m: Moment) -> &'static str {
         Moment::Drop => "after every seed dropped",
         Moment::LapEnd => "at the end of each lap, before the relay is decided",
         Moment::MoveEnd => "once the move has ended",
+        Moment::RoundEnd => "once the round has ended",
     }
 }
 

@@ -422,6 +422,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::RepeatedStart
         | Event::Out { .. }
         | Event::OwnersMoved
+        | Event::Restart
         | Event::Gift { .. }
         | Event::Refill { .. }
         | Event::RoundStart { .. }
@@ -1041,6 +1042,10 @@ impl TextTrace {
                 self.finish(out);
                 out.text("  each player's holes pass to the next player\n");
             }
+            Event::Restart => {
+                self.finish(out);
+                out.text("  the board is laid out again as at the start\n");
+            }
             Event::Gift {
                 clause: c,
                 from,
@@ -1240,6 +1245,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::RepeatedStart => json!({"event": "repeated_start"}),
         Event::Out { player } => json!({"event": "out", "player": p(*player)}),
         Event::OwnersMoved => json!({"event": "owners_moved"}),
+        Event::Restart => json!({"event": "restart"}),
         Event::Gift {
             clause,
             from,

@@ -387,6 +387,8 @@ pub enum PlayerX {
     Mover,
     Opponent,
     Starter,
+    /// `round_winner`: in round-end effects, the round's winner (nobody for a draw).
+    RoundWinner,
     Fixed(Player),
     Owner(Box<HoleX>),
 }
@@ -680,6 +682,11 @@ pub struct RoundsRule {
     pub id: ClauseId,
     pub refill: u16,
     pub from: RowEnd,
+    /// Whether every round starts again from the start position (a match of separate
+    /// games): `refill` and `from` are then not used.
+    pub restart: bool,
+    /// Who wins the match when it ends.
+    pub match_winner: crate::ruleset::MatchWinner,
     /// Whether the last hole a player fills may take fewer than `refill`.
     pub partial: bool,
     /// Whether every player fills only as many holes as the poorest.
@@ -787,6 +794,8 @@ pub struct Rules {
     pub drop_effects: Vec<EffectRule>,
     pub lap_effects: Vec<EffectRule>,
     pub move_effects: Vec<EffectRule>,
+    /// Effects at the end of a round of a match, tried for each player still in it.
+    pub round_effects: Vec<EffectRule>,
     pub options: Vec<OptionValue>,
     /// The first capture clause that claims holes, named in traces when a seed falls into a
     /// claimed hole.
@@ -1199,14 +1208,22 @@ impl PlayerX {
     fn size(&self) -> u64 {
         match self {
             PlayerX::Owner(h) => 1 + h.size(),
-            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => 1,
+            PlayerX::Mover
+            | PlayerX::Opponent
+            | PlayerX::Starter
+            | PlayerX::RoundWinner
+            | PlayerX::Fixed(_) => 1,
         }
     }
 
     fn reads(&self, fact: Fact) -> bool {
         match self {
             PlayerX::Owner(h) => h.reads(fact),
-            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => false,
+            PlayerX::Mover
+            | PlayerX::Opponent
+            | PlayerX::Starter
+            | PlayerX::RoundWinner
+            | PlayerX::Fixed(_) => false,
         }
     }
 }

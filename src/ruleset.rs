@@ -597,6 +597,10 @@ pub enum Moment {
     LapEnd,
     /// Once the move has ended (no more relay).
     MoveEnd,
+    /// Effects only: once a round of a match has ended and been scored, before the match's
+    /// end is decided; tried for each player still in the match in turn order, `mover` being
+    /// that player and `round_winner` the round's winner.
+    RoundEnd,
 }
 
 /// What happens after a lap-end capture.
@@ -956,13 +960,25 @@ pub enum Verdict {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Rounds {
+    /// Whether every round starts again from the start position (`true`: the holes as
+    /// `[board] seeds` lays them out, each player holding `[board] held`): a match of separate
+    /// games, the seeds won in one not carried into the next, so `refill` and the settings of
+    /// the refill are not used. Default `false`: the board is refilled from what the players
+    /// hold.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub restart: Setting<bool>,
     /// Seeds put into each hole when the board is refilled from a player's reserve. A player
     /// holding fewer than this at a round's end cannot open a hole, and the match ends.
-    /// A number, or `{ option = "NAME" }` for an option whose values are numbers.
-    #[schemars(with = "Seeds")]
-    pub refill: toml::Spanned<Seeds>,
-    /// The end of their own row from which each player refills.
-    pub refill_from: Setting<RowEnd>,
+    /// A number, or `{ option = "NAME" }` for an option whose values are numbers. Required
+    /// unless every round starts again (`restart`).
+    #[serde(default)]
+    #[schemars(with = "Option<Seeds>")]
+    pub refill: Option<toml::Spanned<Seeds>>,
+    /// The end of their own row from which each player refills. Required unless every round
+    /// starts again (`restart`).
+    #[serde(default)]
+    pub refill_from: Option<Setting<RowEnd>>,
     /// What a player's last hole gets when their seeds do not fill it: `"closed"` (the
     /// default: it is closed with the holes after it, the seeds kept) or `"partial"` (it takes
     /// what is left; a player is then short of a hole only with no seed at all).
@@ -985,11 +1001,17 @@ pub struct Rounds {
     /// Who starts the next round.
     pub next_starter: Setting<NextStarter>,
     /// The match ends when this holds after a round has ended (before the board is
-    /// refilled); most seeds wins. Whatever it says, the match also ends when a player cannot
-    /// fill one hole.
+    /// refilled), read after the round-end effects. Whatever it says, the match also ends
+    /// when a player cannot fill one hole.
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub match_ends: Option<Expr>,
+    /// Who wins the match when it ends: `"most_seeds"` (the default: the player holding the
+    /// most seeds) or `"last_round"` (the winner of the round that ended it; a draw if that
+    /// round was drawn), for matches won by rounds, such as five wins in a row counted by
+    /// round-end effects.
+    #[serde(default)]
+    pub match_winner: Setting<MatchWinner>,
     /// Whether the match ends (most seeds wins) when a round would start from a position an
     /// earlier round started from. No documented game has this rule: default `false`.
     #[serde(default)]
@@ -1086,6 +1108,17 @@ pub enum Unfilled {
     Closed,
     /// Empty, still on the circuit: sown into, and playable once they hold seeds.
     Open,
+}
+
+/// Who wins a match when it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchWinner {
+    /// The player holding the most seeds (equal tops draw).
+    #[default]
+    MostSeeds,
+    /// The winner of the round that ended the match (a draw if it was drawn).
+    LastRound,
 }
 
 /// Who starts the next round.

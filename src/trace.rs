@@ -157,6 +157,9 @@ pub enum Event {
     /// Between rounds, each player's holes passed to the next player in turn order
     /// (`[rounds] rotate_owners`).
     OwnersMoved,
+    /// Between rounds, the board was laid out again as at the start, each player holding what
+    /// they held then (`[rounds] restart`: a match of separate games).
+    Restart,
     /// A player refilled their holes for the next round: `holes` holes took `seeds` in all,
     /// `refill` each but for `partial`, the last filled and the seeds it took when fewer;
     /// `closed` holds the holes left closed, `open` those left empty on the circuit
@@ -489,7 +492,7 @@ impl Tracer for Ledger {
                 self.refilled = true;
             }
             Event::RoundStart { .. } => {}
-            Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {
+            Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } | Event::Restart => {
                 // Between rounds, like the refill: the next ply's totals check the board.
                 self.refilled = true;
             }

@@ -288,6 +288,8 @@ impl Checker<'_> {
                     Moment::Drop => drop_captures.push(rule),
                     Moment::LapEnd => lap_captures.push(rule),
                     Moment::MoveEnd => move_captures.push(rule),
+                    // Refused by `capture`.
+                    Moment::RoundEnd => {}
                 }
             }
         }
@@ -394,14 +396,30 @@ impl Checker<'_> {
             Some(e) => Some(self.entry(e, start_total)?),
             None => None,
         };
-        let (mut drop_effects, mut lap_effects, mut move_effects) =
-            (Vec::new(), Vec::new(), Vec::new());
+        let (mut drop_effects, mut lap_effects, mut move_effects, mut round_effects) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for e in &f.effect {
+            if e.at == Moment::RoundEnd && f.rounds.is_none() {
+                let d = Diagnostic::new(
+                    Code::RoundEndMisplaced,
+                    format!("effect \"{}\" is tried at the round's end, but the game is not a match of rounds", e.name),
+                )
+                .hint("round-end effects count what rounds do for the match: add [rounds], or try the effect at `move_end`");
+                // The clause's `at`, found from its name.
+                let named = self.source.find(&format!("name = \"{}\"", e.name));
+                let d = match named.and_then(|at| key_near(self.source, at, "at")) {
+                    Some(span) => d.at(span),
+                    None => d,
+                };
+                self.error(d);
+                continue;
+            }
             if let Some(rule) = self.effect(e) {
                 match e.at {
                     Moment::Drop => drop_effects.push(rule),
                     Moment::LapEnd => lap_effects.push(rule),
                     Moment::MoveEnd => move_effects.push(rule),
+                    Moment::RoundEnd => round_effects.push(rule),
                 }
             }
         }
@@ -422,29 +440,63 @@ impl Checker<'_> {
         }
         let rounds = f.rounds.as_ref().and_then(|r| {
             let id = self.clause("rounds", &r.cites);
-            let refill = match r.refill.get_ref() {
-                Seeds::Uniform(n) => *n,
-                Seeds::FromOption(o) => self.count_option(&o.option, "rounds.refill")?,
-                Seeds::Layout(_) | Seeds::Chosen(_) => {
-                    self.error(
-                        Diagnostic::new(
-                            Code::RefillLayout,
-                            "`refill` is one number for every hole, not a layout",
-                        )
-                        .at(r.refill.span()),
-                    );
+            let restart = self.setting(&r.restart, "rounds.restart")?;
+            // The table's header, for what it lacks.
+            let header = (self.source.find("\n[rounds]")).map(|at| at + 1..at + 9);
+            let missing = |checker: &mut Self, key: &str, example: &str| {
+                let d = Diagnostic::new(
+                    Code::MissingKey,
+                    format!("[rounds] has no `{key}`, which is required unless every round starts again (`restart = true`)"),
+                )
+                .label(format!("`{key}` is missing here"))
+                .hint(format!("add `{key} = {example}`, or `restart = true` for a match of separate games"));
+                checker.error(match header.clone() {
+                    Some(span) => d.at(span),
+                    None => d,
+                });
+            };
+            let refill = match (&r.refill, restart) {
+                (_, true) => 0,
+                (None, false) => {
+                    missing(self, "refill", "4");
                     return None;
                 }
+                (Some(refill), false) => {
+                    let n = match refill.get_ref() {
+                        Seeds::Uniform(n) => *n,
+                        Seeds::FromOption(o) => self.count_option(&o.option, "rounds.refill")?,
+                        Seeds::Layout(_) | Seeds::Chosen(_) => {
+                            self.error(
+                                Diagnostic::new(
+                                    Code::RefillLayout,
+                                    "`refill` is one number for every hole, not a layout",
+                                )
+                                .at(refill.span()),
+                            );
+                            return None;
+                        }
+                    };
+                    if n == 0 || n > MAX_SEEDS {
+                        self.error(
+                            Diagnostic::new(
+                                Code::RefillRange,
+                                format!("`refill` must be from 1 to {MAX_SEEDS}, found {n}"),
+                            )
+                            .at(refill.span()),
+                        );
+                    }
+                    n
+                }
             };
-            if refill == 0 || refill > MAX_SEEDS {
-                self.error(
-                    Diagnostic::new(
-                        Code::RefillRange,
-                        format!("`refill` must be from 1 to {MAX_SEEDS}, found {refill}"),
-                    )
-                    .at(r.refill.span()),
-                );
-            }
+            let from = match (&r.refill_from, restart) {
+                (Some(from), false) => self.setting(from, "rounds.refill_from")?,
+                (None, false) => {
+                    missing(self, "refill_from", "\"left\"");
+                    return None;
+                }
+                (_, true) => ruleset::RowEnd::Left,
+            };
+            let anchor = r.refill.as_ref().map_or(0, |refill| refill.span().start);
             let (partial, poorest, mirrored) = (
                 self.setting(&r.last_hole, "rounds.last_hole")? == ruleset::LastHole::Partial,
                 self.setting(&r.holes_filled, "rounds.holes_filled")?
@@ -459,7 +511,7 @@ impl Checker<'_> {
                     "`matching_hole` changes nothing without `holes_filled = \"poorest\"` and `last_hole = \"partial\"`: no hole matches a partial one",
                 )
                 .hint("remove `matching_hole`, or set the two settings it needs");
-                let d = match key_near(self.source, r.refill.span().start, "matching_hole") {
+                let d = match key_near(self.source, anchor, "matching_hole") {
                     Some(span) => d.at(span),
                     None => d,
                 };
@@ -472,7 +524,9 @@ impl Checker<'_> {
             Some(RoundsRule {
                 id,
                 refill: u16::try_from(refill).unwrap_or(u16::MAX),
-                from: self.setting(&r.refill_from, "rounds.refill_from")?,
+                from,
+                restart,
+                match_winner: self.setting(&r.match_winner, "rounds.match_winner")?,
                 partial,
                 poorest,
                 mirrored,
@@ -608,6 +662,7 @@ impl Checker<'_> {
             drop_effects,
             lap_effects,
             move_effects,
+            round_effects,
             options,
             claim_clause,
             clauses: std::mem::take(&mut self.clauses),
@@ -624,6 +679,7 @@ const SKIP: u32 = DROP | facts::HAND;
 const LAP_END: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::LAST | facts::MOVE;
 const MOVE_END: u32 = LAP_END;
 const AFTER_PLY: u32 = 0;
+const ROUND_END: u32 = facts::ROUND;
 
 /// Where an expression's text starts inside its TOML string: past the quotes, and past the
 /// newline that TOML drops right after an opening triple quote.
@@ -1726,6 +1782,7 @@ impl Checker<'_> {
             Moment::Drop => DROP,
             Moment::LapEnd => LAP_END,
             Moment::MoveEnd => MOVE_END,
+            Moment::RoundEnd => ROUND_END,
         };
         let when = match &e.when {
             Some(w) => self.condition(w, facts, "in an effect", &e.name),
@@ -1837,6 +1894,19 @@ impl Checker<'_> {
             Moment::Drop => DROP,
             Moment::LapEnd => LAP_END,
             Moment::MoveEnd => MOVE_END,
+            Moment::RoundEnd => {
+                let d = Diagnostic::new(
+                    Code::RoundEndMisplaced,
+                    format!("capture \"{}\" is tried at the round's end: captures are made during a move", c.name),
+                )
+                .hint("try it at `drop`, `lap_end` or `move_end`; `round_end` is for effects");
+                let d = match key_near(self.source, c.when.span().start, "at") {
+                    Some(span) => d.at(span),
+                    None => d,
+                };
+                self.error(d);
+                return None;
+            }
         };
         let place = "in a capture clause";
         let when = self.condition(&c.when, facts, place, &c.name);

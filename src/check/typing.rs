@@ -31,6 +31,8 @@ pub mod facts {
     pub const MOVE: u32 = 64;
     /// `hand`: the seeds in hand as a seed is about to be sown (in skip clauses).
     pub const HAND: u32 = 128;
+    /// `round_winner`: the winner of the round just ended (in round-end effects).
+    pub const ROUND: u32 = 256;
 }
 
 /// A type of the language.
@@ -125,6 +127,12 @@ pub const NAMES: &[NameDoc] = &[
         ty: Type::Player,
         needs: 0,
         doc: "the player who made the first move of the game or round",
+    },
+    NameDoc {
+        name: "round_winner",
+        ty: Type::Player,
+        needs: facts::ROUND,
+        doc: "in round-end effects: the winner of the round just ended (nobody for a draw)",
     },
     NameDoc {
         name: "south",
@@ -845,6 +853,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "mover" => Typed::Player(PlayerX::Mover),
         "opponent" => Typed::Player(PlayerX::Opponent),
         "starter" => Typed::Player(PlayerX::Starter),
+        "round_winner" => Typed::Player(PlayerX::RoundWinner),
         "south" => Typed::Player(PlayerX::Fixed(0)),
         "north" => Typed::Player(PlayerX::Fixed(1)),
         "holes" => Typed::Number(IntX::HolesPerRow),

@@ -373,6 +373,7 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
     (rules.drop_effects.iter())
         .chain(&rules.lap_effects)
         .chain(&rules.move_effects)
+        .chain(&rules.round_effects)
         .for_each(|e| mark(e.id));
     [
         Some(rules.no_move),

@@ -221,6 +221,13 @@ to all they hold; the list of legal moves has room for 64 such numbers, so the b
 at most 64 seeds in all. Give the entry a fixed size (`choose = false`, with `seeds = '...'`),
 or start the board with fewer seeds."
 
+    RoundEndMisplaced "E0132" Error "A clause at the round's end that cannot be there"
+"`at = \"round_end\"` is for effects of a match of rounds (`[rounds]`): once a round has ended
+and been scored, each player still in the match in turn is `mover`, and `round_winner` names
+the round's winner, so an effect can count wins (`set = { streak = 'streak(mover) + 1' }`).
+Captures are tried during a move (`drop`, `lap_end`, `move_end`), and a game of one round has
+no round's end between rounds."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -268,6 +268,8 @@ pub struct Program {
     pub drop_effects: Vec<EffectProgram>,
     pub lap_effects: Vec<EffectProgram>,
     pub move_effects: Vec<EffectProgram>,
+    /// Effects at a round's end, tried for each player still in the match.
+    pub round_effects: Vec<EffectProgram>,
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
@@ -360,6 +362,7 @@ impl Program {
             drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
             lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
             move_effects: rules.move_effects.iter().map(|e| c.effect(e)).collect(),
+            round_effects: rules.round_effects.iter().map(|e| c.effect(e)).collect(),
             max_steps: crate::rules::MAX_STEPS_PER_MOVE,
             match_ends: (rules.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())
@@ -1317,6 +1320,7 @@ impl Compiler<'_> {
             PlayerX::Mover => Box::new(|cx, _| cx.mover),
             PlayerX::Opponent => Box::new(|cx, _| cx.mover ^ 1),
             PlayerX::Starter => Box::new(|cx, _| cx.starter),
+            PlayerX::RoundWinner => Box::new(|cx, _| cx.round_winner),
             &PlayerX::Fixed(p) => Box::new(move |_, _| p),
             PlayerX::Owner(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p)),
         }
@@ -1329,7 +1333,10 @@ fn class_hole(x: &BoolX) -> Option<&HoleX> {
     match x {
         BoolX::Own(h) | BoolX::IsStore(h) | BoolX::Neutral(h) => Some(h),
         BoolX::Player(_, PlayerX::Owner(h), p) | BoolX::Player(_, p, PlayerX::Owner(h))
-            if !matches!(p, PlayerX::Owner(_) | PlayerX::Starter) =>
+            if !matches!(
+                p,
+                PlayerX::Owner(_) | PlayerX::Starter | PlayerX::RoundWinner
+            ) =>
         {
             Some(h)
         }
@@ -1350,7 +1357,7 @@ fn class_value(x: &BoolX, g: &crate::rules::Geometry, p: Pos, mover: Player) -> 
         PlayerX::Opponent => Some(mover ^ 1),
         PlayerX::Fixed(q) => Some(q),
         PlayerX::Owner(_) => Some(g.owner_of(p)),
-        PlayerX::Starter => None,
+        PlayerX::Starter | PlayerX::RoundWinner => None,
     };
     Some(match x {
         BoolX::Own(_) => g.owner_of(p) == mover,

@@ -30,6 +30,8 @@ pub struct Cx<'a> {
     /// The seeds the move entered from what the mover holds (0: sown from a hole).
     pub entered: u16,
     pub reached_opponent: bool,
+    /// In round-end effects: the round's winner ([`crate::rules::NOBODY`] for a draw).
+    pub round_winner: Player,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
 }
@@ -55,6 +57,7 @@ impl<'a> Cx<'a> {
             resowing: false,
             entered: 0,
             reached_opponent: false,
+            round_winner: crate::rules::NOBODY,
             steps: 0,
         }
     }
@@ -120,7 +123,11 @@ pub fn reads_hole(x: &BoolX) -> bool {
     fn player(x: &PlayerX) -> bool {
         match x {
             PlayerX::Owner(h) => hole(h),
-            PlayerX::Mover | PlayerX::Opponent | PlayerX::Starter | PlayerX::Fixed(_) => false,
+            PlayerX::Mover
+            | PlayerX::Opponent
+            | PlayerX::Starter
+            | PlayerX::RoundWinner
+            | PlayerX::Fixed(_) => false,
         }
     }
     fn int(x: &IntX) -> bool {

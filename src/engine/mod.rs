@@ -17,7 +17,7 @@ use crate::rules::{
     NO_HOLE, NOBODY, Player, Pos, Rules, bit,
 };
 use crate::ruleset::{
-    ClosedHoles, NeutralSeeds, NextStarter, Remaining, RowEnd, VarScope, Verdict,
+    ClosedHoles, MatchWinner, NeutralSeeds, NextStarter, Remaining, RowEnd, VarScope, Verdict,
 };
 use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
@@ -1253,7 +1253,9 @@ impl Game {
         let rules_direction = rules.direction;
         let from_any = if rules.sow_from_any {
             let g = &rules.geometry;
-            (0..g.positions).filter(|&h| g.is_hole(h)).fold(0, |m, h| m | bit(h))
+            (0..g.positions)
+                .filter(|&h| g.is_hole(h))
+                .fold(0, |m, h| m | bit(h))
         } else {
             0
         };
@@ -2331,8 +2333,26 @@ impl Game {
             Dir::Ccw => ccw,
             Dir::Cw => cw,
         };
-        let cx = Cx::new(&rules, tables, next_up, self.starter);
         let program = self.program.clone();
+        // The round-end effects, once for each player still in the match, that player moving.
+        if !program.round_effects.is_empty() {
+            let out = self.pos.out;
+            for p in g.players().filter(|&p| out & (1 << p) == 0) {
+                let mut cx = Cx::new(&rules, tables, p, self.starter);
+                cx.round_winner = winner.unwrap_or(NOBODY);
+                for effect in &program.round_effects {
+                    if effect.apply(&cx, &mut self.pos) {
+                        if T::EVENTS {
+                            tracer.event(Event::Effect { clause: effect.id });
+                        }
+                        if T::FIRINGS {
+                            tracer.fired(effect.id);
+                        }
+                    }
+                }
+            }
+        }
+        let cx = Cx::new(&rules, tables, next_up, self.starter);
         if let (Some(rule), Some(compiled)) = (&rounds.give, &program.give) {
             give(&rules, &mut self.pos, rule, compiled, &cx, tracer);
         }
@@ -2348,9 +2368,15 @@ impl Game {
             .clone()
             .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
             .fold(0u8, |m, p| m | 1 << p);
+        // A match of separate games starts each from the layout: nobody is short of seeds.
+        let short = if rounds.restart { 0 } else { short };
         let staying = active.clone().filter(|&p| short & (1 << p) == 0).count();
         if ends || (g.seats == 2 && short != 0) || staying <= 1 {
-            self.finish(most(&scores), scores, tracer);
+            let champion = match rounds.match_winner {
+                MatchWinner::MostSeeds => most(&scores),
+                MatchWinner::LastRound => winner,
+            };
+            self.finish(champion, scores, tracer);
             return;
         }
         let taker = match ending.remaining {
@@ -2411,106 +2437,116 @@ impl Game {
             None => rules.clone(),
         };
         let g = &rules.geometry;
-        // Refill: every hole is emptied and reopened, then filled from the chosen end (the
-        // holes of a player out of the match stay closed).
-        pos.closed = 0;
-        // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
-        // turn order on equal totals) sets how many holes everyone fills, and what the hole
-        // matching their partial last hole gets.
-        // What each player lays out: what they hold and what their own holes hold.
-        let supply_of = |pos: &Position, p: Player| {
-            let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
-            pos.held(&rules, p) + on_board
-        };
-        let limit = if rounds.poorest {
-            let poorest = (seats.clone())
-                .filter(|&p| pos.out & (1 << p) == 0)
-                .min_by_key(|&p| supply_of(&pos, p));
-            poorest.map(|p| {
-                let have = supply_of(&pos, p);
-                let holes = g.holes(p).len() as u32;
-                let full = (have / refill).min(holes);
-                let rest = have - full * refill;
-                match (rounds.partial && full < holes && rest > 0, rounds.mirrored) {
-                    (true, true) => (full + 1, rest),
-                    (true, false) => (full + 1, refill),
-                    (false, _) => (full, refill),
-                }
-            })
-        } else {
-            None
-        };
-        for p in seats {
-            let mut supply = supply_of(&pos, p);
-            for h in g.holes_of(p) {
-                pos.lift(h);
-            }
-            if let Some(s) = g.store_of(p) {
-                pos.set(s, 0);
-            }
-            if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
-                *reserve = 0;
-            }
-            if pos.out & (1 << p) != 0 {
-                pos.closed |= g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
-                pos.credit(&rules, p, supply);
-                continue;
-            }
-            let (mut filled, mut sown) = (0u8, 0u32);
-            let (mut closed, mut open, mut partial) = (0u64, 0u64, None);
-            let mut fill = |h: Pos| {
-                // The most this hole may take: a full hole, or under the poorest player's
-                // limit nothing past their holes and their last hole's count in the last.
-                let most = match limit {
-                    Some((holes, _)) if u32::from(filled) >= holes => 0,
-                    Some((holes, last)) if u32::from(filled) + 1 == holes => last,
-                    _ => refill,
-                };
-                let put = if supply >= most || rounds.partial {
-                    supply.min(most)
-                } else {
-                    0
-                };
-                if put > 0 {
-                    // put <= refill, which is a u16.
-                    pos.set(h, u16::try_from(put).unwrap_or(rounds.refill));
-                    supply -= put;
-                    sown += put;
-                    filled += 1;
-                    if put < refill {
-                        partial = Some((h, put));
-                    }
-                } else if rounds.unfilled_open {
-                    open |= bit(h);
-                } else {
-                    closed |= bit(h);
-                }
-            };
-            let row = g.holes(p);
-            match rounds.from {
-                RowEnd::Left => row.iter().copied().for_each(&mut fill),
-                RowEnd::Right => row.iter().rev().copied().for_each(&mut fill),
-                RowEnd::OutsideIn => {
-                    // 1, N, 2, N - 1, ...: the holes left closed are in the middle.
-                    let n = row.len();
-                    (0..n)
-                        .map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 })
-                        .filter_map(|i| row.get(i).copied())
-                        .for_each(&mut fill);
-                }
-            }
-            pos.closed |= closed;
-            pos.credit(&rules, p, supply);
+        if rounds.restart {
+            // A new game: the start position, but for what lasts the match.
+            let (out, vars, rotation) = (pos.out, pos.vars, pos.rotation);
+            pos = self.opening;
+            (pos.out, pos.vars, pos.rotation) = (out, vars, rotation);
             if T::EVENTS {
-                tracer.event(Event::Refill {
-                    player: p,
-                    holes: filled,
-                    seeds: sown,
-                    partial,
-                    open,
-                    closed,
-                    kept: supply,
-                });
+                tracer.event(Event::Restart);
+            }
+        } else {
+            // Refill: every hole is emptied and reopened, then filled from the chosen end (the
+            // holes of a player out of the match stay closed).
+            pos.closed = 0;
+            // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
+            // turn order on equal totals) sets how many holes everyone fills, and what the hole
+            // matching their partial last hole gets.
+            // What each player lays out: what they hold and what their own holes hold.
+            let supply_of = |pos: &Position, p: Player| {
+                let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
+                pos.held(&rules, p) + on_board
+            };
+            let limit = if rounds.poorest {
+                let poorest = (seats.clone())
+                    .filter(|&p| pos.out & (1 << p) == 0)
+                    .min_by_key(|&p| supply_of(&pos, p));
+                poorest.map(|p| {
+                    let have = supply_of(&pos, p);
+                    let holes = g.holes(p).len() as u32;
+                    let full = (have / refill).min(holes);
+                    let rest = have - full * refill;
+                    match (rounds.partial && full < holes && rest > 0, rounds.mirrored) {
+                        (true, true) => (full + 1, rest),
+                        (true, false) => (full + 1, refill),
+                        (false, _) => (full, refill),
+                    }
+                })
+            } else {
+                None
+            };
+            for p in seats {
+                let mut supply = supply_of(&pos, p);
+                for h in g.holes_of(p) {
+                    pos.lift(h);
+                }
+                if let Some(s) = g.store_of(p) {
+                    pos.set(s, 0);
+                }
+                if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
+                    *reserve = 0;
+                }
+                if pos.out & (1 << p) != 0 {
+                    pos.closed |= g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+                    pos.credit(&rules, p, supply);
+                    continue;
+                }
+                let (mut filled, mut sown) = (0u8, 0u32);
+                let (mut closed, mut open, mut partial) = (0u64, 0u64, None);
+                let mut fill = |h: Pos| {
+                    // The most this hole may take: a full hole, or under the poorest player's
+                    // limit nothing past their holes and their last hole's count in the last.
+                    let most = match limit {
+                        Some((holes, _)) if u32::from(filled) >= holes => 0,
+                        Some((holes, last)) if u32::from(filled) + 1 == holes => last,
+                        _ => refill,
+                    };
+                    let put = if supply >= most || rounds.partial {
+                        supply.min(most)
+                    } else {
+                        0
+                    };
+                    if put > 0 {
+                        // put <= refill, which is a u16.
+                        pos.set(h, u16::try_from(put).unwrap_or(rounds.refill));
+                        supply -= put;
+                        sown += put;
+                        filled += 1;
+                        if put < refill {
+                            partial = Some((h, put));
+                        }
+                    } else if rounds.unfilled_open {
+                        open |= bit(h);
+                    } else {
+                        closed |= bit(h);
+                    }
+                };
+                let row = g.holes(p);
+                match rounds.from {
+                    RowEnd::Left => row.iter().copied().for_each(&mut fill),
+                    RowEnd::Right => row.iter().rev().copied().for_each(&mut fill),
+                    RowEnd::OutsideIn => {
+                        // 1, N, 2, N - 1, ...: the holes left closed are in the middle.
+                        let n = row.len();
+                        (0..n)
+                            .map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 })
+                            .filter_map(|i| row.get(i).copied())
+                            .for_each(&mut fill);
+                    }
+                }
+                pos.closed |= closed;
+                pos.credit(&rules, p, supply);
+                if T::EVENTS {
+                    tracer.event(Event::Refill {
+                        player: p,
+                        holes: filled,
+                        seeds: sown,
+                        partial,
+                        open,
+                        closed,
+                        kept: supply,
+                    });
+                }
             }
         }
         pos.to_move = starter;

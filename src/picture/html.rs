@@ -661,6 +661,43 @@ impl Replay {
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
             }
+            Event::Restart => {
+                // Every site as at the start: the holes' layout, nothing closed, each player
+                // holding what they held then.
+                let g = &self.rules.geometry;
+                let holes: Vec<Pos> = (0..g.positions).filter(|&h| g.is_hole(h)).collect();
+                for h in holes {
+                    let Some(i) = self.layout.site_of(h) else {
+                        continue;
+                    };
+                    let count = self
+                        .rules
+                        .initial
+                        .get(usize::from(h))
+                        .map_or(0, |&n| u32::from(n));
+                    self.set_seeds(&mut step, Some(i), count);
+                    let marks: Vec<Mark> = (self.model.sites.get(i))
+                        .map_or(Vec::new(), |s| s.marks.clone())
+                        .into_iter()
+                        .filter(|m| *m != Mark::Closed)
+                        .collect();
+                    self.set_marks(&mut step, i, marks);
+                }
+                let held = self.rules.held_at_start;
+                for p in self.rules.geometry.players() {
+                    let site = match self.rules.geometry.store_of(p) {
+                        Some(store) => self.layout.site_of(store),
+                        None => self.layout.tray_of(SiteKind::Reserve, p),
+                    };
+                    self.set_seeds(&mut step, site, held);
+                    let sink = self.layout.tray_of(SiteKind::Sink, p);
+                    if sink.is_some() {
+                        self.set_seeds(&mut step, sink, 0);
+                    }
+                }
+                step.text = self.trace_line(e);
+                item = Some(("round", step.text.clone(), None));
+            }
             Event::RoundStart { .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
