@@ -132,7 +132,7 @@ pub const NAMES: &[NameDoc] = &[
         name: "round_winner",
         ty: Type::Player,
         needs: facts::ROUND,
-        doc: "in round-end effects: the winner of the round just ended (nobody for a draw)",
+        doc: "the winner of the round just ended, or nobody after a draw",
     },
     NameDoc {
         name: "south",
@@ -906,6 +906,10 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         facts::HAND => (
             "the seeds in hand as a seed is about to be sown",
             "only in `[[sowing.skip]]` clauses",
+        ),
+        facts::ROUND => (
+            "the winner of the round just ended",
+            "only in effects at \"round_end\"",
         ),
         _ => return None,
     })
