@@ -6,20 +6,27 @@ use std::fmt::Write;
 
 fn main() {
     println!("cargo:rerun-if-changed=rulesets");
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
-    let mut names: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .filter_map(|p| {
-                    let stem = p.file_stem()?.to_str()?.to_string();
-                    Some((stem, p.display().to_string()))
-                })
-                .collect()
+    // The package's folder as cargo gives it when the script runs, not when it was compiled:
+    // a script built for a checkout elsewhere (a reused target directory) must still read
+    // this one.
+    let root = std::path::PathBuf::from(
+        std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into()),
+    );
+    let dir = root.join("rulesets");
+    let entries = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read the shipped rulesets in {}: {e}", dir.display()));
+    let mut names: Vec<(String, String)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_string();
+            Some((stem, p.display().to_string()))
         })
-        .unwrap_or_default();
+        .collect();
+    if names.is_empty() {
+        panic!("no shipped ruleset in {}", dir.display());
+    }
     names.sort();
     let mut code = String::from(
         "/// (name, file text) of every shipped ruleset.\npub const SHIPPED: &[(&str, &str)] = &[\n",
@@ -30,7 +37,7 @@ fn main() {
     code.push_str("];\n");
     // The documented rules of each shipped game, `docs/rules/NAME.md`, for `sow explain`.
     println!("cargo:rerun-if-changed=docs/rules");
-    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
+    let docs = root.join("docs/rules");
     code.push_str(
         "/// (name, file text) of the documented rules of every shipped ruleset that has them.\npub const RULES: &[(&str, &str)] = &[\n",
     );

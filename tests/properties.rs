@@ -216,6 +216,7 @@ impl<'a> Ledger<'a> {
             Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {
                 panic!("the seed games have two players and fixed holes: {event:?}")
             }
+            Event::Restart => panic!("the seed games refill their matches: {event:?}"),
         }
         assert_eq!(
             self.pos.total() + self.hand,
