@@ -722,6 +722,9 @@ impl Explainer<'_> {
                     }
                     ruleset::VarScope::Turn => "set back at the start of every turn",
                     ruleset::VarScope::Round => "set back at the start of every round",
+                    ruleset::VarScope::Game if f.rounds.is_some() => {
+                        "kept for the whole match, from round to round"
+                    }
                     ruleset::VarScope::Game => "kept for the whole game",
                 };
                 let about = v
@@ -928,10 +931,11 @@ impl Explainer<'_> {
                 .is_some_and(|r| r.match_winner == ruleset::MatchWinner::LastRound);
             if let Some(e) = &r.match_ends {
                 let mut n = self.note("", e, Ctx::End);
-                n.role = if last_round {
-                    "the match also ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round"
-                } else {
-                    "the match also ends, the player holding more seeds winning, when at the end of a round"
+                n.role = match (last_round, restart) {
+                    (true, true) => "the match ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round",
+                    (true, false) => "the match also ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round",
+                    (false, true) => "the match ends, the player holding more seeds winning, when at the end of a round",
+                    (false, false) => "the match also ends, the player holding more seeds winning, when at the end of a round",
                 };
                 s.note(n);
             }

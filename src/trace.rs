@@ -492,7 +492,13 @@ impl Tracer for Ledger {
                 self.refilled = true;
             }
             Event::RoundStart { .. } => {}
-            Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } | Event::Restart => {
+            Event::Restart => {
+                // A new game from the layout: the ply's end is checked by the game's totals (a
+                // set-up position may have held fewer).
+                self.refilled = true;
+                self.total = self.rules.total_seeds();
+            }
+            Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {
                 // Between rounds, like the refill: the next ply's totals check the board.
                 self.refilled = true;
             }

@@ -79,7 +79,8 @@ struct Spec {
     lap_set: bool,
     /// A match of rounds: holes refilled in full only (`full`), or the poorest player laying
     /// out everything with a partial last hole and the others filling as many, the matching
-    /// hole the same and unfilled holes left open (`poorest`).
+    /// hole the same and unfilled holes left open (`poorest`), or separate games from the
+    /// layout won by three wins in a row, counted by round-end effects (`restart`).
     rounds: Option<&'static str>,
     /// An entry of held seeds: of a size the mover chooses (on boards of at most 64 seeds),
     /// or of all held, from the hole after the mover's first, while their holes hold few.
@@ -263,7 +264,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 (
                     any::<bool>(),
                     any::<bool>(),
-                    prop::option::of(prop::sample::select(vec!["full", "poorest"])),
+                    prop::option::of(prop::sample::select(vec!["full", "poorest", "restart"])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
                     prop::option::of(prop::sample::select(vec!["any", "forced", "end"])),
                 ),
@@ -513,6 +514,12 @@ fn ruleset_text(s: &Spec) -> String {
                 s.seeds
             );
         }
+        Some("restart") => {
+            t += "\n[rounds]\nrestart = true\nnext_starter = \"loser\"\nmatch_winner = \"last_round\"\nmatch_ends = 'streak(south) >= 3 or streak(north) >= 3'\n";
+            t += "\n[vars.streak]\nscope = \"game\"\nper_player = true\n";
+            t += "\n[[effect]]\nname = \"a win\"\nat = \"round_end\"\nwhen = 'round_winner == mover'\nset = { streak = 'streak(mover) + 1' }\n";
+            t += "\n[[effect]]\nname = \"a loss\"\nat = \"round_end\"\nwhen = 'round_winner == opponent'\nset = { streak = '0' }\n";
+        }
         Some(_) => {
             t += &format!(
                 "\n[rounds]\nrefill = {}\nrefill_from = \"right\"\nnext_starter = \"poorer\"\n",
@@ -560,7 +567,8 @@ fn banked(rules: &Rules, pos: &Position) -> u32 {
 fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCaseError> {
     let rules = game.rules().clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let total = game.position().total();
+    let mut total = game.position().total();
+    let restarts = rules.rounds.as_ref().is_some_and(|r| r.restart);
     let mut moves = Vec::new();
     let mut traces = Vec::new();
     let mut seen: HashSet<Position> = HashSet::new();
@@ -580,6 +588,11 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCas
         game.play(h, &mut events)
             .map_err(|e| TestCaseError::fail(format!("a legal move was refused: {e}")))?;
         let pos = *game.position();
+        // A new game of a match of separate games is laid out as the rules' start, whatever
+        // the set-up position held.
+        if restarts && game.round() != round {
+            total = rules.total_seeds();
+        }
         prop_assert_eq!(pos.total(), total, "seeds conserved");
         prop_assert_eq!(
             events.check(&pos),
