@@ -1056,6 +1056,10 @@ pub struct Game {
     /// Every hole of the board where a move may start from any hole (`[sowing] from =
     /// "any"`), else 0: added to the mover's own holes when the legal moves are listed.
     from_any: u64,
+    /// For `[end] no_further_capture`: how many of the coming plies are forced moves already
+    /// followed, with a capture or a choice after them (see [`Game::capture_can_follow`]).
+    /// A function of the position, kept to save work; cleared when play moves elsewhere.
+    forced_ahead: u64,
     /// The small fields of a list of moves sown the rules' way ([`MoveList::with_meta`]).
     list_meta: u64,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -1284,6 +1288,7 @@ impl Game {
             can_relay,
             has_entry,
             from_any,
+            forced_ahead: 0,
             list_meta: MoveList::of(0, rules_direction).meta,
             fixed_when,
             dead_legal,
@@ -1306,6 +1311,7 @@ impl Game {
             self.program = program.clone();
         }
         self.pos = self.opening;
+        self.forced_ahead = 0;
         self.use_tables(self.opening.closed);
         self.starter = self.rules.first;
         self.round = 1;
@@ -1799,25 +1805,35 @@ impl Game {
     /// capture, to a player with no move, an endless move, an ending of `[[end.when]]`, or a
     /// position it has met before (found exactly by Brent's method, on copies: no history and
     /// no allocation). The game itself is left as it was.
+    ///
+    /// The forced moves found before that capture or choice are the game's next plies, so
+    /// they are not followed again: `forced_ahead` counts them down, and the next walk starts
+    /// where this one stopped. A game's walks thus cost about one move per ply in all.
     #[inline(never)]
     fn capture_can_follow(&mut self) -> bool {
+        if self.forced_ahead > 0 {
+            self.forced_ahead -= 1;
+            return true;
+        }
         let saved = self.pos;
-        let follows = self.forced_play_captures();
+        let ahead = self.forced_play_captures();
         self.pos = saved;
-        follows
+        self.forced_ahead = ahead.unwrap_or(0);
+        ahead.is_some()
     }
 
-    /// The walk of [`Game::capture_can_follow`], on `self.pos`, which it changes.
-    fn forced_play_captures(&mut self) -> bool {
+    /// The walk of [`Game::capture_can_follow`], on `self.pos`, which it changes: the forced
+    /// moves (and passes) made before a capture or a choice, or `None` when no capture follows.
+    fn forced_play_captures(&mut self) -> Option<u64> {
         let mut tortoise = self.pos;
-        let (mut power, mut steps) = (1u64, 0u64);
+        let (mut power, mut steps, mut walked) = (1u64, 0u64, 0u64);
         loop {
             let player = self.pos.to_move;
             let list = self.legal_for(player);
             let mut moves = list.iter();
             let (first, second) = (moves.next(), moves.next());
             match (first, second) {
-                (Some(_), Some(_)) => return true,
+                (Some(_), Some(_)) => return Some(walked),
                 (None, _) if self.rules.pass && self.another_can_move(player) => {
                     // A forced pass.
                     self.pos.turn_sowings = 0;
@@ -1826,11 +1842,11 @@ impl Game {
                     }
                     self.pos.to_move = self.next_seat(player);
                 }
-                (None, _) => return false,
+                (None, _) => return None,
                 (Some(mv), None) => {
                     let (pos, dir, again) = match self.forced_move(player, &list, mv) {
-                        Forced::Captures => return true,
-                        Forced::Endless => return false,
+                        Forced::Captures => return Some(walked),
+                        Forced::Endless => return None,
                         Forced::Then(pos, dir, again) => (pos, dir, again),
                     };
                     self.pos = pos;
@@ -1840,14 +1856,15 @@ impl Game {
                         let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
                         cx.dir = dir;
                         if (self.program.end_when.iter()).any(|(_, when)| when(&cx, &self.pos)) {
-                            return false;
+                            return None;
                         }
                     }
                 }
             }
+            walked += 1;
             // The same position again: the forced play goes round for ever without capturing.
             if self.pos == tortoise {
-                return false;
+                return None;
             }
             steps += 1;
             if steps == power {
@@ -2258,6 +2275,8 @@ impl Game {
     ) {
         let rules = self.rules.clone();
         let g = &rules.geometry;
+        // What follows is another round, or nothing: the forced play followed is not played.
+        self.forced_ahead = 0;
         let mut shares = [0u32; MAX_SEATS];
         let mut removed = 0u32;
         for p in g.players() {
