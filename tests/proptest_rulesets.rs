@@ -80,7 +80,7 @@ struct Spec {
     /// A match of rounds: holes refilled in full only (`full`), or the poorest player laying
     /// out everything with a partial last hole and the others filling as many, the matching
     /// hole the same and unfilled holes left open (`poorest`), or separate games from the
-    /// layout won by three wins in a row, counted by round-end effects (`restart`).
+    /// layout won by two wins in a row, counted by round-end effects (`restart`).
     rounds: Option<&'static str>,
     /// An entry of held seeds: of a size the mover chooses (on boards of at most 64 seeds),
     /// or of all held, from the hole after the mover's first, while their holes hold few.
@@ -515,7 +515,7 @@ fn ruleset_text(s: &Spec) -> String {
             );
         }
         Some("restart") => {
-            t += "\n[rounds]\nrestart = true\nnext_starter = \"loser\"\nmatch_winner = \"last_round\"\nmatch_ends = 'streak(south) >= 3 or streak(north) >= 3'\n";
+            t += "\n[rounds]\nrestart = true\nnext_starter = \"loser\"\nmatch_winner = \"last_round\"\nmatch_ends = 'streak(south) >= 2 or streak(north) >= 2'\n";
             t += "\n[vars.streak]\nscope = \"game\"\nper_player = true\n";
             t += "\n[[effect]]\nname = \"a win\"\nat = \"round_end\"\nwhen = 'round_winner == mover'\nset = { streak = 'streak(mover) + 1' }\n";
             t += "\n[[effect]]\nname = \"a loss\"\nat = \"round_end\"\nwhen = 'round_winner == opponent'\nset = { streak = '0' }\n";
