@@ -899,6 +899,7 @@ impl Explainer<'_> {
                 ));
             }
             if restart {
+                // Every round starts from the layout: nobody is ever short of seeds.
             } else if partial && self.rules.geometry.seats > 2 {
                 s.say("A player holding no seed at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins.");
             } else if partial {
@@ -932,10 +933,18 @@ impl Explainer<'_> {
             if let Some(e) = &r.match_ends {
                 let mut n = self.note("", e, Ctx::End);
                 n.role = match (last_round, restart) {
-                    (true, true) => "the match ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round",
-                    (true, false) => "the match also ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round",
-                    (false, true) => "the match ends, the player holding more seeds winning, when at the end of a round",
-                    (false, false) => "the match also ends, the player holding more seeds winning, when at the end of a round",
+                    (true, true) => {
+                        "the match ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round"
+                    }
+                    (true, false) => {
+                        "the match also ends, the winner of its last round winning it (a draw if that round was drawn), when at the end of a round"
+                    }
+                    (false, true) => {
+                        "the match ends, the player holding more seeds winning, when at the end of a round"
+                    }
+                    (false, false) => {
+                        "the match also ends, the player holding more seeds winning, when at the end of a round"
+                    }
                 };
                 s.note(n);
             }
@@ -1310,7 +1319,7 @@ impl Explainer<'_> {
         {
             let mut s = Section::new("end", "End: no further capture", &x.cites, line);
             s.say(format!(
-                "After every sowing, the play to come is followed on a copy of the position for as long as it is forced (the player to move has one legal move, or must pass); when it comes, without a capture, to a player who cannot move, a move that never ends or a position it has already met, no further capture can be made and the game{} ends: {}",
+                "After every move or pass, the play to come is followed on a copy of the position for as long as it is forced (the player to move has one legal move, or must pass); when it comes, without a capture, to a player who cannot move, a move that never ends, a position it has already met or an ending of the rules, no further capture can be made and the game{} ends: {}",
                 or_round,
                 self.ending(&x.remaining, &x.result, "the player to move next")
             ));

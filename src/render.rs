@@ -616,6 +616,7 @@ fn limit_name(limit: Limit) -> &'static str {
         Limit::Laps => "lap limit",
         Limit::Steps => "limit on the work of a move",
         Limit::Plies => "ply limit",
+        Limit::Rounds => "limit on rounds in which nobody can move",
     }
 }
 

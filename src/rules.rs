@@ -32,6 +32,11 @@ pub const MAX_STEPS_PER_MOVE: u64 = 1_000_000_000;
 /// The most plies one game (or match) may take; reaching it ends the game with the ruleset's
 /// `cycle` ending, and the trace says that the limit ended it.
 pub const MAX_PLIES: u32 = 100_000;
+/// The most rounds of a match that may end one after another with no move made in them: rounds in
+/// which nobody can move are decided by their start, and a start that repeats ends the match
+/// (see the engine's idle rounds), but effects that count rounds can keep every start new.
+/// Reaching it stops play with no result.
+pub const MAX_IDLE_ROUNDS: u32 = 10_000;
 
 /// The most players a game may have.
 pub const MAX_SEATS: usize = 6;
@@ -1158,7 +1163,7 @@ impl HoleX {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => 1 + h.size(),
             HoleX::Of(p, n) => 1 + p.size() + n.size(),
             HoleX::Ahead(h, n) => 1 + h.size() + n.size(),
-            HoleX::FirstAfter(h, c) => 1 + h.size() + c.size(),
+            HoleX::FirstAfter(h, c) => 1 + h.size() + AGGREGATE_HOLES * c.size(),
             HoleX::Claim(p) => 1 + p.size(),
             HoleX::Here
             | HoleX::Last
@@ -1245,6 +1250,7 @@ impl Rules {
             || (self.drop_effects.iter())
                 .chain(&self.lap_effects)
                 .chain(&self.move_effects)
+                .chain(&self.round_effects)
                 .any(|e| e.when.reads(fact))
             || self
                 .drop_captures

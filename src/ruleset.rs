@@ -763,7 +763,8 @@ pub struct Effect {
     #[serde(default)]
     pub cites: Option<String>,
     /// When it is tried: `drop`, `lap_end` or `move_end`, after the capture clauses of that
-    /// moment.
+    /// moment; or, in a match, `round_end`: once a round has been scored, for each player still
+    /// in the match in turn (`mover` that player, `round_winner` the round's winner).
     pub at: Moment,
     /// It applies when this holds (default: always).
     #[serde(default)]
@@ -855,7 +856,7 @@ pub struct End {
     /// `opponent` is the player who moved last). Absent: play goes on.
     #[serde(default)]
     pub no_capture: Option<Ending>,
-    /// No capture can follow: after every sowing, the play to come is followed on a copy of
+    /// No capture can follow: after every move or pass, the play to come is followed on a copy of
     /// the position for as long as it is forced (the player to move has one legal move, or
     /// must pass). The ending fires when that play comes, without capturing, to a player with
     /// no move, a move whose laps never end, a position it has already met, or an ending of

@@ -37,6 +37,9 @@ pub enum Limit {
     Steps,
     /// The game or match reached [`crate::rules::MAX_PLIES`] plies.
     Plies,
+    /// [`crate::rules::MAX_IDLE_ROUNDS`] rounds of the match in a row ended with nobody able to
+    /// move.
+    Rounds,
 }
 
 /// One thing that happened.

@@ -357,6 +357,38 @@ fn endless_relay_ends_promptly() {
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
 }
 
+/// A match whose rounds nobody can play, each start made new by a round-end effect that counts
+/// them, must not run on for ever: play stops at the engine's limit on such rounds, with no
+/// result.
+#[test]
+fn idle_rounds_stop_at_the_limit() {
+    let file = "tests/hostile/engine/idle_rounds_counted.toml";
+    assert_described(file);
+    let run = sow(&strings(&[
+        "replay", file, "--moves", "s1 n1", "--detail", "plies",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Round 1 has the two moves; rounds 2 to the limit + 1 end at once; the next stops.
+    let limit = sow::rules::MAX_IDLE_ROUNDS;
+    let last = format!("round {} ends", limit + 1);
+    assert!(run.stdout.contains(&last), "{}", run.stdout.len());
+    assert!(
+        !run.stdout.contains(&format!("round {} ends", limit + 2)),
+        "past the limit"
+    );
+    let tail: String = run
+        .stdout
+        .lines()
+        .rev()
+        .take(6)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        tail.contains("limit on rounds in which nobody can move"),
+        "{tail}"
+    );
+}
+
 /// `--record` never overwrites a file, least of all the ruleset being played, and says so
 /// before the game starts.
 #[test]

@@ -151,8 +151,10 @@ impl Checker<'_> {
         self.players = self.players(f);
         self.vars(f);
         let mut geometry = self.geometry(&f.board);
+        // Where moves may start decides whether a player may own no hole.
+        let sow_from = self.setting(&f.sowing.from, "sowing.from");
         if let Some(g) = &mut geometry {
-            self.owners(f, g);
+            self.owners(f, g, sow_from == Some(ruleset::SowFrom::Any));
         }
         if let Some(g) = &geometry {
             self.labels = (0..g.positions)
@@ -187,7 +189,6 @@ impl Checker<'_> {
         let pass = self.setting(&f.turns.pass, "turns.pass");
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
-        let sow_from = self.setting(&f.sowing.from, "sowing.from");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
         let skips: Vec<SkipRule> = (f.sowing.skip.iter())
             .filter_map(|k| {
@@ -405,8 +406,9 @@ impl Checker<'_> {
                     format!("effect \"{}\" is tried at the round's end, but the game is not a match of rounds", e.name),
                 )
                 .hint("round-end effects count what rounds do for the match: add [rounds], or try the effect at `move_end`");
-                // The clause's `at`, found from its name.
-                let named = self.source.find(&format!("name = \"{}\"", e.name));
+                // The clause's `at`, found from its condition, or else from its name.
+                let named = (e.when.as_ref().map(|w| w.span().start))
+                    .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
                 let d = match named.and_then(|at| key_near(self.source, at, "at")) {
                     Some(span) => d.at(span),
                     None => d,
@@ -982,12 +984,10 @@ impl Checker<'_> {
 
     /// Applies `[board] owners` and `[board] neutral`, when given (and requires owners with
     /// more than two players).
-    fn owners(&mut self, f: &RulesetFile, g: &mut Geometry) {
+    fn owners(&mut self, f: &RulesetFile, g: &mut Geometry, from_any: bool) {
         let b = &f.board;
         let seats = self.players.len();
         let anchor = b.seeds.span().start;
-        // Moves may start from any hole (unless the rules fix their own holes).
-        let from_any = !matches!(f.sowing.from, Setting::Fixed(ruleset::SowFrom::Own));
         // The table as a whole: `owners = { ... }` in [board], or its own `[board.owners]`.
         let place = |checker: &Checker<'_>, d: Diagnostic| {
             let header = "[board.owners]";

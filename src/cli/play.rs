@@ -951,6 +951,7 @@ fn result_line(game: &Game, end: Option<(Option<Player>, [u32; MAX_SEATS])>) -> 
                 sow::trace::Limit::Laps => "lap limit",
                 sow::trace::Limit::Steps => "limit on the work of a move",
                 sow::trace::Limit::Plies => "ply limit",
+                sow::trace::Limit::Rounds => "limit on rounds in which nobody can move",
             },
             game.ply()
         ),

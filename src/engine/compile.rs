@@ -682,8 +682,10 @@ impl Compiler<'_> {
             BoolX::VarOf(slot, p) => {
                 let (slot, who) = (usize::from(*slot), self.who(p));
                 Box::new(move |cx, pos| {
-                    let at = slot + usize::from(who(cx, pos));
-                    pos.vars.get(at).is_some_and(|&v| v != 0)
+                    // Nobody (a neutral hole's owner, a drawn round's winner) has no value.
+                    let p = who(cx, pos);
+                    let at = slot + usize::from(p);
+                    p < cx.rules.geometry.seats && pos.vars.get(at).is_some_and(|&v| v != 0)
                 })
             }
             BoolX::Dir(eq, a, b) => {
@@ -1024,7 +1026,11 @@ impl Compiler<'_> {
             DirX::VarOf(slot, p) => {
                 let (slot, who) = (usize::from(*slot), self.who(p));
                 Box::new(move |cx, pos| {
-                    let at = slot + usize::from(who(cx, pos));
+                    let p = who(cx, pos);
+                    if p >= cx.rules.geometry.seats {
+                        return 0;
+                    }
+                    let at = slot + usize::from(p);
                     pos.vars.get(at).copied().unwrap_or(0)
                 })
             }
@@ -1062,7 +1068,11 @@ impl Compiler<'_> {
             IntX::VarOf(slot, p) => {
                 let (slot, who) = (usize::from(*slot), self.who(p));
                 Box::new(move |cx, pos| {
-                    let at = slot + usize::from(who(cx, pos));
+                    let p = who(cx, pos);
+                    if p >= cx.rules.geometry.seats {
+                        return 0;
+                    }
+                    let at = slot + usize::from(p);
                     i64::from(pos.vars.get(at).copied().unwrap_or(0))
                 })
             }
@@ -1212,7 +1222,11 @@ impl Compiler<'_> {
             SetX::VarOf(slot, p) => {
                 let (at, who) = (usize::from(*slot), self.who(p));
                 return Box::new(move |cx, pos| {
-                    let p = usize::from(who(cx, pos));
+                    let p = who(cx, pos);
+                    if p >= cx.rules.geometry.seats {
+                        return 0;
+                    }
+                    let p = usize::from(p);
                     crate::rules::holes_in(&pos.vars, at + crate::rules::HOLES_WIDTH * p)
                 });
             }

@@ -924,6 +924,10 @@ struct Idle {
     ply: u32,
     power: u32,
     steps: u32,
+    /// Rounds begun since the last move.
+    rounds: u32,
+    /// The tortoise's round phase (see [`Idle::repeats`]).
+    phase: u32,
 }
 
 impl Idle {
@@ -933,22 +937,28 @@ impl Idle {
             ply,
             power: 1,
             steps: 0,
+            rounds: 0,
+            phase: 0,
         }
     }
 
-    /// Takes the start of the next round, `ply` plies into the match: whether it repeats an
-    /// earlier start with no move made since.
-    fn repeats(&mut self, start: Position, ply: u32) -> bool {
+    /// Takes the start of the next round, `ply` plies into the match and `phase` rounds
+    /// since the holes last moved on (`rotate_owners`: starts alike in another phase lead to
+    /// other rounds): whether it repeats an earlier start with no move made since.
+    fn repeats(&mut self, start: Position, ply: u32, phase: u32) -> bool {
         if ply != self.ply {
             *self = Idle::new(start, ply);
+            self.phase = phase;
             return false;
         }
-        if start == self.tortoise {
+        self.rounds = self.rounds.saturating_add(1);
+        if start == self.tortoise && phase == self.phase {
             return true;
         }
         self.steps += 1;
         if self.steps == self.power {
             self.tortoise = start;
+            self.phase = phase;
             self.power = self.power.saturating_mul(2);
             self.steps = 0;
         }
@@ -956,12 +966,16 @@ impl Idle {
     }
 }
 
-/// What a forced move of [`Game::capture_can_follow`]'s play comes to.
+/// What a forced move of [`Game::capture_can_follow`]'s play comes to. (Returned by value:
+/// boxing the position would allocate at every forced move.)
+#[allow(clippy::large_enum_variant)]
 enum Forced {
     /// It captures.
     Captures,
-    /// Its laps never end (or reach the engine's safety limit).
+    /// Its laps never end.
     Endless,
+    /// It reaches one of the engine's safety limits.
+    Limit,
     /// The position after it (the turn not yet passed on), the move's direction, and
     /// whether the mover moves again.
     Then(Position, Dir, bool),
@@ -1828,38 +1842,38 @@ impl Game {
         let mut tortoise = self.pos;
         let (mut power, mut steps, mut walked) = (1u64, 0u64, 0u64);
         loop {
+            // Past the engine's ply limit the game stops anyway, with no result: the walk
+            // stops there too, as if a capture could follow.
+            if u64::from(self.ply) + walked >= u64::from(crate::rules::MAX_PLIES) {
+                return Some(walked);
+            }
             let player = self.pos.to_move;
             let list = self.legal_for(player);
             let mut moves = list.iter();
             let (first, second) = (moves.next(), moves.next());
-            match (first, second) {
+            let dir = match (first, second) {
                 (Some(_), Some(_)) => return Some(walked),
                 (None, _) if self.rules.pass && self.another_can_move(player) => {
                     // A forced pass.
-                    self.pos.turn_sowings = 0;
-                    if self.vars_by_turn {
-                        reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
-                    }
-                    self.pos.to_move = self.next_seat(player);
+                    self.close_pass(player);
+                    self.rules.direction
                 }
                 (None, _) => return None,
                 (Some(mv), None) => {
                     let (pos, dir, again) = match self.forced_move(player, &list, mv) {
                         Forced::Captures => return Some(walked),
                         Forced::Endless => return None,
+                        // The game would stop at the engine's limit there, with no result.
+                        Forced::Limit => return Some(walked),
                         Forced::Then(pos, dir, again) => (pos, dir, again),
                     };
                     self.pos = pos;
                     self.close_move(player, again);
-                    if !self.program.end_when.is_empty() {
-                        let next = self.pos.to_move;
-                        let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
-                        cx.dir = dir;
-                        if (self.program.end_when.iter()).any(|(_, when)| when(&cx, &self.pos)) {
-                            return None;
-                        }
-                    }
+                    dir
                 }
+            };
+            if self.condition_ending(self.pos.to_move, dir).is_some() {
+                return None;
             }
             walked += 1;
             // The same position again: the forced play goes round for ever without capturing.
@@ -1879,15 +1893,20 @@ impl Game {
     /// made on a copy of the position as a ply makes it (without trace or history).
     fn forced_move(&self, player: Player, list: &MoveList, mv: Move) -> Forced {
         let mover = self.mover_of(player, list, mv);
-        let (start, mut pos, mut cx) = (self.pos, self.pos, mover.context());
+        let (mut pos, mut cx) = (self.pos, mover.context());
         if self.track_turn_sowings {
             pos.turn_sowings = pos.turn_sowings.saturating_add(1);
         }
+        // The move's start as a ply keeps it, to replay an endless move from.
+        let start = pos;
         let run = mover.run(&mut pos, &mut cx, &start, &mut ());
         if cx.move_captures > 0 {
             return Forced::Captures;
         }
-        if run.endless.is_some() || run.limit.is_some() {
+        if run.limit.is_some() {
+            return Forced::Limit;
+        }
+        if run.endless.is_some() {
             return Forced::Endless;
         }
         if self.track_first_move {
@@ -1915,6 +1934,18 @@ impl Game {
         if next != mover && self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }
+        self.pos.to_move = next;
+        next
+    }
+
+    /// What follows a pass of `mover`: the turn passes on, and what lasts a turn is reset.
+    /// Returns the player to move.
+    fn close_pass(&mut self, mover: Player) -> Player {
+        self.pos.turn_sowings = 0;
+        if self.vars_by_turn {
+            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
+        }
+        let next = self.next_seat(mover);
         self.pos.to_move = next;
         next
     }
@@ -2113,13 +2144,22 @@ impl Game {
         if self.history.is_pending() {
             self.move_start.copy_from(&self.pos, self.history.blocks());
         }
-        self.pos.turn_sowings = 0;
-        if self.vars_by_turn {
-            reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
-        }
-        let next = self.next_seat(mover);
-        self.pos.to_move = next;
+        let next = self.close_pass(mover);
         self.between_plies(next, self.rules.direction, PlyReport::default(), tracer)
+    }
+
+    /// The `[[end.when]]` ending that holds now, `next` to move after a move in direction
+    /// `dir`, if any. Endings are read between moves, with no hole facts.
+    #[inline(always)]
+    fn condition_ending(&self, next: Player, dir: Dir) -> Option<EndingRule> {
+        if self.program.end_when.is_empty() {
+            return None;
+        }
+        let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
+        cx.dir = dir;
+        (self.program.end_when.iter())
+            .find(|(_, when)| when(&cx, &self.pos))
+            .map(|&(ending, _)| ending)
     }
 
     /// What follows a ply once the next player is known: the ending conditions, the cycle
@@ -2132,18 +2172,7 @@ impl Game {
         mut report: PlyReport,
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
-        // Endings are read between moves, with no hole facts.
-        let ending = if self.program.end_when.is_empty() {
-            None
-        } else {
-            let mut cx = Cx::new(&self.rules, self.tables_of(dir), next, self.starter);
-            cx.dir = dir;
-            let ends = self.program.end_when.iter();
-            ends.into_iter()
-                .find(|(_, when)| when(&cx, &self.pos))
-                .map(|&(ending, _)| ending)
-        };
-        if let Some(ending) = ending {
+        if let Some(ending) = self.condition_ending(next, dir) {
             report.round_over = true;
             self.end_round(ending, EndCause::Condition, next, next, tracer);
             return Ok(report);
@@ -2187,40 +2216,51 @@ impl Game {
     /// Returns whether a cycle was found.
     #[inline(always)]
     fn settle<T: Tracer>(&mut self, tracer: &mut T) -> bool {
-        if self.is_over() {
-            return false;
-        }
-        let next = self.pos.to_move;
-        self.moves = self.legal_for(next);
-        if self.moves.is_empty() {
-            if self.rules.pass && self.another_can_move(next) {
-                // The player cannot sow but another can: they pass.
-                self.moves = MoveList::passing(self.rules.direction);
-            } else {
-                self.end_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
-                return false;
+        let mut cycled = false;
+        // Each pass settles a round's position; a round that ends at once is followed by the
+        // next one's start, settled in turn.
+        loop {
+            if self.is_over() {
+                return cycled;
             }
-        }
-        if let Some(cycle) = self.rules.cycle
-            && let Some(first) = self.history.settle(&self.pos, self.ply)
-        {
-            if T::EVENTS {
-                tracer.event(Event::Cycle {
-                    first,
-                    ply: self.ply,
-                });
+            let next = self.pos.to_move;
+            self.moves = self.legal_for(next);
+            if self.moves.is_empty() {
+                if self.rules.pass && self.another_can_move(next) {
+                    // The player cannot sow but another can: they pass.
+                    self.moves = MoveList::passing(self.rules.direction);
+                } else {
+                    if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
+                        // The engine's safety limit, not a rule: play stops with no result.
+                        self.stop(Limit::Rounds, tracer);
+                        return cycled;
+                    }
+                    self.close_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
+                    continue;
+                }
             }
-            self.end_round(cycle, EndCause::Cycle, next, next, tracer);
-            return true;
+            if let Some(cycle) = self.rules.cycle
+                && let Some(first) = self.history.settle(&self.pos, self.ply)
+            {
+                if T::EVENTS {
+                    tracer.event(Event::Cycle {
+                        first,
+                        ply: self.ply,
+                    });
+                }
+                self.close_round(cycle, EndCause::Cycle, next, next, tracer);
+                cycled = true;
+                continue;
+            }
+            return cycled;
         }
-        false
     }
 
     /// Stops play at one of the engine's safety limits: the game ends with no result.
     fn stop<T: Tracer>(&mut self, limit: Limit, tracer: &mut T) {
         if T::EVENTS {
             match limit {
-                Limit::Laps | Limit::Steps => {}
+                Limit::Laps | Limit::Steps | Limit::Rounds => {}
                 Limit::Plies => tracer.event(Event::PlyLimit { plies: self.ply }),
             }
         }
@@ -2266,6 +2306,21 @@ impl Game {
     /// Ends the game or round: shares out the seeds left, decides the winner, and in a match
     /// refills the board for the next round (or ends the match).
     fn end_round<T: Tracer>(
+        &mut self,
+        ending: EndingRule,
+        cause: EndCause,
+        mover: Player,
+        next_up: Player,
+        tracer: &mut T,
+    ) {
+        self.close_round(ending, cause, mover, next_up, tracer);
+        self.settle(tracer);
+    }
+
+    /// The end of a round (see [`Game::end_round`]) up to the next round's start, which is
+    /// left for [`Game::settle`] to settle: so that rounds in which nobody can move follow one
+    /// another in a loop, not by recursion.
+    fn close_round<T: Tracer>(
         &mut self,
         ending: EndingRule,
         cause: EndCause,
@@ -2575,7 +2630,11 @@ impl Game {
         self.round += 1;
         // Rounds in which nobody can move change nothing but by their ending and refill: once
         // one starts again as an earlier such round did, they repeat for ever.
-        let idle_again = self.idle.repeats(pos, self.ply);
+        let phase = match rounds.rotate_owners {
+            0 => 0,
+            every => self.round % every,
+        };
+        let idle_again = self.idle.repeats(pos, self.ply, phase);
         if idle_again || rounds.end_on_repeated_start {
             if idle_again || self.round_starts.contains(&pos) {
                 // The rule of the ruleset's: a round that would start from an earlier round's
@@ -2584,7 +2643,11 @@ impl Game {
                     tracer.event(Event::RepeatedStart);
                 }
                 self.pos = pos;
-                self.finish(most(&scores), scores, tracer);
+                let champion = match rounds.match_winner {
+                    MatchWinner::MostSeeds => most(&scores),
+                    MatchWinner::LastRound => winner,
+                };
+                self.finish(champion, scores, tracer);
                 return;
             }
             if rounds.end_on_repeated_start {
@@ -2609,7 +2672,6 @@ impl Game {
                 starter,
             });
         }
-        self.settle(tracer);
     }
 
     /// Sets the neighbour tables for a mask of closed holes: built once per mask and kept.

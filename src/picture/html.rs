@@ -676,12 +676,8 @@ impl Replay {
                         .get(usize::from(h))
                         .map_or(0, |&n| u32::from(n));
                     self.set_seeds(&mut step, Some(i), count);
-                    let marks: Vec<Mark> = (self.model.sites.get(i))
-                        .map_or(Vec::new(), |s| s.marks.clone())
-                        .into_iter()
-                        .filter(|m| *m != Mark::Closed)
-                        .collect();
-                    self.set_marks(&mut step, i, marks);
+                    // Nothing is closed or claimed at the start.
+                    self.set_marks(&mut step, i, Vec::new());
                 }
                 let held = self.rules.held_at_start;
                 for p in self.rules.geometry.players() {
