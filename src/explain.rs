@@ -871,7 +871,8 @@ impl Explainer<'_> {
             }
             if let Some(give) = &r.give {
                 s.say(format!(
-                    "Before the refill, the gift \"{}\"{}: one player gives {} to each other player still in the match (never more than they hold).",
+                    "{} the gift \"{}\"{}: one player gives {} to each other player still in the match (never more than they hold).",
+                    if restart { "Before the next round starts," } else { "Before the refill," },
                     give.name,
                     give.cites.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
                     if give.seeds == 1 { "1 seed".to_string() } else { format!("{} seeds", give.seeds) },
@@ -895,7 +896,12 @@ impl Explainer<'_> {
                     }
                 };
                 s.say(format!(
-                    "{every}, before the refill, each player's holes pass to the next player in turn order."
+                    "{every}, {}, each player's holes pass to the next player in turn order.",
+                    if restart {
+                        "before the next round starts"
+                    } else {
+                        "before the refill"
+                    }
                 ));
             }
             if restart {

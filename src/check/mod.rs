@@ -506,8 +506,24 @@ impl Checker<'_> {
                 self.setting(&r.matching_hole, "rounds.matching_hole")?
                     == ruleset::MatchingHole::Same,
             );
+            if restart {
+                // The refill's settings mean nothing when every round starts from the layout.
+                let at = header.as_ref().map_or(0, |h| h.start);
+                for key in ["refill", "refill_from", "last_hole", "holes_filled", "matching_hole", "unfilled"] {
+                    if let Some(span) = key_near(self.source, at, key) {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::SettingWithoutEffect,
+                                format!("`{key}` changes nothing with `restart = true`: every round starts again from the layout"),
+                            )
+                            .at(span)
+                            .hint(format!("remove `{key}`, or refill the board from what the players hold (`restart = false`)")),
+                        );
+                    }
+                }
+            }
             let matching_set = !matches!(r.matching_hole, Setting::Fixed(ruleset::MatchingHole::Full));
-            if matching_set && !(partial && poorest) {
+            if matching_set && !(partial && poorest) && !restart {
                 let d = Diagnostic::new(
                     Code::SettingWithoutEffect,
                     "`matching_hole` changes nothing without `holes_filled = \"poorest\"` and `last_hole = \"partial\"`: no hole matches a partial one",
