@@ -240,7 +240,11 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     if humans {
         say(
             &mut screen,
-            "Type a move such as s3 (or just 3), `hint`, `undo`, `help` or `quit`.\n",
+            if rules.geometry.rows == 1 {
+                "Type a move such as r3 (or just 3), `hint`, `undo`, `help` or `quit`.\n"
+            } else {
+                "Type a move such as s3 (or just 3), `hint`, `undo`, `help` or `quit`.\n"
+            },
         );
     }
     if let Some(doc) = doc.as_mut() {
@@ -713,9 +717,9 @@ fn ask(
             }
             _ => {}
         }
-        // A bare number is a hole of the player to move.
+        // A bare number is a hole of the player to move (on a ring, the ring's hole).
         let text = if entry.chars().all(|c| c.is_ascii_digit()) {
-            format!("{}{entry}", if mover == 0 { 's' } else { 'n' })
+            format!("{}{entry}", hole_letter(rules, mover))
         } else {
             entry.to_string()
         };
@@ -732,8 +736,17 @@ fn ask(
     }
 }
 
+/// The letter of the labels of `mover`'s holes: their row's, or a ring's `r`.
+fn hole_letter(rules: &Rules, mover: Player) -> char {
+    match (rules.geometry.rows, mover) {
+        (1, _) => 'r',
+        (_, 0) => 's',
+        _ => 'n',
+    }
+}
+
 fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
-    let letter = if mover == 0 { 's' } else { 'n' };
+    let letter = hole_letter(rules, mover);
     // What else a move may say in these rules: a direction, an entry.
     let mut more = String::new();
     if rules.choose_direction {
@@ -744,9 +757,21 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     if rules.entry.is_some() {
         more.push_str("  +N enters N of the seeds you hold, where the rules allow it (e.g. +3).\n");
     }
+    let how = if rules.geometry.rows == 1 {
+        format!(
+            "  A move is a hole of the ring by its label, e.g. r3, or just its number; the legal moves\n  \
+             now are {offered}.\n"
+        )
+    } else {
+        format!(
+            "  A move is your side's letter and a hole number counted from your own left, e.g. {letter}3,\n  \
+             or just the number. {}'s holes are {letter}1 to {letter}{}; the legal moves now are {offered}.\n",
+            rules.player_title(mover),
+            rules.geometry.holes_per_player
+        )
+    };
     format!(
-        "  A move is your side's letter and a hole number counted from your own left, e.g. {letter}3,\n  \
-         or just the number. {}'s holes are {letter}1 to {letter}{}; the legal moves now are {offered}.\n\
+        "{how}\
          {more}  \
          Commands:\n    \
          hint     the move {hint} would make, with its score\n    \
@@ -755,9 +780,7 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
          score    what each side holds (in a match, the running score)\n    \
          board    draw the board again\n    \
          quit     leave the game\n    \
-         help     this list\n",
-        rules.player_title(mover),
-        rules.geometry.holes_per_player
+         help     this list\n"
     )
 }
 
