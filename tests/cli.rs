@@ -386,6 +386,19 @@ fn replay_json_illegal_move() {
 
 // ---- play ----
 
+/// On a ring the holes are the ring's: the prompt, the help and a bare number say `r`, and a
+/// move of Sat Gol's is forced once the first is made (`r1`, then `help`, `9` that is no hole,
+/// and `7`, the one legal move then).
+#[test]
+fn play_on_a_ring() {
+    snapshot(
+        "play_ring",
+        &["play", "sat_gol", "--south", "human", "--north", "random", "--seed", "3"],
+        &[],
+        Some("1\nhelp\n9\n7\n"),
+    );
+}
+
 #[test]
 fn play_scripted_session() {
     // South is a person fed through stdin: an illegal opening (SQ-6 allows only s6), a typo,
