@@ -393,7 +393,9 @@ fn replay_json_illegal_move() {
 fn play_on_a_ring() {
     snapshot(
         "play_ring",
-        &["play", "sat_gol", "--south", "human", "--north", "random", "--seed", "3"],
+        &[
+            "play", "sat_gol", "--south", "human", "--north", "random", "--seed", "3",
+        ],
         &[],
         Some("1\nhelp\n9\n7\n"),
     );

@@ -166,8 +166,9 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
         rounds: Vec::new(),
     };
     let title = format!(
-        "{}, played with sow: South {}, North {}, seed {seed}",
-        rules.name, seats[0], seats[1]
+        "{}, played with sow: {}, seed {seed}",
+        rules.name,
+        who_plays(&rules, &seats)
     );
 
     // The record is made before the first move: a file that exists or a folder that does
@@ -216,10 +217,9 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
     say(
         &mut screen,
         &format!(
-            "{}: South {}, North {}, seed {seed}{}\n",
+            "{}: {}, seed {seed}{}\n",
             escape(&rules.name),
-            seats[0],
-            seats[1],
+            escape(&who_plays(&rules, &seats)),
             if args.seed.is_none() {
                 format!(" (play this game again with --seed {seed})")
             } else {
@@ -733,6 +733,27 @@ fn ask(
                 )),
             },
         }
+    }
+}
+
+/// Who plays whom, by the players' names: `--south` plays the first player, `--north` every
+/// other ("South human, North random"; "Raja human, the others random").
+fn who_plays(rules: &Rules, seats: &[Seat; 2]) -> String {
+    if rules.geometry.seats > 2 {
+        format!(
+            "{} {}, the others {}",
+            rules.player_title(0),
+            seats[0],
+            seats[1]
+        )
+    } else {
+        format!(
+            "{} {}, {} {}",
+            rules.player_title(0),
+            seats[0],
+            rules.player_title(1),
+            seats[1]
+        )
     }
 }
 
