@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
@@ -148,15 +149,25 @@ return {
 };
 "#;
 
-/// Keys typed where the focus is (a modifier holds for the keys after it).
+/// Keys typed where the focus is (a modifier holds for the keys after it), as the keyboard
+/// types them: by input actions, not sent to an element, so that a button the last click
+/// disabled (at the end of the game) does not refuse them.
 async fn press(c: &Client, keys: &[Key]) {
-    let text: String = keys.iter().map(|&k| char::from(k)).collect();
-    c.active_element()
-        .await
-        .expect("focus")
-        .send_keys(&text)
-        .await
-        .expect("keys");
+    let mut actions = KeyActions::new("keyboard".into());
+    let mut held = Vec::new();
+    for &key in keys {
+        let value = char::from(key);
+        actions = actions.then(KeyAction::Down { value });
+        if matches!(key, Key::Shift | Key::Control | Key::Alt | Key::Meta) {
+            held.push(value);
+        } else {
+            actions = actions.then(KeyAction::Up { value });
+        }
+    }
+    for value in held.into_iter().rev() {
+        actions = actions.then(KeyAction::Up { value });
+    }
+    c.perform_actions(actions).await.expect("keys");
 }
 
 /// Moves the slider to a step, as dragging it does.
