@@ -197,6 +197,13 @@ impl Geometry {
         self.neutral_holes().fold(0, |m, h| m | bit(h))
     }
 
+    /// Every hole of the board, the players' and the neutral ones (no store).
+    pub fn board_holes(&self) -> u64 {
+        self.holes_mask
+            .iter()
+            .fold(self.neutral_mask(), |m, h| m | h)
+    }
+
     /// A hole's number in its owner's numbering (1-based); 0 for stores and [`NO_HOLE`].
     #[inline]
     pub fn number_of(&self, pos: Pos) -> u8 {

@@ -1192,8 +1192,6 @@ impl Checker<'_> {
             // A ring is shared out in equal blocks, in turn order counter-clockwise: the first
             // player's holes from r1, then the next player's.
             let holes: Vec<Pos> = g.home_holes(0).filter(|&h| neutral & bit(h) == 0).collect();
-            // A ring of neutral holes only is a board nobody owns: moves start anywhere.
-            let nobody_owns = holes.is_empty() && from_any;
             if holes.is_empty() && !from_any {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,
@@ -1204,6 +1202,8 @@ impl Checker<'_> {
                 self.error(d);
                 return;
             }
+            // A ring of neutral holes only is a board nobody owns (moves start anywhere).
+            let nobody_owns = holes.is_empty();
             if !nobody_owns && !holes.len().is_multiple_of(seats) {
                 let d = Diagnostic::new(
                     Code::OwnersInvalid,

@@ -1211,7 +1211,7 @@ impl Compiler<'_> {
         let masks = match x {
             SetX::All => {
                 // Every hole of the board: the players' and the neutral ones.
-                let all = g.holes_mask.iter().fold(g.neutral_mask(), |m, h| m | h);
+                let all = g.board_holes();
                 return Box::new(move |_, _| all);
             }
             &SetX::Named(mask) => return Box::new(move |_, _| mask),

@@ -359,3 +359,48 @@ mod tests {
         assert!(h.vars.is_empty());
     }
 }
+
+/// Brent's cycle detection over a sequence of states, without storing the sequence: the state
+/// kept is compared with each new one, and replaced by it each time the run since it reaches
+/// the next power of two. A sequence that repeats is caught within twice its period after it
+/// enters the cycle. Used wherever play is followed for a repeat: a move's laps, the forced
+/// play to come, rounds in which nobody moves.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Brent<T> {
+    saved: T,
+    power: u32,
+    since: u32,
+}
+
+impl<T: Copy> Brent<T> {
+    /// Watching from `first`, kept for the next `power` states.
+    #[inline(always)]
+    pub(super) fn new(first: T, power: u32) -> Brent<T> {
+        Brent {
+            saved: first,
+            power,
+            since: 0,
+        }
+    }
+
+    /// Takes the next state: `Some(period)` when `same` finds it equal to the state kept,
+    /// `period` states after it. `state` makes it, only when it is to be kept (a state can be
+    /// a whole position, costly to copy at every step).
+    #[inline(always)]
+    pub(super) fn repeats(
+        &mut self,
+        same: impl FnOnce(&T) -> bool,
+        state: impl FnOnce() -> T,
+    ) -> Option<u32> {
+        if same(&self.saved) {
+            return Some(self.since + 1);
+        }
+        self.since += 1;
+        if self.since == self.power {
+            self.saved = state();
+            self.power = self.power.saturating_mul(2);
+            self.since = 0;
+        }
+        None
+    }
+}

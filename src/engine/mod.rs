@@ -22,6 +22,7 @@ use crate::ruleset::{
 use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
 use eval::Cx;
+use history::Brent;
 use history::History;
 use sow::Mover;
 
@@ -914,31 +915,38 @@ pub enum MoveError {
     Illegal { mv: Move, reason: String },
 }
 
+/// The winner of a match that has just ended, its last round won by `winner`, the players
+/// holding `scores`.
+fn champion(
+    rounds: &crate::rules::RoundsRule,
+    winner: Option<Player>,
+    scores: &[u32; MAX_SEATS],
+) -> Option<Player> {
+    match rounds.match_winner {
+        MatchWinner::MostSeeds => most(scores),
+        MatchWinner::LastRound => winner,
+    }
+}
+
 /// The rounds of a match since the last one in which a move was made, watched for a repeat by
 /// Brent's method: a round in which nobody can move is decided by its start alone, so rounds
 /// that start alike, with no move between, go on for ever.
 #[derive(Debug, Clone, Copy)]
 struct Idle {
-    /// The start kept to compare with, and the ply count when it was kept.
-    tortoise: Position,
+    /// The starts (with their round phase, see [`Idle::repeats`]) since the last move.
+    watch: Brent<(Position, u32)>,
+    /// The ply count at the last move.
     ply: u32,
-    power: u32,
-    steps: u32,
     /// Rounds begun since the last move.
     rounds: u32,
-    /// The tortoise's round phase (see [`Idle::repeats`]).
-    phase: u32,
 }
 
 impl Idle {
-    fn new(start: Position, ply: u32) -> Idle {
+    fn new(start: Position, ply: u32, phase: u32) -> Idle {
         Idle {
-            tortoise: start,
+            watch: Brent::new((start, phase), 1),
             ply,
-            power: 1,
-            steps: 0,
             rounds: 0,
-            phase: 0,
         }
     }
 
@@ -947,22 +955,12 @@ impl Idle {
     /// other rounds): whether it repeats an earlier start with no move made since.
     fn repeats(&mut self, start: Position, ply: u32, phase: u32) -> bool {
         if ply != self.ply {
-            *self = Idle::new(start, ply);
-            self.phase = phase;
+            *self = Idle::new(start, ply, phase);
             return false;
         }
         self.rounds = self.rounds.saturating_add(1);
-        if start == self.tortoise && phase == self.phase {
-            return true;
-        }
-        self.steps += 1;
-        if self.steps == self.power {
-            self.tortoise = start;
-            self.phase = phase;
-            self.power = self.power.saturating_mul(2);
-            self.steps = 0;
-        }
-        false
+        let now = (start, phase);
+        self.watch.repeats(|saved| *saved == now, || now).is_some()
     }
 }
 
@@ -1270,10 +1268,7 @@ impl Game {
         let has_entry = program.entry.is_some();
         let rules_direction = rules.direction;
         let from_any = if rules.sow_from_any {
-            let g = &rules.geometry;
-            (0..g.positions)
-                .filter(|&h| g.is_hole(h))
-                .fold(0, |m, h| m | bit(h))
+            rules.geometry.board_holes()
         } else {
             0
         };
@@ -1294,7 +1289,7 @@ impl Game {
             moves: MoveList::new(),
             history,
             round_starts,
-            idle: Idle::new(pos, 0),
+            idle: Idle::new(pos, 0, 0),
             track_first_move,
             track_turn_sowings,
             vars_by_move,
@@ -1337,7 +1332,7 @@ impl Game {
         if (self.rules.rounds.as_ref()).is_some_and(|r| r.end_on_repeated_start) {
             self.round_starts.push(self.pos);
         }
-        self.idle = Idle::new(self.pos, 0);
+        self.idle = Idle::new(self.pos, 0, 0);
         self.settle(&mut ());
     }
 
@@ -1839,8 +1834,8 @@ impl Game {
     /// The walk of [`Game::capture_can_follow`], on `self.pos`, which it changes: the forced
     /// moves (and passes) made before a capture or a choice, or `None` when no capture follows.
     fn forced_play_captures(&mut self) -> Option<u64> {
-        let mut tortoise = self.pos;
-        let (mut power, mut steps, mut walked) = (1u64, 0u64, 0u64);
+        let mut watch = Brent::new(self.pos, 1);
+        let mut walked = 0u64;
         loop {
             // Past the engine's ply limit the game stops anyway, with no result: the walk
             // stops there too, as if a capture could follow.
@@ -1877,14 +1872,9 @@ impl Game {
             }
             walked += 1;
             // The same position again: the forced play goes round for ever without capturing.
-            if self.pos == tortoise {
+            let now = &self.pos;
+            if watch.repeats(|saved| saved == now, || *now).is_some() {
                 return None;
-            }
-            steps += 1;
-            if steps == power {
-                tortoise = self.pos;
-                power *= 2;
-                steps = 0;
             }
         }
     }
@@ -2446,11 +2436,7 @@ impl Game {
         let short = if rounds.restart { 0 } else { short };
         let staying = active.clone().filter(|&p| short & (1 << p) == 0).count();
         if ends || (g.seats == 2 && short != 0) || staying <= 1 {
-            let champion = match rounds.match_winner {
-                MatchWinner::MostSeeds => most(&scores),
-                MatchWinner::LastRound => winner,
-            };
-            self.finish(champion, scores, tracer);
+            self.finish(champion(rounds, winner, &scores), scores, tracer);
             return;
         }
         let taker = match ending.remaining {
@@ -2643,11 +2629,7 @@ impl Game {
                     tracer.event(Event::RepeatedStart);
                 }
                 self.pos = pos;
-                let champion = match rounds.match_winner {
-                    MatchWinner::MostSeeds => most(&scores),
-                    MatchWinner::LastRound => winner,
-                };
-                self.finish(champion, scores, tracer);
+                self.finish(champion(rounds, winner, &scores), scores, tracer);
                 return;
             }
             if rounds.end_on_repeated_start {

@@ -2,6 +2,7 @@
 
 use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
+use super::history::Brent;
 use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
 use crate::rules::{
     Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
@@ -596,11 +597,8 @@ impl<'a> Mover<'a> {
         mut run: MoveRun,
         tracer: &mut T,
     ) -> Result<(MoveRun, Cursor), MoveRun> {
-        // `saved` is a lap-end state (first the one of lap WATCH_FROM); `power` doubles each
-        // time the search runs past it without a match.
-        let mut saved = LapState { pos: *pos, cursor };
-        let mut power: u32 = 2;
-        let mut since: u32 = 0;
+        // Lap-end states, watched from lap WATCH_FROM's.
+        let mut watch = Brent::new(LapState { pos: *pos, cursor }, 2);
         let n = Blocks::of(self.rules.geometry.positions);
         loop {
             run.laps += 1;
@@ -623,15 +621,12 @@ impl<'a> Mover<'a> {
                 run.hand = (cursor.from, cursor.hand);
                 return Err(run);
             }
-            if saved.cursor == cursor && saved.pos.same_as(pos, n) {
-                // Found a repeat: `since + 1` laps apart. Locate the first one exactly.
-                return Err(self.replay_endless(pos, cx, route, start, since + 1, tracer));
-            }
-            since += 1;
-            if since == power {
-                saved = LapState { pos: *pos, cursor };
-                power = power.saturating_mul(2);
-                since = 0;
+            if let Some(period) = watch.repeats(
+                |saved| saved.cursor == cursor && saved.pos.same_as(pos, n),
+                || LapState { pos: *pos, cursor },
+            ) {
+                // Found a repeat, `period` laps apart. Locate the first one exactly.
+                return Err(self.replay_endless(pos, cx, route, start, period, tracer));
             }
         }
     }
