@@ -660,6 +660,16 @@ impl Explainer<'_> {
             );
             s.say("When the move has ended, the mover sows again if the condition holds.");
             s.note(self.note("the mover sows again when", &x.when, Ctx::Move));
+            if !matches!(x.optional, Setting::Fixed(false)) {
+                let may = self.setting(&x.optional, |&optional| {
+                    if optional {
+                        "yes: `pass` declines it and ends the turn".to_string()
+                    } else {
+                        "no: they must move again".to_string()
+                    }
+                });
+                s.say(format!("Whether the mover may decline the extra turn: {may}."));
+            }
             out.push(s);
         }
 
@@ -1134,10 +1144,25 @@ impl Explainer<'_> {
                 start(1)
             ),
         });
-        if self.rules.held_at_start > 0 {
+        let held = &self.rules.held_at_start;
+        let seats = usize::from(self.rules.geometry.seats);
+        let first = held.first().copied().unwrap_or(0);
+        if held.iter().take(seats).all(|&n| n == first) {
+            if first > 0 {
+                s.say(format!(
+                    "Each player also holds {} beside the board at the start: {} in all.",
+                    seeds_word(i64::from(first)),
+                    self.rules.total_seeds()
+                ));
+            }
+        } else {
+            let each: Vec<String> = (self.rules.geometry.players())
+                .zip(held)
+                .map(|(p, &n)| format!("{} {}", self.rules.player_title(p), seeds_word(i64::from(n))))
+                .collect();
             s.say(format!(
-                "Each player also holds {} beside the board at the start: {} in all.",
-                seeds_word(i64::from(self.rules.held_at_start)),
+                "Beside the board at the start, {}: {} in all.",
+                each.join(", "),
                 self.rules.total_seeds()
             ));
         }

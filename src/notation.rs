@@ -5,12 +5,13 @@
 //! 1..2N counter-clockwise from the left end of the player's outer row. Where the rules let
 //! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. Seeds the mover
 //! holds, entered by the rules' `[entry]`, are `+` and their number: `+5` (`+5:cw`). A player
-//! who may only wait writes `pass`.
+//! who may only wait, or who declines an optional extra turn, writes `pass`.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
 //! (seeds each player's captures removed from the game), `claimed S=n4 N=s2` (each player's
-//! claimed hole) and the player to move (`south` or `north`, default South). A closed hole is
+//! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline)
+//! and the player to move (`south` or `north`, default South). A closed hole is
 //! written `x`. It is the notation [`crate::render::notation`] writes: a printed position
 //! reads back as the same position. A mistake is reported at the cell or word at fault.
 //!
@@ -416,6 +417,19 @@ impl Reader<'_> {
                     );
                 }
             }
+        } else if let Some(v) = word.strip_prefix("owners=") {
+            self.owners(v, span)?;
+        } else if word == "optional_turn" {
+            if !self.rules.extra_turns.iter().any(|x| x.optional) {
+                return fail(
+                    format!(
+                        "{} has no optional extra turn: no `optional_turn`",
+                        self.rules.name
+                    ),
+                    span,
+                );
+            }
+            self.pos.may_decline = true;
         } else if word == "held" {
             // Only introduces the holdings that follow (games of more than two players).
         } else if let Some((name, value)) = word.split_once('=')
@@ -442,6 +456,76 @@ impl Reader<'_> {
                 format!("unexpected `{word}` in the position; {SHAPE}"),
                 span,
             );
+        }
+        Ok(())
+    }
+
+    /// The holes' owners of a match of `[rounds] win_holes`: every player's holes, in turn
+    /// order, `owners=s1+s2+n1/n2+n3`, each player's as labels joined by `+` (`-` for none).
+    /// A hole is given once at most; a hole no list gives is nobody's.
+    fn owners(&mut self, value: &str, span: Range<usize>) -> Result<(), PositionError> {
+        let rules = self.rules;
+        if !rules.rounds.as_ref().is_some_and(|r| r.win_holes) {
+            return fail(
+                format!(
+                    "{} wins no holes (`[rounds] win_holes`): no `owners`",
+                    rules.name
+                ),
+                span,
+            );
+        }
+        // Layout 0 is the board's own: each player's first hole there starts their numbering.
+        let Some(start) = rules.layouts.get(0) else {
+            return fail("the board's own layout is missing".to_string(), span);
+        };
+        let g = &rules.geometry;
+        let parts: Vec<&str> = value.split('/').collect();
+        if parts.len() != usize::from(g.seats) {
+            let whose: Vec<String> = (g.players())
+                .map(|p| rules.player_key(p).to_string())
+                .collect();
+            return fail(
+                format!(
+                    "`owners` gives every player's holes in turn order, {} lists joined by `/` ({}), found {}",
+                    g.seats,
+                    whose.join(", "),
+                    parts.len()
+                ),
+                span,
+            );
+        }
+        let board = g.board_holes();
+        let mut seen = 0u64;
+        let mut lists = Vec::with_capacity(parts.len());
+        for (part, first) in parts.iter().zip(&start) {
+            let mut owned = 0u64;
+            for label in part.split('+').filter(|l| *l != "-") {
+                let hole = (0..g.positions)
+                    .filter(|&h| board & crate::rules::bit(h) != 0)
+                    .find(|&h| g.label(h).eq_ignore_ascii_case(label));
+                let Some(hole) = hole else {
+                    return fail(format!("`owners`: `{label}` is not a hole of the board"), span);
+                };
+                if seen & crate::rules::bit(hole) != 0 {
+                    return fail(format!("`owners` gives `{label}` twice"), span);
+                }
+                seen |= crate::rules::bit(hole);
+                owned |= crate::rules::bit(hole);
+            }
+            lists.push(g.numbered_holes(first.first().copied().unwrap_or(NO_HOLE), owned));
+        }
+        match rules.layouts.number(&lists) {
+            Some(k) => self.pos.rotation = k,
+            None => {
+                return fail(
+                    format!(
+                        "a match of {} has met {} layouts of owners already, the most a position can name",
+                        rules.name,
+                        crate::rules::MAX_LAYOUTS
+                    ),
+                    span,
+                );
+            }
         }
         Ok(())
     }

@@ -76,8 +76,28 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
             s.push_str(&format!(" out={}", out.join(",")));
         }
     }
-    if pos.rotation != 0 {
+    if pos.rotation != 0 && rules.rounds.as_ref().is_some_and(|r| r.win_holes) {
+        // The holes each player won and owns for the round: every player's holes, in turn
+        // order (from the table of layouts, whichever layout `rules` is of).
+        let layout = rules.layouts.get(pos.rotation).unwrap_or_default();
+        let owned: Vec<String> = layout
+            .iter()
+            .map(|holes| {
+                let labels: Vec<String> = holes.iter().map(|&h| g.label(h)).collect();
+                if labels.is_empty() {
+                    "-".to_string()
+                } else {
+                    labels.join("+")
+                }
+            })
+            .collect();
+        s.push_str(&format!(" owners={}", owned.join("/")));
+    } else if pos.rotation != 0 {
         s.push_str(&format!(" rotation={}", pos.rotation));
+    }
+    if pos.may_decline {
+        // The player to move may decline the extra turn they are in.
+        s.push_str(" optional_turn");
     }
     let [south, north, ..] = pos.taken;
     if south != 0 || north != 0 {
@@ -422,6 +442,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::RepeatedStart
         | Event::Out { .. }
         | Event::OwnersMoved
+        | Event::HolesWon { .. }
         | Event::Restart
         | Event::Gift { .. }
         | Event::Refill { .. }
@@ -617,6 +638,7 @@ fn limit_name(limit: Limit) -> &'static str {
         Limit::Steps => "limit on the work of a move",
         Limit::Plies => "ply limit",
         Limit::Rounds => "limit on rounds in which nobody can move",
+        Limit::Layouts => "limit on the layouts of owners a match can name",
     }
 }
 
@@ -893,9 +915,13 @@ impl TextTrace {
                     self.line = Line::Continued;
                 }
             }
-            Event::ExtraTurn { clause: c } => {
+            Event::ExtraTurn {
+                clause: c,
+                optional,
+            } => {
                 self.finish(out);
-                out.say(format_args!("  extra turn {}\n", clause(rules, *c)));
+                let may = if *optional { ", which the mover may decline (pass)" } else { "" };
+                out.say(format_args!("  extra turn {}{may}\n", clause(rules, *c)));
             }
             Event::EndlessMove { first, repeat } => {
                 self.finish(out);
@@ -1043,6 +1069,19 @@ impl TextTrace {
                 self.finish(out);
                 out.text("  each player's holes pass to the next player\n");
             }
+            Event::HolesWon { won, .. } => {
+                self.finish(out);
+                let winners: Vec<String> = (rules.geometry.players())
+                    .zip(won)
+                    .filter(|&(_, &m)| m != 0)
+                    .map(|(p, &m)| format!("{} wins {}", name(rules, p), mask_labels(rules, m)))
+                    .collect();
+                if winners.is_empty() {
+                    out.text("  nobody wins a hole\n");
+                } else {
+                    out.say(format_args!("  {} for the round\n", winners.join("; ")));
+                }
+            }
             Event::Restart => {
                 self.finish(out);
                 out.text("  the board is laid out again as at the start\n");
@@ -1175,7 +1214,13 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::MoveEnd { laps, last } => {
             json!({"event": "move_end", "laps": laps, "last": l(*last)})
         }
-        Event::ExtraTurn { clause } => json!({"event": "extra_turn", "clause": c(*clause)}),
+        Event::ExtraTurn { clause, optional } => {
+            if *optional {
+                json!({"event": "extra_turn", "clause": c(*clause), "optional": true})
+            } else {
+                json!({"event": "extra_turn", "clause": c(*clause)})
+            }
+        }
         Event::Effect { clause } => json!({"event": "effect", "clause": c(*clause)}),
         Event::Pass { ply, player } => json!({"event": "pass", "ply": ply, "player": p(*player)}),
         Event::EndlessMove { first, repeat } => {
@@ -1246,6 +1291,17 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::RepeatedStart => json!({"event": "repeated_start"}),
         Event::Out { player } => json!({"event": "out", "player": p(*player)}),
         Event::OwnersMoved => json!({"event": "owners_moved"}),
+        Event::HolesWon { won, board } => {
+            let won: serde_json::Map<String, Value> = (g.players())
+                .zip(won)
+                .map(|(q, &m)| {
+                    let labels: Vec<String> =
+                        (0..64u8).filter(|b| m & (1 << b) != 0).map(|b| g.label(b)).collect();
+                    (rules.player_key(q).to_string(), json!(labels))
+                })
+                .collect();
+            json!({"event": "holes_won", "won": won, "board": position_json(rules, board)})
+        }
         Event::Restart => json!({"event": "restart"}),
         Event::Gift {
             clause,

@@ -38,6 +38,10 @@ pub const MAX_PLIES: u32 = 100_000;
 /// Reaching it stops play with no result.
 pub const MAX_IDLE_ROUNDS: u32 = 10_000;
 
+/// The most layouts of the holes' owners a match of `[rounds] win_holes` may meet (a position
+/// names its layout by a byte). Meeting one more stops play with no result.
+pub const MAX_LAYOUTS: usize = 256;
+
 /// The most players a game may have.
 pub const MAX_SEATS: usize = 6;
 
@@ -247,6 +251,27 @@ impl Geometry {
     /// The players, in turn order.
     pub fn players(&self) -> std::ops::Range<Player> {
         0..self.seats
+    }
+
+    /// The holes of `owned` as a player numbers them when they own them (`[rounds]
+    /// win_holes`): round the board counter-clockwise from `first`, their first hole on the
+    /// board as it starts.
+    pub fn numbered_holes(&self, first: Pos, owned: u64) -> Vec<Pos> {
+        let mut list = Vec::new();
+        let mut h = first;
+        for _ in 0..self.positions {
+            if owned & bit(h) != 0 && !list.contains(&h) {
+                list.push(h);
+            }
+            h = self.ccw[0].get(usize::from(h)).copied().unwrap_or(NO_HOLE);
+        }
+        // Holes off the circuit, if any, last.
+        for h in (0..self.positions).filter(|&h| owned & bit(h) != 0) {
+            if !list.contains(&h) {
+                list.push(h);
+            }
+        }
+        list
     }
 
     /// Gives the holes to their owners by an owners table: each player's holes in their own
@@ -666,6 +691,8 @@ pub struct EntryRule {
 pub struct ExtraRule {
     pub id: ClauseId,
     pub when: BoolX,
+    /// The mover may decline the extra turn by passing.
+    pub optional: bool,
 }
 
 /// A compiled ending.
@@ -688,6 +715,46 @@ pub struct RelayRule {
     pub when: BoolX,
 }
 
+/// The layouts of the holes' owners that matches of `[rounds] win_holes` have met, each as
+/// every player's holes in their own numbering; layout 0 is the board's own. Shared by every
+/// game of the same rules and by the positions read for them, so that a position names its
+/// layout by a small number ([`crate::engine::Position::rotation`]) that means the same in all
+/// of them. Read and written between rounds and when positions are read, never during a move.
+#[derive(Debug, Clone, Default)]
+pub struct Layouts(std::sync::Arc<std::sync::Mutex<Vec<Vec<Vec<Pos>>>>>);
+
+impl Layouts {
+    /// A table holding the board's own layout, `start`, as layout 0.
+    pub fn new(start: Vec<Vec<Pos>>) -> Layouts {
+        Layouts(std::sync::Arc::new(std::sync::Mutex::new(vec![start])))
+    }
+
+    fn table(&self) -> std::sync::MutexGuard<'_, Vec<Vec<Vec<Pos>>>> {
+        // A panic elsewhere while the lock was held leaves a table that is still whole: each
+        // write is one push.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The number of a layout, added to the table if it is new; `None` when the table holds
+    /// [`MAX_LAYOUTS`] others already.
+    pub fn number(&self, owners: &[Vec<Pos>]) -> Option<u8> {
+        let mut table = self.table();
+        if let Some(k) = table.iter().position(|t| t == owners) {
+            return u8::try_from(k).ok();
+        }
+        if table.len() >= MAX_LAYOUTS {
+            return None;
+        }
+        table.push(owners.to_vec());
+        u8::try_from(table.len() - 1).ok()
+    }
+
+    /// The layout numbered `k`, if the table has it.
+    pub fn get(&self, k: u8) -> Option<Vec<Vec<Pos>>> {
+        self.table().get(usize::from(k)).cloned()
+    }
+}
+
 /// A compiled match of rounds.
 #[derive(Debug, Clone)]
 pub struct RoundsRule {
@@ -707,6 +774,12 @@ pub struct RoundsRule {
     pub mirrored: bool,
     /// Whether the holes nobody fills stay open.
     pub unfilled_open: bool,
+    /// With `partial`: the fewest seeds a partial last hole takes (1 unless the ruleset says);
+    /// a player with fewer left keeps them.
+    pub least_in_last: u16,
+    /// Whether players with seeds left, once every player has filled their own holes, fill
+    /// the holes nobody filled and own them for the round (`win_holes`).
+    pub win_holes: bool,
     pub next_starter: NextStarter,
     /// The match ends when this holds after a round (besides a player unable to fill a hole).
     pub match_ends: Option<BoolX>,
@@ -753,7 +826,7 @@ pub struct Rules {
     /// Seeds per position at the start.
     pub initial: [u16; MAX_POSITIONS],
     /// Seeds each player holds at the start, beside the board (`[board] held`).
-    pub held_at_start: u32,
+    pub held_at_start: [u32; MAX_SEATS],
     pub first: Player,
     /// The direction of every move; when the mover chooses (`choose_direction`), the one
     /// listed first.
@@ -816,6 +889,8 @@ pub struct Rules {
     pub clauses: Vec<ClauseInfo>,
     /// Whether any legality clause simulates the move (costly: the engine plays it on a copy).
     pub looks_ahead: bool,
+    /// The layouts of the holes' owners met by matches of `[rounds] win_holes`.
+    pub layouts: Layouts,
 }
 
 impl Rules {
@@ -859,7 +934,7 @@ impl Rules {
     /// Total seeds at the start.
     pub fn total_seeds(&self) -> u32 {
         let board: u32 = self.initial.iter().map(|&s| u32::from(s)).sum();
-        board + self.held_at_start * u32::from(self.geometry.seats)
+        board + self.held_at_start.iter().sum::<u32>()
     }
 }
 

@@ -108,10 +108,11 @@ pub struct Board {
     pub seeds: toml::Spanned<Seeds>,
     /// Seeds each player holds beside the board at the start (a reserve, or the store on the
     /// track), besides those in the holes: e.g. where an opening empties part of each side
-    /// into a reserve. A number, or `{ option = "NAME" }`. Default 0.
+    /// into a reserve. A number for each player, `{ option = "NAME" }`, or a number per
+    /// player by name (`{ south = 18, north = 0 }`; a player not named holds none). Default 0.
     #[serde(default)]
-    #[schemars(with = "Option<Count>")]
-    pub held: Option<toml::Spanned<Count>>,
+    #[schemars(with = "Option<Held>")]
+    pub held: Option<toml::Spanned<Held>>,
     /// Named sets of holes, each a list of hole labels (`left_end = ["s1", "s2", "n6"]`),
     /// read by aggregates as `sets.NAME`.
     #[serde(default)]
@@ -217,6 +218,69 @@ impl<'de> Deserialize<'de> for Count {
             }
         }
         de.deserialize_any(CountVisitor)
+    }
+}
+
+/// What each player holds at the start (`[board] held`): the same count for each, or a count
+/// per player by name.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged)]
+pub enum Held {
+    Each(Count),
+    PerPlayer(BTreeMap<String, u32>),
+}
+
+impl<'de> Deserialize<'de> for Held {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        // By hand, as for [`Count`], so that a mistake gets a precise message.
+        struct HeldVisitor;
+        impl<'de> serde::de::Visitor<'de> for HeldVisitor {
+            type Value = Held;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a whole number, { option = \"NAME\" } or a number per player ({ south = 18, north = 0 })",
+                )
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Held, E> {
+                u32::try_from(v).map(|n| Held::Each(Count::Number(n))).map_err(|_| {
+                    E::custom(format!(
+                        "a count is a whole number from 0 to {}, found {v}",
+                        u32::MAX
+                    ))
+                })
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Held, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Held, A::Error> {
+                let mut option = None;
+                let mut each = BTreeMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "option" {
+                        option = Some(map.next_value::<toml::Spanned<String>>()?);
+                    } else {
+                        let n = map.next_value::<u32>()?;
+                        if each.insert(key.clone(), n).is_some() {
+                            return Err(serde::de::Error::custom(format!("`{key}` is given twice")));
+                        }
+                    }
+                }
+                match (option, each.is_empty()) {
+                    (Some(option), true) => Ok(Held::Each(Count::FromOption(CountOption { option }))),
+                    (None, false) => Ok(Held::PerPlayer(each)),
+                    (Some(_), false) => Err(serde::de::Error::custom(
+                        "`held` is an option's count or a number per player, not both",
+                    )),
+                    (None, true) => Err(serde::de::Error::custom(
+                        "`held = {}` names no player: give a number per player ({ south = 18, north = 0 })",
+                    )),
+                }
+            }
+        }
+        de.deserialize_any(HeldVisitor)
     }
 }
 
@@ -797,6 +861,12 @@ pub struct ExtraTurn {
     /// Evaluated when the move has ended; the mover sows again when it holds.
     #[schemars(with = "String")]
     pub when: Expr,
+    /// Whether the mover may decline the extra turn (default `false`: they must move again).
+    /// In an optional extra turn the mover's legal moves include `pass`, which declines it and
+    /// passes the turn on; with no other legal move, `pass` is the only one.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub optional: Setting<bool>,
 }
 
 /// A move that sows seeds the mover holds instead of lifting a hole: written `+N` (`+N:cw`
@@ -985,6 +1055,22 @@ pub struct Rounds {
     /// what is left; a player is then short of a hole only with no seed at all).
     #[serde(default)]
     pub last_hole: Setting<LastHole>,
+    /// With `last_hole = "partial"`: the fewest seeds a partial last hole takes (default 1,
+    /// at most `refill`). A player left with fewer keeps them off the board, and a player
+    /// holding fewer in all cannot fill a hole.
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub least_in_last: Option<toml::Spanned<u32>>,
+    /// Whether holes are won at the refill (default `false`). With `true`, every player first
+    /// fills their own holes (the holes the board gives them at the start, whoever held them
+    /// in the round just played) from `refill_from`; then the players with seeds left, one
+    /// hole each in turn order, fill the holes nobody filled, going on round the board from
+    /// their own holes in the refill's direction. A hole belongs for the round to whoever
+    /// filled it; a hole nobody fills stays its first owner's (closed or open by `unfilled`).
+    /// For boards of one or two rows, refilled from an end.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub win_holes: Setting<bool>,
     /// How many holes each player fills: `"own"` (the default: as many as their seeds allow)
     /// or `"poorest"` (as many as the player holding the fewest seeds fills, who lays out
     /// everything; the others keep the rest off the board, counted at the next refill).

@@ -40,6 +40,9 @@ pub enum Limit {
     /// [`crate::rules::MAX_IDLE_ROUNDS`] rounds of the match in a row ended with nobody able to
     /// move.
     Rounds,
+    /// A refill of `[rounds] win_holes` made a layout of the holes' owners past the
+    /// [`crate::rules::MAX_LAYOUTS`] that positions can name.
+    Layouts,
 }
 
 /// One thing that happened.
@@ -101,10 +104,12 @@ pub enum Event {
     MoveEnd { laps: u32, last: Pos },
     /// An effect clause set the rules' variables.
     Effect { clause: ClauseId },
-    /// A ply begins: `player`, who cannot sow, passes (where the rules let them).
+    /// A ply begins: `player` passes: they cannot sow (where the rules let them wait), or they
+    /// decline an optional extra turn.
     Pass { ply: u32, player: Player },
-    /// An extra-turn clause fired: the mover sows again.
-    ExtraTurn { clause: ClauseId },
+    /// An extra-turn clause fired: the mover sows again, or may (`optional`: their legal moves
+    /// then include the pass, which declines it).
+    ExtraTurn { clause: ClauseId, optional: bool },
     /// The state after lap `repeat` equals the state after lap `first`: the move never ends.
     EndlessMove { first: u32, repeat: u32 },
     /// A move reached the engine's lap limit without its lap-end state repeating: play stops
@@ -160,6 +165,12 @@ pub enum Event {
     /// Between rounds, each player's holes passed to the next player in turn order
     /// (`[rounds] rotate_owners`).
     OwnersMoved,
+    /// Between rounds, after the refill of `[rounds] win_holes`: the holes each player won
+    /// (filled beyond their own) and owns for the round, and the board as refilled.
+    HolesWon {
+        won: [u64; MAX_SEATS],
+        board: Box<crate::engine::Position>,
+    },
     /// Between rounds, the board was laid out again as at the start, each player holding what
     /// they held then (`[rounds] restart`: a match of separate games).
     Restart,
@@ -493,6 +504,10 @@ impl Tracer for Ledger {
                 // A refill moves every player's seeds at once, as the rounds' rule says; the
                 // ply's end is then checked by its totals.
                 self.refilled = true;
+            }
+            Event::HolesWon { board, .. } => {
+                self.refilled = true;
+                self.pos = **board;
             }
             Event::RoundStart { .. } => {}
             Event::Restart => {

@@ -217,6 +217,7 @@ impl<'a> Ledger<'a> {
                 panic!("the seed games have two players and fixed holes: {event:?}")
             }
             Event::Restart => panic!("the seed games refill their matches: {event:?}"),
+            Event::HolesWon { .. } => panic!("the seed games win no holes: {event:?}"),
         }
         assert_eq!(
             self.pos.total() + self.hand,

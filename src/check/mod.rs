@@ -387,12 +387,13 @@ impl Checker<'_> {
             .filter_map(|x| {
                 let id = self.clause(&x.name, &x.cites);
                 let when = self.condition(&x.when, MOVE_END, "in an extra-turn clause", &x.name)?;
-                Some(ExtraRule { id, when })
+                let optional = self.setting(&x.optional, "extra_turn.optional")?;
+                Some(ExtraRule { id, when, optional })
             })
             .collect();
         // The seeds of the game: the board's and what the players hold at the start.
         let start_total =
-            board_total + u64::from(held_at_start.unwrap_or(0)) * self.players.len() as u64;
+            board_total + held_at_start.map_or(0, |h| h.iter().map(|&n| u64::from(n)).sum::<u64>());
         let entry = match &f.entry {
             Some(e) => Some(self.entry(e, start_total)?),
             None => None,
@@ -509,7 +510,7 @@ impl Checker<'_> {
             if restart {
                 // The refill's settings mean nothing when every round starts from the layout.
                 let at = header.as_ref().map_or(0, |h| h.start);
-                for key in ["refill", "refill_from", "last_hole", "holes_filled", "matching_hole", "unfilled"] {
+                for key in ["refill", "refill_from", "last_hole", "least_in_last", "holes_filled", "matching_hole", "unfilled", "win_holes"] {
                     if let Some(span) = key_near(self.source, at, key) {
                         self.diags.push(
                             Diagnostic::new(
@@ -535,6 +536,62 @@ impl Checker<'_> {
                 };
                 self.error(d);
             }
+            let least_in_last = match &r.least_in_last {
+                None => 1,
+                Some(least) => {
+                    let n = *least.get_ref();
+                    if !partial && !restart {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::SettingWithoutEffect,
+                                "`least_in_last` changes nothing without `last_hole = \"partial\"`: every hole is filled in full",
+                            )
+                            .at(least.span())
+                            .hint("remove `least_in_last`, or set `last_hole = \"partial\"`"),
+                        );
+                    }
+                    if n == 0 || (n > refill && !restart) {
+                        self.error(
+                            Diagnostic::new(
+                                Code::RefillRange,
+                                format!("`least_in_last` must be from 1 to `refill` ({refill}), found {n}"),
+                            )
+                            .at(least.span()),
+                        );
+                        return None;
+                    }
+                    n
+                }
+            };
+            let win_holes = self.setting(&r.win_holes, "rounds.win_holes")? && !restart;
+            let rotating = !matches!(r.rotate_owners.as_ref().map(|c| c.get_ref()), None | Some(ruleset::Count::Number(0)));
+            let rows = geometry.as_ref().map_or(2, |g| g.rows);
+            let clash = if !win_holes {
+                None
+            } else if rows > 2 {
+                Some(("a board of three or four rows", "`win_holes` needs one circuit of every hole that all players sow: a board of one or two rows"))
+            } else if from == ruleset::RowEnd::OutsideIn {
+                Some(("`refill_from = \"outside_in\"`", "the holes won lie on from a player's own holes in the refill's direction: refill from `left` or `right`"))
+            } else if poorest {
+                Some(("`holes_filled = \"poorest\"`", "with `poorest` nobody fills more holes than the poorest player, so nobody wins any"))
+            } else if rotating {
+                Some(("`rotate_owners`", "the holes' owners are found anew at every refill; they cannot also move on by turns"))
+            } else {
+                None
+            };
+            if let Some((what, why)) = clash {
+                let d = Diagnostic::new(
+                    Code::WinHolesUnsupported,
+                    format!("`win_holes = true` cannot go with {what}"),
+                )
+                .hint(why);
+                let d = match key_near(self.source, anchor, "win_holes") {
+                    Some(span) => d.at(span),
+                    None => d,
+                };
+                self.error(d);
+                return None;
+            }
             let match_ends = match &r.match_ends {
                 Some(e) => Some(self.condition(e, AFTER_PLY, "in `match_ends`", "rounds")?),
                 None => None,
@@ -549,6 +606,8 @@ impl Checker<'_> {
                 poorest,
                 mirrored,
                 unfilled_open: self.setting(&r.unfilled, "rounds.unfilled")? == ruleset::Unfilled::Open,
+                least_in_last: u16::try_from(least_in_last).unwrap_or(u16::MAX),
+                win_holes,
                 next_starter: {
                     let next = self.setting(&r.next_starter, "rounds.next_starter")?;
                     if self.players.len() > 2 && next == ruleset::NextStarter::Loser {
@@ -624,6 +683,9 @@ impl Checker<'_> {
         };
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
         let geometry = geometry?;
+        let layouts = crate::rules::Layouts::new(
+            geometry.players().map(|p| geometry.holes(p).to_vec()).collect(),
+        );
         let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
             .iter()
@@ -685,6 +747,7 @@ impl Checker<'_> {
             claim_clause,
             clauses: std::mem::take(&mut self.clauses),
             looks_ahead,
+            layouts,
         })
     }
 }
@@ -1445,15 +1508,47 @@ impl Checker<'_> {
 
     /// `[board] held`: the seeds each player holds at the start, such that the board's seeds
     /// (`board_total`) and the holdings together stay within [`MAX_SEEDS`].
-    fn held_at_start(&mut self, b: &ruleset::Board, board_total: u64) -> Option<u32> {
+    fn held_at_start(
+        &mut self,
+        b: &ruleset::Board,
+        board_total: u64,
+    ) -> Option<[u32; crate::rules::MAX_SEATS]> {
+        let mut each = [0u32; crate::rules::MAX_SEATS];
         let Some(held) = &b.held else {
-            return Some(0);
+            return Some(each);
         };
-        let n = match held.get_ref() {
-            ruleset::Count::Number(n) => *n,
-            ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.held")?,
-        };
-        let total = board_total + u64::from(n) * self.players.len() as u64;
+        match held.get_ref() {
+            ruleset::Held::Each(count) => {
+                let n = match count {
+                    ruleset::Count::Number(n) => *n,
+                    ruleset::Count::FromOption(o) => self.count_option(&o.option, "board.held")?,
+                };
+                for slot in each.iter_mut().take(self.players.len()) {
+                    *slot = n;
+                }
+            }
+            ruleset::Held::PerPlayer(table) => {
+                for (name, &n) in table {
+                    let Some(p) = self.players.iter().position(|q| q == name) else {
+                        let d = Diagnostic::new(
+                            Code::UnknownPlayer,
+                            format!("`held` names `{name}`, who is not one of the players"),
+                        )
+                        .at(held.span());
+                        let d = match did_you_mean(name, self.players.iter().map(String::as_str)) {
+                            Some(s) => d.hint(format!("did you mean `{s}`?")),
+                            None => d.hint(format!("the players are {}", self.players.join(", "))),
+                        };
+                        self.error(d);
+                        return None;
+                    };
+                    if let Some(slot) = each.get_mut(p) {
+                        *slot = n;
+                    }
+                }
+            }
+        }
+        let total = board_total + each.iter().map(|&n| u64::from(n)).sum::<u64>();
         if total > u64::from(MAX_SEEDS) {
             self.error(
                 Diagnostic::new(
@@ -1466,7 +1561,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        Some(n)
+        Some(each)
     }
 
     /// The `[entry]` table: its condition and size read before the move with no hole, its

@@ -27,8 +27,9 @@ const AFTER_HELP: &str = concat!(
 At your turn, type a move: the side's letter and the hole number counted from your own left
 (s3), or just the number (3); where the rules let you choose the direction, add it (s3:cw,
 s3:ccw), and where they let you sow seeds you hold back onto the board, +3 enters three of
-them. `pass` is the move of a player who cannot sow, where the rules let them wait. `hint` shows the move the --hint player would make, with its
-score; `undo` takes back your last move and the replies to it; `history` lists the moves;
+them. `pass` is the move of a player who cannot sow, where the rules let them wait, and
+declines an extra turn that the rules make optional. `hint` shows the move the --hint player
+would make, with its score; `undo` takes back your last move and the replies to it; `history` lists the moves;
 `score` says what each side holds (in a match, the running score); `help` shows the
 commands, `quit` ends the game. A mistyped or illegal move is explained and asked again.
 When the input ends (Ctrl-D, or the end of a script fed on stdin) the game is left
@@ -996,6 +997,7 @@ fn result_line(game: &Game, end: Option<(Option<Player>, [u32; MAX_SEATS])>) -> 
                 sow::trace::Limit::Steps => "limit on the work of a move",
                 sow::trace::Limit::Plies => "ply limit",
                 sow::trace::Limit::Rounds => "limit on rounds in which nobody can move",
+                sow::trace::Limit::Layouts => "limit on the layouts of owners a match can name",
             },
             game.ply()
         ),

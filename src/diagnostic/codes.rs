@@ -228,6 +228,14 @@ the round's winner, so an effect can count wins (`set = { streak = 'streak(mover
 Captures are tried during a move (`drop`, `lap_end`, `move_end`), and a game of one round has
 no round's end between rounds."
 
+    WinHolesUnsupported "E0133" Error "Holes won at the refill, with settings they cannot go with"
+"`[rounds] win_holes = true` has every player fill their own holes first, then the players
+with seeds left fill the holes nobody filled, going on round the board from their own holes,
+and own what they fill for the round. That needs one circuit of every hole that all players
+sow (a board of one or two rows), a refill from one end of a player's holes (`refill_from =
+\"left\"` or `\"right\"`), every player filling as many holes as their seeds allow (not
+`holes_filled = \"poorest\"`), and owners found anew at each refill (not `rotate_owners`)."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -247,8 +247,8 @@ pub struct Program {
     pub skips: Vec<(ClauseId, Cond)>,
     /// The redirect clauses that can fire, each with where it sends the seed.
     pub redirects: Vec<(ClauseId, Cond, Redirected)>,
-    /// Each extra-turn clause: its id and its condition.
-    pub extra_turns: Vec<(ClauseId, Cond)>,
+    /// Each extra-turn clause: its id, its condition and whether the mover may decline it.
+    pub extra_turns: Vec<(ClauseId, Cond, bool)>,
     /// Each ending condition, with how the round then ends.
     pub end_when: Vec<(EndingRule, Cond)>,
     /// A quick test for each drop clause, in order, before its condition is evaluated.
@@ -429,7 +429,7 @@ impl Program {
                 .collect(),
             extra_turns: (rules.extra_turns.iter())
                 .filter(|x| may_fire(&x.when))
-                .map(|x| (x.id, c.cond(&x.when)))
+                .map(|x| (x.id, c.cond(&x.when), x.optional))
                 .collect(),
             end_when: (rules.end_when.iter())
                 .filter(|(x, _)| may_fire(x))

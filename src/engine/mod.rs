@@ -52,6 +52,9 @@ pub struct Position {
     /// How many seats the holes have moved on since the match began (see `[rounds]
     /// rotate_owners`): seat p owns the holes seat p - `rotation` owned at the start.
     pub rotation: u8,
+    /// Whether the player to move is in an extra turn they may decline (`[[extra_turn]]
+    /// optional`): their legal moves include the pass.
+    pub may_decline: bool,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
@@ -77,6 +80,7 @@ impl Position {
             claims: [NO_HOLE; MAX_SEATS],
             out: 0,
             rotation: 0,
+            may_decline: false,
             vars: [0; MAX_VARS],
             sown: 0,
         }
@@ -111,6 +115,7 @@ impl Position {
         self.claims = other.claims;
         self.out = other.out;
         self.rotation = other.rotation;
+        self.may_decline = other.may_decline;
         self.vars = other.vars;
         self.sown = other.sown;
     }
@@ -258,6 +263,7 @@ impl Position {
             && self.claims == other.claims
             && self.out == other.out
             && self.rotation == other.rotation
+            && self.may_decline == other.may_decline
             && self.vars == other.vars
     }
 
@@ -579,7 +585,7 @@ pub struct MoveList {
     cw: u64,
     /// The small fields in one word, so that a list is copied a word at a time: whether the
     /// mover chooses the direction (bit 0), the rules' direction (bit 1: clockwise), whether
-    /// passing is the only move (bit 2), how many moves the list holds beside its sowings
+    /// the list holds the pass, listed first (bit 2), how many moves the list holds beside its sowings
     /// (bits 16..32: the pass, or the entries), and, for entries, the fewest seeds entered
     /// (bits 32..48) and the hole each direction's entry starts in (bits 48..56 and 56..64).
     meta: u64,
@@ -636,10 +642,16 @@ impl MoveList {
 
     /// Passing, the only move.
     fn passing(fixed: Dir) -> Self {
-        MoveList {
-            meta: MoveList::of(0, fixed).meta | PASS | 1 << 16,
-            ..MoveList::of(0, fixed)
+        MoveList::of(0, fixed).with_pass()
+    }
+
+    /// The list with the pass added, before its other moves (a mover who may decline an extra
+    /// turn).
+    fn with_pass(mut self) -> Self {
+        if !self.pass() {
+            self.meta = (self.meta | PASS) + (1 << 16);
         }
+        self
     }
 
     /// The moves of holes sown the rules' way, with `meta` the word of [`MoveList::of`] for
@@ -792,7 +804,7 @@ impl MoveList {
     #[inline]
     pub fn get(&self, k: usize) -> Option<Move> {
         if self.pass() {
-            return (k == 0).then_some(Move::PASS);
+            return if k == 0 { Some(Move::PASS) } else { self.nth(k) };
         }
         if self.others() == 0 {
             if !self.choose() {
@@ -975,8 +987,8 @@ enum Forced {
     /// It reaches one of the engine's safety limits.
     Limit,
     /// The position after it (the turn not yet passed on), the move's direction, and
-    /// whether the mover moves again.
-    Then(Position, Dir, bool),
+    /// whether the mover moves again (and may decline to).
+    Then(Position, Dir, Option<bool>),
 }
 
 /// Why a move is illegal, before it is put in words.
@@ -1163,11 +1175,13 @@ impl Game {
             claims: [NO_HOLE; MAX_SEATS],
             out: 0,
             rotation: 0,
+            may_decline: false,
             vars: [0; MAX_VARS],
             sown: 0,
         };
         for p in rules.geometry.players() {
-            pos.credit(rules, p, rules.held_at_start);
+            let held = rules.held_at_start.get(usize::from(p)).copied().unwrap_or(0);
+            pos.credit(rules, p, held);
         }
         reset_vars(rules, &mut pos, |_| true);
         pos.recount();
@@ -1257,7 +1271,10 @@ impl Game {
         }
         let mut rules = rules;
         let mut program = Arc::new(Program::new(&rules));
-        let seatings = Arc::new(seatings(&rules, &program));
+        let mut seatings = Arc::new(seatings(&rules, &program));
+        if rules.rounds.as_ref().is_some_and(|r| r.win_holes) {
+            extend_seatings(&mut seatings, pos.rotation);
+        }
         // A set-up position whose holes have moved on plays under that turn of the holes.
         if let Some((turned, compiled)) = seatings.get(usize::from(pos.rotation)) {
             rules = turned.clone();
@@ -1379,6 +1396,17 @@ impl Game {
             return list;
         }
         self.preferred(player, list).0
+    }
+
+    /// The legal moves of `player`, the player to move: [`Game::legal_for`], with the pass
+    /// where they may decline an extra turn.
+    #[inline(always)]
+    fn moves_of(&self, player: Player) -> MoveList {
+        let list = self.legal_for(player);
+        if self.pos.may_decline {
+            return list.with_pass();
+        }
+        list
     }
 
     /// The moves `player` may make by the legality clauses, before any preference.
@@ -1843,11 +1871,16 @@ impl Game {
                 return Some(walked);
             }
             let player = self.pos.to_move;
-            let list = self.legal_for(player);
+            let list = self.moves_of(player);
             let mut moves = list.iter();
             let (first, second) = (moves.next(), moves.next());
             let dir = match (first, second) {
                 (Some(_), Some(_)) => return Some(walked),
+                (Some(mv), None) if mv.is_pass() => {
+                    // An extra turn the mover may only decline.
+                    self.close_pass(player);
+                    self.rules.direction
+                }
                 (None, _) if self.rules.pass && self.another_can_move(player) => {
                     // A forced pass.
                     self.close_pass(player);
@@ -1902,17 +1935,20 @@ impl Game {
         if self.track_first_move {
             pos.moved |= 1 << player;
         }
-        let again = (self.program.extra_turns.iter()).any(|(_, when)| when(&cx, &pos));
+        let again = (self.program.extra_turns.iter())
+            .find(|(_, when, _)| when(&cx, &pos))
+            .map(|&(_, _, optional)| optional);
         Forced::Then(pos, cx.dir, again)
     }
 
     /// What follows a move of `mover` (not a pass): the turn stays with the mover (`again`,
-    /// an extra turn) or passes on, and what lasts a move or a turn is reset, so that it
-    /// neither shows in nor tells apart the positions between plies. Returns the player to
-    /// move.
+    /// an extra turn, `Some(true)` where they may decline it) or passes on, and what lasts a
+    /// move or a turn is reset, so that it neither shows in nor tells apart the positions
+    /// between plies. Returns the player to move.
     #[inline(always)]
-    fn close_move(&mut self, mover: Player, again: bool) -> Player {
-        let next = if again {
+    fn close_move(&mut self, mover: Player, again: Option<bool>) -> Player {
+        self.pos.may_decline = again == Some(true);
+        let next = if again.is_some() {
             mover
         } else {
             self.pos.turn_sowings = 0;
@@ -1932,6 +1968,7 @@ impl Game {
     /// Returns the player to move.
     fn close_pass(&mut self, mover: Player) -> Player {
         self.pos.turn_sowings = 0;
+        self.pos.may_decline = false;
         if self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }
@@ -2103,11 +2140,11 @@ impl Game {
             return Ok(report);
         }
         let extra = (self.program.extra_turns.iter())
-            .find(|(_, when)| when(&cx, &self.pos))
-            .map(|&(id, _)| id);
-        if let Some(clause) = extra {
+            .find(|(_, when, _)| when(&cx, &self.pos))
+            .map(|&(id, _, optional)| (id, optional));
+        if let Some((clause, optional)) = extra {
             if T::EVENTS {
-                tracer.event(Event::ExtraTurn { clause });
+                tracer.event(Event::ExtraTurn { clause, optional });
             }
             if T::FIRINGS {
                 tracer.fired(clause);
@@ -2117,7 +2154,7 @@ impl Game {
         // What lasts a move or a turn is gone once it is over (after the extra-turn clauses
         // read it).
         let dir = cx.dir;
-        let next = self.close_move(mover, extra.is_some());
+        let next = self.close_move(mover, extra.map(|(_, optional)| optional));
         self.between_plies(next, dir, report, tracer)
     }
 
@@ -2214,7 +2251,7 @@ impl Game {
                 return cycled;
             }
             let next = self.pos.to_move;
-            self.moves = self.legal_for(next);
+            self.moves = self.moves_of(next);
             if self.moves.is_empty() {
                 if self.rules.pass && self.another_can_move(next) {
                     // The player cannot sow but another can: they pass.
@@ -2250,7 +2287,7 @@ impl Game {
     fn stop<T: Tracer>(&mut self, limit: Limit, tracer: &mut T) {
         if T::EVENTS {
             match limit {
-                Limit::Laps | Limit::Steps | Limit::Rounds => {}
+                Limit::Laps | Limit::Steps | Limit::Rounds | Limit::Layouts => {}
                 Limit::Plies => tracer.event(Event::PlyLimit { plies: self.ply }),
             }
         }
@@ -2426,8 +2463,12 @@ impl Game {
         // it, and it ends when at most one player is left.
         let seats = g.players();
         let active = seats.clone().filter(|&p| self.pos.out & (1 << p) == 0);
-        // With a partial last hole, one seed fills a hole.
-        let least = if rounds.partial { 1 } else { refill };
+        // With a partial last hole, `least_in_last` seeds (one unless the rules say) fill a hole.
+        let least = if rounds.partial {
+            u32::from(rounds.least_in_last)
+        } else {
+            refill
+        };
         let short = active
             .clone()
             .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
@@ -2491,7 +2532,7 @@ impl Game {
                 tracer.event(Event::OwnersMoved);
             }
         }
-        let turned = self.seatings.get(usize::from(pos.rotation)).cloned();
+        let mut turned = self.seatings.get(usize::from(pos.rotation)).cloned();
         let rules = match &turned {
             Some((turned, _)) => turned.clone(),
             None => rules.clone(),
@@ -2504,6 +2545,21 @@ impl Game {
             (pos.out, pos.vars, pos.rotation) = (out, vars, rotation);
             if T::EVENTS {
                 tracer.event(Event::Restart);
+            }
+        } else if rounds.win_holes {
+            let layout = self.refill_winning(&mut pos, rounds, tracer);
+            match layout.and_then(|k| Some((k, extend_seatings(&mut self.seatings, k)?))) {
+                Some((k, seating)) => {
+                    pos.rotation = k;
+                    turned = Some(seating);
+                }
+                None => {
+                    // More layouts of owners than a position can name: play stops, with no
+                    // result, at the refill.
+                    self.pos = pos;
+                    self.stop(Limit::Layouts, tracer);
+                    return;
+                }
             }
         } else {
             // Refill: every hole is emptied and reopened, then filled from the chosen end (the
@@ -2656,6 +2712,176 @@ impl Game {
         }
     }
 
+    /// The refill of `[rounds] win_holes`: every player fills their own holes (those of layout
+    /// 0, the board's own) from the refill's end, as far as their seeds go; then the players
+    /// with seeds left fill, one hole each in turn order, the holes nobody filled, each going
+    /// on round the board's circuit from their own first hole in the refill's direction. A
+    /// hole belongs for the round to whoever filled it; a hole nobody filled stays its first
+    /// owner's, closed, or, with `unfilled = "open"`, is nobody's, open. A hole of nobody's
+    /// that still holds seeds (an ending left them there, `neutral_seeds = "stay"`) keeps
+    /// them and stays nobody's. Returns the number of the owners' layout, or `None` when the
+    /// table of layouts is full.
+    fn refill_winning<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        rounds: &crate::rules::RoundsRule,
+        tracer: &mut T,
+    ) -> Option<u8> {
+        let now = &self.rules;
+        let base = self.seatings.first().map_or(now, |(r, _)| r);
+        let g = &base.geometry;
+        let refill = u32::from(rounds.refill);
+        let least = if rounds.partial {
+            u32::from(rounds.least_in_last).max(1)
+        } else {
+            refill
+        };
+        // What each player lays out: what they hold and what the holes they held hold.
+        let mut fill = Fill {
+            supply: [0; MAX_SEATS],
+            filler: [NOBODY; MAX_POSITIONS],
+            filled: [0; MAX_SEATS],
+            sown: [0; MAX_SEATS],
+            partial: [None; MAX_SEATS],
+            refill,
+            least,
+        };
+        for (p, supply) in g.players().zip(&mut fill.supply) {
+            let on_board: u32 = (now.geometry.holes_of(p))
+                .map(|h| u32::from(pos.seeds(h)))
+                .sum();
+            *supply = pos.held(now, p) + on_board;
+        }
+        let holes = g.board_holes();
+        // Holes nobody owned in the round just played that still hold seeds: nobody refills
+        // them.
+        let kept_neutral = (0..MAX_POSITIONS as Pos)
+            .filter(|&h| holes & bit(h) != 0 && now.geometry.owner_of(h) == NOBODY)
+            .filter(|&h| pos.seeds(h) > 0)
+            .fold(0u64, |m, h| m | bit(h));
+        for h in (0..MAX_POSITIONS as Pos).filter(|&h| (holes & !kept_neutral) & bit(h) != 0) {
+            pos.lift(h);
+        }
+        for p in g.players() {
+            if let Some(s) = g.store_of(p) {
+                pos.set(s, 0);
+            }
+            if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
+                *reserve = 0;
+            }
+        }
+        let out = pos.out;
+        let active = || g.players().filter(move |&p| out & (1 << p) == 0);
+        // The refill's direction round the board: leftmost first is counter-clockwise.
+        let (circuit, reversed) = match rounds.from {
+            RowEnd::Right => (&g.cw[0], true),
+            RowEnd::Left | RowEnd::OutsideIn => (&g.ccw[0], false),
+        };
+        let first_of = |p: Player| {
+            let row = g.holes(p);
+            if reversed { row.last() } else { row.first() }.copied()
+        };
+        // Each player's own holes first.
+        for p in active() {
+            let row = g.holes(p);
+            let order: Box<dyn Iterator<Item = &Pos>> = if reversed {
+                Box::new(row.iter().rev())
+            } else {
+                Box::new(row.iter())
+            };
+            for &h in order {
+                if !fill.put(pos, p, h) {
+                    break;
+                }
+            }
+        }
+        // Then the holes nobody filled, one a player in turn, along each player's way.
+        let mut at: [Option<Pos>; MAX_SEATS] = [None; MAX_SEATS];
+        for (p, at) in g.players().zip(&mut at) {
+            *at = first_of(p);
+        }
+        loop {
+            let mut any = false;
+            for p in active() {
+                let i = usize::from(p);
+                if fill.supply.get(i).is_none_or(|&s| s < least) {
+                    continue;
+                }
+                let Some(mut h) = at.get(i).copied().flatten() else {
+                    continue;
+                };
+                let mut found = None;
+                for _ in 0..=g.positions {
+                    if (holes & !kept_neutral) & bit(h) != 0
+                        && fill.filler.get(usize::from(h)) == Some(&NOBODY)
+                    {
+                        found = Some(h);
+                        break;
+                    }
+                    h = circuit.get(usize::from(h)).copied().unwrap_or(NO_HOLE);
+                }
+                if let Some(h) = found
+                    && fill.put(pos, p, h)
+                {
+                    if let Some(a) = at.get_mut(i) {
+                        *a = Some(h);
+                    }
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        // The holes nobody filled, and who owns each hole now.
+        let unfilled = (0..MAX_POSITIONS as Pos)
+            .filter(|&h| holes & bit(h) != 0 && fill.filler.get(usize::from(h)) == Some(&NOBODY))
+            .fold(0u64, |m, h| m | bit(h))
+            & !kept_neutral;
+        let owner = |h: Pos| match fill.filler.get(usize::from(h)).copied() {
+            Some(p) if p != NOBODY => p,
+            _ if kept_neutral & bit(h) != 0 || rounds.unfilled_open => NOBODY,
+            _ => g.owner_of(h),
+        };
+        pos.closed = if rounds.unfilled_open { 0 } else { unfilled };
+        let mut won = [0u64; MAX_SEATS];
+        let mut lists: Vec<Vec<Pos>> = Vec::with_capacity(usize::from(g.seats));
+        for p in g.players() {
+            let owned = (0..MAX_POSITIONS as Pos)
+                .filter(|&h| holes & bit(h) != 0 && owner(h) == p)
+                .fold(0u64, |m, h| m | bit(h));
+            let home = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+            if let Some(w) = won.get_mut(usize::from(p)) {
+                *w = owned & !home;
+            }
+            lists.push(g.numbered_holes(g.holes(p).first().copied().unwrap_or(NO_HOLE), owned));
+        }
+        for p in g.players() {
+            let i = usize::from(p);
+            let kept = fill.supply.get(i).copied().unwrap_or(0);
+            pos.credit(base, p, kept);
+            if T::EVENTS && out & (1 << p) == 0 {
+                let home = g.holes_mask.get(i).copied().unwrap_or(0);
+                tracer.event(Event::Refill {
+                    player: p,
+                    holes: fill.filled.get(i).copied().unwrap_or(0),
+                    seeds: fill.sown.get(i).copied().unwrap_or(0),
+                    partial: fill.partial.get(i).copied().flatten(),
+                    open: if rounds.unfilled_open { unfilled & home } else { 0 },
+                    closed: pos.closed & home,
+                    kept,
+                });
+            }
+        }
+        if T::EVENTS {
+            tracer.event(Event::HolesWon {
+                won,
+                board: Box::new(*pos),
+            });
+        }
+        base.layouts.number(&lists)
+    }
+
     /// Sets the neighbour tables for a mask of closed holes: built once per mask and kept.
     fn use_tables(&mut self, closed: u64) {
         if closed == self.tables_for {
@@ -2699,11 +2925,82 @@ impl Game {
     }
 }
 
+/// What a refill of `[rounds] win_holes` has done so far (see [`Game::refill_winning`]).
+struct Fill {
+    /// Seeds each player has still to lay out.
+    supply: [u32; MAX_SEATS],
+    /// Who filled each hole ([`NOBODY`]: nobody yet).
+    filler: [Player; MAX_POSITIONS],
+    /// Holes each player filled, and the seeds they put in them.
+    filled: [u8; MAX_SEATS],
+    sown: [u32; MAX_SEATS],
+    /// Each player's partial last hole and its seeds.
+    partial: [Option<(Pos, u32)>; MAX_SEATS],
+    refill: u32,
+    /// The fewest seeds that fill a hole.
+    least: u32,
+}
+
+impl Fill {
+    /// `p` fills `h` with a full hole, or what they have left if it is at least `least`;
+    /// whether they did.
+    fn put(&mut self, pos: &mut Position, p: Player, h: Pos) -> bool {
+        let i = usize::from(p);
+        let Some(supply) = self.supply.get_mut(i) else {
+            return false;
+        };
+        let n = (*supply).min(self.refill);
+        if n == 0 || n < self.least {
+            return false;
+        }
+        // n <= refill, which is a u16.
+        pos.set(h, u16::try_from(n).unwrap_or(u16::MAX));
+        *supply -= n;
+        if let Some(f) = self.filler.get_mut(usize::from(h)) {
+            *f = p;
+        }
+        if let Some(k) = self.filled.get_mut(i) {
+            *k += 1;
+        }
+        if let Some(s) = self.sown.get_mut(i) {
+            *s += n;
+        }
+        if n < self.refill
+            && let Some(last) = self.partial.get_mut(i)
+        {
+            *last = Some((h, n));
+        }
+        true
+    }
+}
+
+/// The rules and program of layout `k` of the holes' owners (`[rounds] win_holes`), built
+/// into `seatings` (layout 0, the rules' own, first) the first time a game meets it: a round's
+/// refill, or a position set up with it. `None` for a layout the rules' table lacks.
+fn extend_seatings(
+    seatings: &mut Arc<Vec<(Arc<Rules>, Arc<Program>)>>,
+    k: u8,
+) -> Option<(Arc<Rules>, Arc<Program>)> {
+    while seatings.len() <= usize::from(k) {
+        let base = seatings.first()?.0.clone();
+        let owners = base.layouts.get(u8::try_from(seatings.len()).ok()?)?;
+        let mut turned = (*base).clone();
+        turned.geometry.assign(&owners);
+        let program = Arc::new(Program::new(&turned));
+        Arc::make_mut(seatings).push((Arc::new(turned), program));
+    }
+    seatings.get(usize::from(k)).cloned()
+}
+
 /// The rules and program for each turn of the holes, when the rounds move them
 /// (`rotate_owners`): at turn r, each player owns the holes the player r seats before them
 /// owned at the start. Turn 0 is the rules themselves.
 fn seatings(rules: &Arc<Rules>, program: &Arc<Program>) -> Vec<(Arc<Rules>, Arc<Program>)> {
     let turns = rules.rounds.as_ref().map_or(0, |r| r.rotate_owners);
+    if rules.rounds.as_ref().is_some_and(|r| r.win_holes) {
+        // Layout 0; the others are built as games meet them.
+        return vec![(rules.clone(), program.clone())];
+    }
     if turns == 0 {
         return Vec::new();
     }

@@ -568,7 +568,7 @@ impl Replay {
                 step.text = format!("{} passes", self.name(*player));
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
             }
-            Event::ExtraTurn { clause } => {
+            Event::ExtraTurn { clause, .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
@@ -584,6 +584,22 @@ impl Replay {
             | Event::Cycle { .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("end", step.text.clone(), None));
+            }
+            Event::HolesWon { board, .. } => {
+                // The refill as it ended, holes won included: every site takes it.
+                let state = self.layout.state(board, None);
+                for (i, site) in state.sites.iter().enumerate() {
+                    if self
+                        .model
+                        .sites
+                        .get(i)
+                        .is_some_and(|s| s.seeds != site.seeds)
+                    {
+                        self.set_seeds(&mut step, Some(i), site.seeds);
+                    }
+                }
+                step.text = self.trace_line(e);
+                item = Some(("round", step.text.clone(), None));
             }
             Event::RoundEnd {
                 clause,
@@ -685,6 +701,7 @@ impl Replay {
                         Some(store) => self.layout.site_of(store),
                         None => self.layout.tray_of(SiteKind::Reserve, p),
                     };
+                    let held = held.get(usize::from(p)).copied().unwrap_or(0);
                     self.set_seeds(&mut step, site, held);
                     let sink = self.layout.tray_of(SiteKind::Sink, p);
                     if sink.is_some() {
