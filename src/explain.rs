@@ -1405,6 +1405,10 @@ impl Explainer<'_> {
                 "the player who made the last move takes all the seeds left on the board"
                     .to_string()
             }
+            Remaining::Starter => {
+                "the player who started the round takes all the seeds left on the board"
+                    .to_string()
+            }
             Remaining::Removed => "the seeds left on the board leave the game".to_string(),
             Remaining::Stay => {
                 "the seeds left on the board stay there, counted for nobody".to_string()

@@ -474,10 +474,6 @@ impl Reader<'_> {
                 span,
             );
         }
-        // Layout 0 is the board's own: each player's first hole there starts their numbering.
-        let Some(start) = rules.layouts.get(0) else {
-            return fail("the board's own layout is missing".to_string(), span);
-        };
         let g = &rules.geometry;
         let parts: Vec<&str> = value.split('/').collect();
         if parts.len() != usize::from(g.seats) {
@@ -496,9 +492,8 @@ impl Reader<'_> {
         }
         let board = g.board_holes();
         let mut seen = 0u64;
-        let mut lists = Vec::with_capacity(parts.len());
-        for (part, first) in parts.iter().zip(&start) {
-            let mut owned = 0u64;
+        let mut layout: crate::rules::Owned = [0; crate::rules::MAX_SEATS];
+        for (part, owned) in parts.iter().zip(&mut layout) {
             for label in part.split('+').filter(|l| *l != "-") {
                 let hole = (0..g.positions)
                     .filter(|&h| board & crate::rules::bit(h) != 0)
@@ -510,11 +505,10 @@ impl Reader<'_> {
                     return fail(format!("`owners` gives `{label}` twice"), span);
                 }
                 seen |= crate::rules::bit(hole);
-                owned |= crate::rules::bit(hole);
+                *owned |= crate::rules::bit(hole);
             }
-            lists.push(g.numbered_holes(first.first().copied().unwrap_or(NO_HOLE), owned));
         }
-        match rules.layouts.number(&lists) {
+        match rules.layouts.number(&layout) {
             Some(k) => self.pos.rotation = k,
             None => {
                 return fail(

@@ -80,10 +80,13 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         // The holes each player won and owns for the round: every player's holes, in turn
         // order (from the table of layouts, whichever layout `rules` is of).
         let layout = rules.layouts.get(pos.rotation).unwrap_or_default();
-        let owned: Vec<String> = layout
-            .iter()
-            .map(|holes| {
-                let labels: Vec<String> = holes.iter().map(|&h| g.label(h)).collect();
+        let owned: Vec<String> = (g.players())
+            .zip(layout)
+            .map(|(_, mask)| {
+                let labels: Vec<String> = (0..g.positions)
+                    .filter(|&h| mask & crate::rules::bit(h) != 0)
+                    .map(|h| g.label(h))
+                    .collect();
                 if labels.is_empty() {
                     "-".to_string()
                 } else {
@@ -603,6 +606,18 @@ fn shared_rest(
                     seeds(left)
                 ),
                 None => format!("the last to move takes the {} left", seeds(left)),
+            }
+        }
+        Some(Remaining::Starter) => {
+            let taker =
+                (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
+            match taker {
+                Some(p) => format!(
+                    "{}, who started the round, takes the {} left",
+                    name(rules, p),
+                    seeds(left)
+                ),
+                None => format!("the round's starter takes the {} left", seeds(left)),
             }
         }
         None => (rules.geometry.players())

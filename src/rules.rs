@@ -715,21 +715,29 @@ pub struct RelayRule {
     pub when: BoolX,
 }
 
-/// The layouts of the holes' owners that matches of `[rounds] win_holes` have met, each as
-/// every player's holes in their own numbering; layout 0 is the board's own. Shared by every
-/// game of the same rules and by the positions read for them, so that a position names its
-/// layout by a small number ([`crate::engine::Position::rotation`]) that means the same in all
-/// of them. Read and written between rounds and when positions are read, never during a move.
+/// The holes each player owns in one layout of owners, as masks of positions in turn order
+/// (a hole in none is nobody's). Each player numbers their holes round the board
+/// counter-clockwise from their first hole of layout 0 ([`Geometry::numbered_holes`]).
+pub type Owned = [u64; MAX_SEATS];
+
+/// The layouts of the holes' owners that matches of `[rounds] win_holes` have met; layout 0 is
+/// the board's own. Shared by every game of the same rules and by the positions read for them,
+/// so that a position names its layout by a small number
+/// ([`crate::engine::Position::rotation`]) that means the same in all of them. Read and
+/// written between rounds and when positions are read, never during a move; a layout already
+/// met is found without allocating.
 #[derive(Debug, Clone, Default)]
-pub struct Layouts(std::sync::Arc<std::sync::Mutex<Vec<Vec<Vec<Pos>>>>>);
+pub struct Layouts(std::sync::Arc<std::sync::Mutex<Vec<Owned>>>);
 
 impl Layouts {
     /// A table holding the board's own layout, `start`, as layout 0.
-    pub fn new(start: Vec<Vec<Pos>>) -> Layouts {
-        Layouts(std::sync::Arc::new(std::sync::Mutex::new(vec![start])))
+    pub fn new(start: Owned) -> Layouts {
+        let mut table = Vec::with_capacity(MAX_LAYOUTS);
+        table.push(start);
+        Layouts(std::sync::Arc::new(std::sync::Mutex::new(table)))
     }
 
-    fn table(&self) -> std::sync::MutexGuard<'_, Vec<Vec<Vec<Pos>>>> {
+    fn table(&self) -> std::sync::MutexGuard<'_, Vec<Owned>> {
         // A panic elsewhere while the lock was held leaves a table that is still whole: each
         // write is one push.
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -737,21 +745,22 @@ impl Layouts {
 
     /// The number of a layout, added to the table if it is new; `None` when the table holds
     /// [`MAX_LAYOUTS`] others already.
-    pub fn number(&self, owners: &[Vec<Pos>]) -> Option<u8> {
+    pub fn number(&self, owned: &Owned) -> Option<u8> {
         let mut table = self.table();
-        if let Some(k) = table.iter().position(|t| t == owners) {
+        if let Some(k) = table.iter().position(|t| t == owned) {
             return u8::try_from(k).ok();
         }
         if table.len() >= MAX_LAYOUTS {
             return None;
         }
-        table.push(owners.to_vec());
+        // The room for every layout is reserved with the table: no push allocates.
+        table.push(*owned);
         u8::try_from(table.len() - 1).ok()
     }
 
     /// The layout numbered `k`, if the table has it.
-    pub fn get(&self, k: u8) -> Option<Vec<Vec<Pos>>> {
-        self.table().get(usize::from(k)).cloned()
+    pub fn get(&self, k: u8) -> Option<Owned> {
+        self.table().get(usize::from(k)).copied()
     }
 }
 

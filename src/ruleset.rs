@@ -1007,6 +1007,8 @@ pub enum Remaining {
     Opponent,
     /// The player who made the last sowing move takes them all (passes are not moves).
     LastMover,
+    /// The player who started the round (or the game) takes them all.
+    Starter,
     /// They leave the game.
     Removed,
     /// They stay on the board (for results that do not count them).

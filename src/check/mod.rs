@@ -683,9 +683,7 @@ impl Checker<'_> {
         };
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
         let geometry = geometry?;
-        let layouts = crate::rules::Layouts::new(
-            geometry.players().map(|p| geometry.holes(p).to_vec()).collect(),
-        );
+        let layouts = crate::rules::Layouts::new(geometry.holes_mask);
         let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
             .iter()

@@ -724,7 +724,8 @@ fn ask(
         } else {
             entry.to_string()
         };
-        match parse_move(rules, mover, &text) {
+        // Read by the rules in force: the holes' owners may have changed between rounds.
+        match parse_move(game.rules(), mover, &text) {
             Err(why) => screen.text(&format!("  {}. Try again.\n", escape(&why))),
             Ok(h) => match game.why_illegal(mover, h) {
                 None => return Entry::Move(h),

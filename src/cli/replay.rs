@@ -206,7 +206,8 @@ pub fn run_with(
             break;
         };
         let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
-        let h = match parse_move(&rules, mover, &item.text).and_then(|h| {
+        // Read by the rules in force: the holes' owners may have changed between rounds.
+        let h = match parse_move(game.rules(), mover, &item.text).and_then(|h| {
             match game.why_illegal(mover, h) {
                 None => Ok(h),
                 Some(reason) => Err(reason),

@@ -1273,6 +1273,7 @@ impl Game {
         let mut program = Arc::new(Program::new(&rules));
         let mut seatings = Arc::new(seatings(&rules, &program));
         if rules.rounds.as_ref().is_some_and(|r| r.win_holes) {
+            layouts_ahead(&mut seatings);
             extend_seatings(&mut seatings, pos.rotation);
         }
         // A set-up position whose holes have moved on plays under that turn of the holes.
@@ -1710,11 +1711,13 @@ impl Game {
     fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
-        if self.moves.pass() && player == self.pos.to_move {
+        let passing = self.moves.pass() && player == self.pos.to_move;
+        if passing && self.moves.len() == 1 {
             return (!mv.is_pass()).then_some(Illegality::MustPass);
         }
         if mv.is_pass() {
-            return Some(Illegality::Pass);
+            // A pass is legal where it is listed: declining an optional extra turn.
+            return (!passing).then_some(Illegality::Pass);
         }
         let dir = match (rules.choose_direction, mv.dir) {
             (true, None) => return Some(Illegality::NoDirection),
@@ -2372,6 +2375,7 @@ impl Game {
                     Remaining::Mover => Some(mover),
                     Remaining::Opponent => Some(mover ^ 1),
                     Remaining::LastMover => Some(self.last_mover),
+                    Remaining::Starter => Some(self.starter),
                     Remaining::Removed => None,
                     Remaining::Stay => continue,
                 };
@@ -2484,6 +2488,7 @@ impl Game {
             Remaining::Mover => mover,
             Remaining::Opponent => mover ^ 1,
             Remaining::LastMover if self.last_mover != NOBODY => self.last_mover,
+            Remaining::Starter => self.starter,
             Remaining::LastMover | Remaining::Owners | Remaining::Removed | Remaining::Stay => {
                 next_up
             }
@@ -2712,15 +2717,9 @@ impl Game {
         }
     }
 
-    /// The refill of `[rounds] win_holes`: every player fills their own holes (those of layout
-    /// 0, the board's own) from the refill's end, as far as their seeds go; then the players
-    /// with seeds left fill, one hole each in turn order, the holes nobody filled, each going
-    /// on round the board's circuit from their own first hole in the refill's direction. A
-    /// hole belongs for the round to whoever filled it; a hole nobody filled stays its first
-    /// owner's, closed, or, with `unfilled = "open"`, is nobody's, open. A hole of nobody's
-    /// that still holds seeds (an ending left them there, `neutral_seeds = "stay"`) keeps
-    /// them and stays nobody's. Returns the number of the owners' layout, or `None` when the
-    /// table of layouts is full.
+    /// The refill of `[rounds] win_holes` (see [`Fill`]) on `pos`: every hole is emptied into
+    /// its owner's supply, then filled anew, and the seeds left over are kept. Returns the
+    /// number of the owners' layout, or `None` when the table of layouts is full.
     fn refill_winning<T: Tracer>(
         &self,
         pos: &mut Position,
@@ -2730,29 +2729,15 @@ impl Game {
         let now = &self.rules;
         let base = self.seatings.first().map_or(now, |(r, _)| r);
         let g = &base.geometry;
-        let refill = u32::from(rounds.refill);
-        let least = if rounds.partial {
-            u32::from(rounds.least_in_last).max(1)
-        } else {
-            refill
-        };
+        let holes = g.board_holes();
         // What each player lays out: what they hold and what the holes they held hold.
-        let mut fill = Fill {
-            supply: [0; MAX_SEATS],
-            filler: [NOBODY; MAX_POSITIONS],
-            filled: [0; MAX_SEATS],
-            sown: [0; MAX_SEATS],
-            partial: [None; MAX_SEATS],
-            refill,
-            least,
-        };
-        for (p, supply) in g.players().zip(&mut fill.supply) {
+        let mut supply = [0u32; MAX_SEATS];
+        for (p, supply) in g.players().zip(&mut supply) {
             let on_board: u32 = (now.geometry.holes_of(p))
                 .map(|h| u32::from(pos.seeds(h)))
                 .sum();
             *supply = pos.held(now, p) + on_board;
         }
-        let holes = g.board_holes();
         // Holes nobody owned in the round just played that still hold seeds: nobody refills
         // them.
         let kept_neutral = (0..MAX_POSITIONS as Pos)
@@ -2771,91 +2756,13 @@ impl Game {
             }
         }
         let out = pos.out;
-        let active = || g.players().filter(move |&p| out & (1 << p) == 0);
-        // The refill's direction round the board: leftmost first is counter-clockwise.
-        let (circuit, reversed) = match rounds.from {
-            RowEnd::Right => (&g.cw[0], true),
-            RowEnd::Left | RowEnd::OutsideIn => (&g.ccw[0], false),
-        };
-        let first_of = |p: Player| {
-            let row = g.holes(p);
-            if reversed { row.last() } else { row.first() }.copied()
-        };
-        // Each player's own holes first.
-        for p in active() {
-            let row = g.holes(p);
-            let order: Box<dyn Iterator<Item = &Pos>> = if reversed {
-                Box::new(row.iter().rev())
-            } else {
-                Box::new(row.iter())
-            };
-            for &h in order {
-                if !fill.put(pos, p, h) {
-                    break;
-                }
+        let fill = Fill::run(g, rounds, supply, out, kept_neutral);
+        for (h, &n) in (0u8..).zip(&fill.seeds) {
+            if n > 0 {
+                pos.set(h, n);
             }
         }
-        // Then the holes nobody filled, one a player in turn, along each player's way.
-        let mut at: [Option<Pos>; MAX_SEATS] = [None; MAX_SEATS];
-        for (p, at) in g.players().zip(&mut at) {
-            *at = first_of(p);
-        }
-        loop {
-            let mut any = false;
-            for p in active() {
-                let i = usize::from(p);
-                if fill.supply.get(i).is_none_or(|&s| s < least) {
-                    continue;
-                }
-                let Some(mut h) = at.get(i).copied().flatten() else {
-                    continue;
-                };
-                let mut found = None;
-                for _ in 0..=g.positions {
-                    if (holes & !kept_neutral) & bit(h) != 0
-                        && fill.filler.get(usize::from(h)) == Some(&NOBODY)
-                    {
-                        found = Some(h);
-                        break;
-                    }
-                    h = circuit.get(usize::from(h)).copied().unwrap_or(NO_HOLE);
-                }
-                if let Some(h) = found
-                    && fill.put(pos, p, h)
-                {
-                    if let Some(a) = at.get_mut(i) {
-                        *a = Some(h);
-                    }
-                    any = true;
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-        // The holes nobody filled, and who owns each hole now.
-        let unfilled = (0..MAX_POSITIONS as Pos)
-            .filter(|&h| holes & bit(h) != 0 && fill.filler.get(usize::from(h)) == Some(&NOBODY))
-            .fold(0u64, |m, h| m | bit(h))
-            & !kept_neutral;
-        let owner = |h: Pos| match fill.filler.get(usize::from(h)).copied() {
-            Some(p) if p != NOBODY => p,
-            _ if kept_neutral & bit(h) != 0 || rounds.unfilled_open => NOBODY,
-            _ => g.owner_of(h),
-        };
-        pos.closed = if rounds.unfilled_open { 0 } else { unfilled };
-        let mut won = [0u64; MAX_SEATS];
-        let mut lists: Vec<Vec<Pos>> = Vec::with_capacity(usize::from(g.seats));
-        for p in g.players() {
-            let owned = (0..MAX_POSITIONS as Pos)
-                .filter(|&h| holes & bit(h) != 0 && owner(h) == p)
-                .fold(0u64, |m, h| m | bit(h));
-            let home = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
-            if let Some(w) = won.get_mut(usize::from(p)) {
-                *w = owned & !home;
-            }
-            lists.push(g.numbered_holes(g.holes(p).first().copied().unwrap_or(NO_HOLE), owned));
-        }
+        pos.closed = fill.closed;
         for p in g.players() {
             let i = usize::from(p);
             let kept = fill.supply.get(i).copied().unwrap_or(0);
@@ -2867,19 +2774,21 @@ impl Game {
                     holes: fill.filled.get(i).copied().unwrap_or(0),
                     seeds: fill.sown.get(i).copied().unwrap_or(0),
                     partial: fill.partial.get(i).copied().flatten(),
-                    open: if rounds.unfilled_open { unfilled & home } else { 0 },
-                    closed: pos.closed & home,
+                    open: fill.unfilled & !fill.closed & home,
+                    closed: fill.closed & home,
                     kept,
                 });
             }
         }
         if T::EVENTS {
+            let won: [u64; MAX_SEATS] =
+                std::array::from_fn(|i| fill.owned[i] & !g.holes_mask.get(i).copied().unwrap_or(0));
             tracer.event(Event::HolesWon {
                 won,
                 board: Box::new(*pos),
             });
         }
-        base.layouts.number(&lists)
+        base.layouts.number(&fill.owned)
     }
 
     /// Sets the neighbour tables for a mask of closed holes: built once per mask and kept.
@@ -2925,37 +2834,153 @@ impl Game {
     }
 }
 
-/// What a refill of `[rounds] win_holes` has done so far (see [`Game::refill_winning`]).
+/// A refill of `[rounds] win_holes`, worked out on its own (the game's refill and the layouts
+/// built at set-up share it): every player still in the match fills their own holes (layout
+/// 0's, the board's own) from the refill's end, a full hole each or, with a partial last hole,
+/// what they have left if it is at least `least_in_last`; then the players with seeds left
+/// fill, one hole each in turn order, the holes nobody filled, each going on round the board's
+/// circuit from their own first hole in the refill's direction. A hole belongs for the round to
+/// whoever filled it; a hole nobody filled stays its first owner's, closed, or, with `unfilled
+/// = "open"`, is nobody's, open. The holes of `kept_neutral` (nobody's, still holding seeds)
+/// are filled by nobody and stay nobody's.
 struct Fill {
     /// Seeds each player has still to lay out.
     supply: [u32; MAX_SEATS],
-    /// Who filled each hole ([`NOBODY`]: nobody yet).
+    /// Seeds put into each hole.
+    seeds: [u16; MAX_POSITIONS],
+    /// Who filled each hole ([`NOBODY`]: nobody).
     filler: [Player; MAX_POSITIONS],
     /// Holes each player filled, and the seeds they put in them.
     filled: [u8; MAX_SEATS],
     sown: [u32; MAX_SEATS],
     /// Each player's partial last hole and its seeds.
     partial: [Option<(Pos, u32)>; MAX_SEATS],
-    refill: u32,
-    /// The fewest seeds that fill a hole.
-    least: u32,
+    /// The holes nobody filled (but those of `kept_neutral`), and those of them closed.
+    unfilled: u64,
+    closed: u64,
+    /// Each player's holes for the round.
+    owned: [u64; MAX_SEATS],
 }
 
 impl Fill {
+    fn run(
+        g: &crate::rules::Geometry,
+        rounds: &crate::rules::RoundsRule,
+        supply: [u32; MAX_SEATS],
+        out: u8,
+        kept_neutral: u64,
+    ) -> Fill {
+        let refill = u32::from(rounds.refill);
+        let least = if rounds.partial {
+            u32::from(rounds.least_in_last).max(1)
+        } else {
+            refill
+        };
+        let mut fill = Fill {
+            supply,
+            seeds: [0; MAX_POSITIONS],
+            filler: [NOBODY; MAX_POSITIONS],
+            filled: [0; MAX_SEATS],
+            sown: [0; MAX_SEATS],
+            partial: [None; MAX_SEATS],
+            unfilled: 0,
+            closed: 0,
+            owned: [0; MAX_SEATS],
+        };
+        let holes = g.board_holes() & !kept_neutral;
+        let active = || g.players().filter(move |&p| out & (1 << p) == 0);
+        // The refill's direction round the board: leftmost first is counter-clockwise.
+        let reversed = rounds.from == RowEnd::Right;
+        let circuit = if reversed { &g.cw[0] } else { &g.ccw[0] };
+        // Each player's own holes first, from the refill's end.
+        for p in active() {
+            let row = g.holes(p);
+            for k in 0..row.len() {
+                let at = if reversed { row.len() - 1 - k } else { k };
+                let Some(&h) = row.get(at) else { break };
+                if holes & bit(h) == 0 {
+                    // A hole of nobody's still holding seeds: passed over.
+                    continue;
+                }
+                if !fill.put(p, h, refill, least) {
+                    break;
+                }
+            }
+        }
+        // Then the holes nobody filled, one a player in turn, along each player's way.
+        let mut at: [Pos; MAX_SEATS] = [NO_HOLE; MAX_SEATS];
+        for (p, at) in g.players().zip(&mut at) {
+            let row = g.holes(p);
+            *at = if reversed { row.last() } else { row.first() }
+                .copied()
+                .unwrap_or(NO_HOLE);
+        }
+        loop {
+            let mut any = false;
+            for p in active() {
+                let i = usize::from(p);
+                if fill.supply.get(i).is_none_or(|&s| s < least) {
+                    continue;
+                }
+                let Some(mut h) = at.get(i).copied() else {
+                    continue;
+                };
+                let mut found = None;
+                for _ in 0..=g.positions {
+                    if holes & bit(h) != 0 && fill.filler.get(usize::from(h)) == Some(&NOBODY) {
+                        found = Some(h);
+                        break;
+                    }
+                    h = circuit.get(usize::from(h)).copied().unwrap_or(NO_HOLE);
+                }
+                if let Some(h) = found
+                    && fill.put(p, h, refill, least)
+                {
+                    if let Some(a) = at.get_mut(i) {
+                        *a = h;
+                    }
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        for h in (0..MAX_POSITIONS as Pos).filter(|&h| holes & bit(h) != 0) {
+            let owner = match fill.filler.get(usize::from(h)).copied() {
+                Some(p) if p != NOBODY => p,
+                _ => {
+                    fill.unfilled |= bit(h);
+                    if rounds.unfilled_open {
+                        continue;
+                    }
+                    fill.closed |= bit(h);
+                    g.owner_of(h)
+                }
+            };
+            if let Some(m) = fill.owned.get_mut(usize::from(owner)) {
+                *m |= bit(h);
+            }
+        }
+        fill
+    }
+
     /// `p` fills `h` with a full hole, or what they have left if it is at least `least`;
     /// whether they did.
-    fn put(&mut self, pos: &mut Position, p: Player, h: Pos) -> bool {
+    fn put(&mut self, p: Player, h: Pos, refill: u32, least: u32) -> bool {
         let i = usize::from(p);
         let Some(supply) = self.supply.get_mut(i) else {
             return false;
         };
-        let n = (*supply).min(self.refill);
-        if n == 0 || n < self.least {
+        let n = (*supply).min(refill);
+        if n == 0 || n < least {
             return false;
         }
-        // n <= refill, which is a u16.
-        pos.set(h, u16::try_from(n).unwrap_or(u16::MAX));
         *supply -= n;
+        if let Some(s) = self.seeds.get_mut(usize::from(h)) {
+            // n <= refill, which is a u16.
+            *s = u16::try_from(n).unwrap_or(u16::MAX);
+        }
         if let Some(f) = self.filler.get_mut(usize::from(h)) {
             *f = p;
         }
@@ -2965,12 +2990,47 @@ impl Fill {
         if let Some(s) = self.sown.get_mut(i) {
             *s += n;
         }
-        if n < self.refill
+        if n < refill
             && let Some(last) = self.partial.get_mut(i)
         {
             *last = Some((h, n));
         }
         true
+    }
+}
+
+/// The most seeds a two-player game of `[rounds] win_holes` may have for the game to build,
+/// at set-up, the layout of every way the seeds can be split between the players (a few
+/// thousand refills worked out at most); past it layouts are built as games meet them.
+const LAYOUTS_AHEAD_SEEDS: u32 = 256;
+
+/// At set-up, for two players: the layout of owners of every split of the game's seeds between
+/// them (nobody's hole holding seeds), numbered and built into `seatings`, so that no refill
+/// of a game builds one (a layout first met at a refill costs a compile and allocates).
+fn layouts_ahead(seatings: &mut Arc<Vec<(Arc<Rules>, Arc<Program>)>>) {
+    let Some((base, _)) = seatings.first().cloned() else {
+        return;
+    };
+    let (Some(rounds), g) = (&base.rounds, &base.geometry) else {
+        return;
+    };
+    let total = base.total_seeds();
+    if g.seats != 2 || total > LAYOUTS_AHEAD_SEEDS {
+        return;
+    }
+    for a in 0..=total {
+        for b in 0..=total - a {
+            let mut supply = [0u32; MAX_SEATS];
+            supply[0] = a;
+            supply[1] = b;
+            let fill = Fill::run(g, rounds, supply, 0, 0);
+            match base.layouts.number(&fill.owned) {
+                Some(k) => {
+                    extend_seatings(seatings, k);
+                }
+                None => return,
+            }
+        }
     }
 }
 
@@ -2983,7 +3043,15 @@ fn extend_seatings(
 ) -> Option<(Arc<Rules>, Arc<Program>)> {
     while seatings.len() <= usize::from(k) {
         let base = seatings.first()?.0.clone();
-        let owners = base.layouts.get(u8::try_from(seatings.len()).ok()?)?;
+        let owned = base.layouts.get(u8::try_from(seatings.len()).ok()?)?;
+        let g = &base.geometry;
+        let owners: Vec<Vec<Pos>> = (g.players())
+            .zip(owned)
+            .map(|(p, mask)| {
+                let first = g.holes(p).first().copied().unwrap_or(NO_HOLE);
+                g.numbered_holes(first, mask)
+            })
+            .collect();
         let mut turned = (*base).clone();
         turned.geometry.assign(&owners);
         let program = Arc::new(Program::new(&turned));
