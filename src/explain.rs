@@ -691,18 +691,18 @@ impl Explainer<'_> {
                 "Instead of sowing a hole, the mover may enter seeds they hold: {how_many}, never more than they hold. The first falls into the hole named below, the others one a hole after it along the mover's circuit in the move's direction, and the lap ends as any lap does. The move is written `+N`, N the seeds entered. Legality clauses judge it too, with `origin` the hole named below and `entered` the seeds entered."
             ));
             if let Some(w) = &e.when {
-                s.note(self.note("the mover may enter seeds when", w, Ctx::End));
+                s.note(self.note("the mover may enter seeds when", w, Ctx::Legal));
             }
             let chosen = matches!(self.resolve(&e.choose), (Some(true), _));
             match (&e.seeds, chosen) {
-                (Some(n), false) => s.note(self.hole_note("the seeds entered", n, Ctx::End)),
+                (Some(n), false) => s.note(self.hole_note("the seeds entered", n, Ctx::Legal)),
                 (Some(n), true) => {
-                    s.note(self.hole_note("the most that may be entered", n, Ctx::End))
+                    s.note(self.hole_note("the most that may be entered", n, Ctx::Legal))
                 }
                 (None, false) => s.say("The seeds entered: all the mover holds."),
                 (None, true) => s.say("The most that may be entered: all the mover holds."),
             }
-            s.note(self.hole_note("the first seed falls into", &e.start, Ctx::End));
+            s.note(self.hole_note("the first seed falls into", &e.start, Ctx::Legal));
             out.push(s);
         }
 
@@ -832,22 +832,26 @@ impl Explainer<'_> {
                 self.header_line("[rounds]", 0),
             );
             let refill = self.rules.rounds.as_ref().map_or(0, |r| r.refill);
-            let (partial, poorest, open) = self
-                .rules
-                .rounds
-                .as_ref()
-                .map_or((false, false, false), |r| {
-                    (r.partial, r.poorest, r.unfilled_open)
-                });
-            let unfilled = if open {
-                "holes left unfilled stay on the circuit, empty, sown into and playable once they hold seeds"
-            } else {
-                "holes they cannot fill stay closed for the round"
+            let (partial, poorest, open, least, win) = self.rules.rounds.as_ref().map_or(
+                (false, false, false, 1, false),
+                |r| (r.partial, r.poorest, r.unfilled_open, r.least_in_last, r.win_holes),
+            );
+            let unfilled = match (win, open) {
+                (true, true) => {
+                    "holes nobody fills are nobody's for the round: on the circuit, sown into, never played from"
+                }
+                (true, false) => "holes nobody fills stay their first owner's, closed for the round",
+                (false, true) => {
+                    "holes left unfilled stay on the circuit, empty, sown into and playable once they hold seeds"
+                }
+                (false, false) => "holes they cannot fill stay closed for the round",
             };
-            let last = if partial {
-                ", the last hole taking what is left when it is fewer"
-            } else {
-                ""
+            let last = match (partial, least) {
+                (false, _) => String::new(),
+                (true, 0 | 1) => ", the last hole taking what is left when it is fewer".to_string(),
+                (true, k) => format!(
+                    ", the last hole taking what is left when it is fewer but at least {k} (fewer are kept)"
+                ),
             };
             let restart = self.rules.rounds.as_ref().is_some_and(|r| r.restart);
             let refill_from = r
@@ -856,6 +860,15 @@ impl Explainer<'_> {
                 .unwrap_or(ruleset::Setting::Fixed(RowEnd::Left));
             if restart {
                 s.say("Every round starts again from the start position, the holes as the board lays them out and each player holding what they held at the start: a match of separate games, the seeds won in one not carried into the next.");
+            } else if win {
+                s.say(format!(
+                "When a round ends, each player empties the holes they held into what they hold and fills their own holes again (those the board gives them at the start, whoever held them since), {refill} seeds a hole{last}, {}. Then the players with seeds left, one hole each in turn order, fill the holes nobody filled, going on round the board from their own holes in the same direction, and own the holes they fill for the round; {unfilled}.",
+                self.setting(&refill_from, |e| match e {
+                    RowEnd::Left => "from the first of their own holes".to_string(),
+                    RowEnd::Right => "from the last of their own holes (the right end of a row)".to_string(),
+                    RowEnd::OutsideIn => "from both ends".to_string(),
+                })
+            ));
             } else {
                 s.say(format!(
                 "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole{last}, {}; {unfilled}.",
@@ -916,6 +929,15 @@ impl Explainer<'_> {
             }
             if restart {
                 // Every round starts from the layout: nobody is ever short of seeds.
+            } else if partial && least > 1 {
+                s.say(format!(
+                    "A player holding fewer than {least} seeds at the end of a round cannot fill a hole{}",
+                    if self.rules.geometry.seats > 2 {
+                        " and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins."
+                    } else {
+                        ", and the match ends: the player holding more seeds wins."
+                    }
+                ));
             } else if partial && self.rules.geometry.seats > 2 {
                 s.say("A player holding no seed at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins.");
             } else if partial {

@@ -71,7 +71,8 @@ fn scenarios() {
                 rules.player_title(mover),
                 legal.join(" ")
             ));
-            let hole = match parse_move(&rules, mover, m) {
+            // Read by the rules in force: the holes' owners may have changed between rounds.
+            let hole = match parse_move(game.rules(), mover, m) {
                 Ok(h) => h,
                 Err(e) => {
                     out.push_str(&format!("{m}: refused: {e}\n"));

@@ -571,7 +571,7 @@ impl Checker<'_> {
             } else if rows > 2 {
                 Some(("a board of three or four rows", "`win_holes` needs one circuit of every hole that all players sow: a board of one or two rows"))
             } else if from == ruleset::RowEnd::OutsideIn {
-                Some(("`refill_from = \"outside_in\"`", "the holes won lie on from a player's own holes in the refill's direction: refill from `left` or `right`"))
+                Some(("`refill_from = \"outside_in\"`", "the holes a player wins follow on from their own holes in the refill's direction: refill from `left` or `right`"))
             } else if poorest {
                 Some(("`holes_filled = \"poorest\"`", "with `poorest` nobody fills more holes than the poorest player, so nobody wins any"))
             } else if rotating {

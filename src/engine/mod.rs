@@ -1656,7 +1656,7 @@ impl Game {
         let g = &self.rules.geometry;
         let h = mv.hole;
         self.illegality(player, mv).map(|why| match why {
-            Illegality::Pass => "passing is not a move now: a player passes only when the rules say so and they cannot sow".to_string(),
+            Illegality::Pass => "passing is not a move now: a player passes only when they cannot sow and the rules let them wait, or to decline an extra turn the rules make optional".to_string(),
             Illegality::MustPass => "the player to move cannot sow: they pass".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
@@ -2360,8 +2360,10 @@ impl Game {
     ) {
         let rules = self.rules.clone();
         let g = &rules.geometry;
-        // What follows is another round, or nothing: the forced play followed is not played.
+        // What follows is another round, or nothing: the forced play followed is not played,
+        // and an extra turn granted by the last move is not taken.
         self.forced_ahead = 0;
+        self.pos.may_decline = false;
         let mut shares = [0u32; MAX_SEATS];
         let mut removed = 0u32;
         for p in g.players() {

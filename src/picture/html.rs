@@ -586,7 +586,8 @@ impl Replay {
                 item = Some(("end", step.text.clone(), None));
             }
             Event::HolesWon { board, .. } => {
-                // The refill as it ended, holes won included: every site takes it.
+                // The refill as it ended, holes won included: every site takes it, and the
+                // holes nobody filled are closed or open as it says.
                 let state = self.layout.state(board, None);
                 for (i, site) in state.sites.iter().enumerate() {
                     if self
@@ -597,6 +598,25 @@ impl Replay {
                     {
                         self.set_seeds(&mut step, Some(i), site.seeds);
                     }
+                }
+                let holes: Vec<Pos> = (0..self.rules.geometry.positions)
+                    .filter(|&h| self.rules.geometry.is_hole(h))
+                    .collect();
+                for h in holes {
+                    let Some(i) = self.layout.site_of(h) else {
+                        continue;
+                    };
+                    let mut marks: Vec<Mark> = (self.model.sites.get(i))
+                        .map_or(Vec::new(), |s| s.marks.clone())
+                        .into_iter()
+                        .filter(|m| *m != Mark::Closed)
+                        .collect();
+                    if board.closed & crate::rules::bit(h) != 0 {
+                        marks.push(Mark::Closed);
+                        step.highlights.push((i, "closed"));
+                    }
+                    marks.sort();
+                    self.set_marks(&mut step, i, marks);
                 }
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
@@ -627,6 +647,20 @@ impl Replay {
                 }
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), Some(*clause)));
+            }
+            Event::Refill {
+                player,
+                partial,
+                closed,
+                open,
+                kept,
+                ..
+            } if self.rules.rounds.as_ref().is_some_and(|r| r.win_holes) => {
+                // Holes are won at this refill: the board as refilled comes with the holes won
+                // (`HolesWon`), which every site takes then.
+                let _ = (player, partial, closed, open, kept);
+                step.text = self.trace_line(e);
+                item = Some(("round", step.text.clone(), None));
             }
             Event::Refill {
                 player,
