@@ -595,29 +595,18 @@ fn shared_rest(
         Some(Remaining::Opponent) => {
             format!("{} takes the {} left", name(rules, mover ^ 1), seeds(left))
         }
-        Some(Remaining::LastMover) => {
+        Some(r @ (Remaining::LastMover | Remaining::Starter)) => {
+            let (who, nobody) = if r == Remaining::Starter {
+                ("who started the round", "the round's starter")
+            } else {
+                ("the last to move", "the last to move")
+            };
             // Everything went to one player: the one with a share.
             let taker =
                 (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
             match taker {
-                Some(p) => format!(
-                    "{}, the last to move, takes the {} left",
-                    name(rules, p),
-                    seeds(left)
-                ),
-                None => format!("the last to move takes the {} left", seeds(left)),
-            }
-        }
-        Some(Remaining::Starter) => {
-            let taker =
-                (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
-            match taker {
-                Some(p) => format!(
-                    "{}, who started the round, takes the {} left",
-                    name(rules, p),
-                    seeds(left)
-                ),
-                None => format!("the round's starter takes the {} left", seeds(left)),
+                Some(p) => format!("{}, {who}, takes the {} left", name(rules, p), seeds(left)),
+                None => format!("{nobody} takes the {} left", seeds(left)),
             }
         }
         None => (rules.geometry.players())

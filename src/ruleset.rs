@@ -191,12 +191,7 @@ impl<'de> Deserialize<'de> for Count {
                 f.write_str("a whole number or { option = \"NAME\" }")
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
-                u32::try_from(v).map(Count::Number).map_err(|_| {
-                    E::custom(format!(
-                        "a count is a whole number from 0 to {}, found {v}",
-                        u32::MAX
-                    ))
-                })
+                whole_count(v).map(Count::Number)
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
@@ -242,12 +237,7 @@ impl<'de> Deserialize<'de> for Held {
                 )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Held, E> {
-                u32::try_from(v).map(|n| Held::Each(Count::Number(n))).map_err(|_| {
-                    E::custom(format!(
-                        "a count is a whole number from 0 to {}, found {v}",
-                        u32::MAX
-                    ))
-                })
+                whole_count(v).map(|n| Held::Each(Count::Number(n)))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Held, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
@@ -282,6 +272,16 @@ impl<'de> Deserialize<'de> for Held {
         }
         de.deserialize_any(HeldVisitor)
     }
+}
+
+/// A count as a ruleset writes it: a whole number that fits a `u32`.
+fn whole_count<E: serde::de::Error>(v: i64) -> Result<u32, E> {
+    u32::try_from(v).map_err(|_| {
+        E::custom(format!(
+            "a count is a whole number from 0 to {}, found {v}",
+            u32::MAX
+        ))
+    })
 }
 
 /// `{ option = "NAME" }` for a count: the option's values are whole numbers.

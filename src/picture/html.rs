@@ -217,6 +217,31 @@ impl Replay {
         }
     }
 
+    /// Every site takes its seeds from `board` (a position an event carries whole).
+    fn take_seeds(&mut self, step: &mut Step, board: &Position) {
+        let state = self.layout.state(board, None);
+        for (i, site) in state.sites.iter().enumerate() {
+            if (self.model.sites.get(i)).is_some_and(|s| s.seeds != site.seeds) {
+                self.set_seeds(step, Some(i), site.seeds);
+            }
+        }
+    }
+
+    /// Site `i` is closed (`shut`) or open, its other marks kept.
+    fn set_closed(&mut self, step: &mut Step, i: usize, shut: bool) {
+        let mut marks: Vec<Mark> = (self.model.sites.get(i))
+            .map_or(Vec::new(), |s| s.marks.clone())
+            .into_iter()
+            .filter(|m| *m != Mark::Closed)
+            .collect();
+        if shut {
+            marks.push(Mark::Closed);
+            step.highlights.push((i, "closed"));
+        }
+        marks.sort();
+        self.set_marks(step, i, marks);
+    }
+
     fn set_seeds(&mut self, step: &mut Step, site: Option<usize>, seeds: u32) {
         if let Some(i) = site
             && let Some(s) = self.model.sites.get_mut(i)
@@ -588,17 +613,7 @@ impl Replay {
             Event::HolesWon { board, .. } => {
                 // The refill as it ended, holes won included: every site takes it, and the
                 // holes nobody filled are closed or open as it says.
-                let state = self.layout.state(board, None);
-                for (i, site) in state.sites.iter().enumerate() {
-                    if self
-                        .model
-                        .sites
-                        .get(i)
-                        .is_some_and(|s| s.seeds != site.seeds)
-                    {
-                        self.set_seeds(&mut step, Some(i), site.seeds);
-                    }
-                }
+                self.take_seeds(&mut step, board);
                 let holes: Vec<Pos> = (0..self.rules.geometry.positions)
                     .filter(|&h| self.rules.geometry.is_hole(h))
                     .collect();
@@ -606,17 +621,7 @@ impl Replay {
                     let Some(i) = self.layout.site_of(h) else {
                         continue;
                     };
-                    let mut marks: Vec<Mark> = (self.model.sites.get(i))
-                        .map_or(Vec::new(), |s| s.marks.clone())
-                        .into_iter()
-                        .filter(|m| *m != Mark::Closed)
-                        .collect();
-                    if board.closed & crate::rules::bit(h) != 0 {
-                        marks.push(Mark::Closed);
-                        step.highlights.push((i, "closed"));
-                    }
-                    marks.sort();
-                    self.set_marks(&mut step, i, marks);
+                    self.set_closed(&mut step, i, board.closed & crate::rules::bit(h) != 0);
                 }
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
@@ -628,17 +633,7 @@ impl Replay {
                 ..
             } => {
                 // The event carries the position as the round ended: every site takes it.
-                let state = self.layout.state(board, None);
-                for (i, site) in state.sites.iter().enumerate() {
-                    if self
-                        .model
-                        .sites
-                        .get(i)
-                        .is_some_and(|s| s.seeds != site.seeds)
-                    {
-                        self.set_seeds(&mut step, Some(i), site.seeds);
-                    }
-                }
+                self.take_seeds(&mut step, board);
                 for (p, &share) in (0u8..).zip(shares) {
                     if share > 0 {
                         let bank = self.layout.bank_of(&self.rules, p);
@@ -687,20 +682,7 @@ impl Replay {
                         _ => refill,
                     };
                     self.set_seeds(&mut step, Some(i), count);
-                    let mut marks: Vec<Mark> = self
-                        .model
-                        .sites
-                        .get(i)
-                        .map_or(Vec::new(), |s| s.marks.clone())
-                        .into_iter()
-                        .filter(|m| *m != Mark::Closed)
-                        .collect();
-                    if shut {
-                        marks.push(Mark::Closed);
-                        step.highlights.push((i, "closed"));
-                    }
-                    marks.sort();
-                    self.set_marks(&mut step, i, marks);
+                    self.set_closed(&mut step, i, shut);
                 }
                 if let Some(store) = self.rules.geometry.store_of(*player) {
                     self.set_seeds(&mut step, self.layout.site_of(store), *kept);
