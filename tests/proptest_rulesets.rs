@@ -80,7 +80,9 @@ struct Spec {
     /// A match of rounds: holes refilled in full only (`full`), or the poorest player laying
     /// out everything with a partial last hole and the others filling as many, the matching
     /// hole the same and unfilled holes left open (`poorest`), or separate games from the
-    /// layout won by two wins in a row, counted by round-end effects (`restart`).
+    /// layout won by two wins in a row, counted by round-end effects (`restart`), or holes won
+    /// at the refill, a partial last hole of at least two seeds counting (`won`; boards of one
+    /// or two rows, else `full`).
     rounds: Option<&'static str>,
     /// An entry of held seeds: of a size the mover chooses (on boards of at most 64 seeds),
     /// or of all held, from the hole after the mover's first, while their holes hold few.
@@ -89,10 +91,12 @@ struct Spec {
     /// after the last one's landing (`forced`, a game number set by `first_after`) and the
     /// game ended when the forced play can never capture (`forced`, and `end` alone).
     forced: Option<&'static str>,
+    /// The extra turn (with `extra_turn`) is one the mover may decline by passing.
+    optional_turn: bool,
 }
 
 /// Who takes the seeds left at an ending.
-const REMAINING: &[&str] = &["owners", "mover", "opponent", "removed", "stay"];
+const REMAINING: &[&str] = &["owners", "mover", "opponent", "removed", "stay", "starter"];
 
 /// Capture clauses, valid at the moment each names.
 const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
@@ -264,9 +268,10 @@ fn spec() -> impl Strategy<Value = Spec> {
                 (
                     any::<bool>(),
                     any::<bool>(),
-                    prop::option::of(prop::sample::select(vec!["full", "poorest", "restart"])),
+                    prop::option::of(prop::sample::select(vec!["full", "poorest", "restart", "won"])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
                     prop::option::of(prop::sample::select(vec!["any", "forced", "end"])),
+                    any::<bool>(),
                 ),
             ),
         ),
@@ -299,7 +304,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                         neutral,
                         marks,
                         (ring, sown_set),
-                        (three_rows, lap_set, rounds, entry, forced),
+                        (three_rows, lap_set, rounds, entry, forced, optional_turn),
                     ),
                 ),
             )| {
@@ -339,8 +344,13 @@ fn spec() -> impl Strategy<Value = Spec> {
                     sown_set,
                     three_rows,
                     lap_set,
-                    rounds,
+                    // Holes are won on boards of one or two rows only.
+                    rounds: match rounds {
+                        Some("won") if four_rows || three_rows => Some("full"),
+                        r => r,
+                    },
                     forced,
+                    optional_turn,
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
                         let holes_all = match (ring, three_rows, four_rows) {
@@ -479,6 +489,9 @@ fn ruleset_text(s: &Spec) -> String {
         // An extra turn that banks nothing, limited by the turn's sowings: positions in the
         // middle of a turn then enter the cycle history, their count of sowings with them.
         t += "\n[[extra_turn]]\nname = \"a lone seed\"\nwhen = 'own(last) and seeds(last) == 1 and turn_sowings < 2'\n";
+        if s.optional_turn {
+            t += "optional = true\n";
+        }
     }
     match s.prefer {
         Some("after") => {
@@ -512,6 +525,13 @@ fn ruleset_text(s: &Spec) -> String {
             t += &format!(
                 "\n[rounds]\nrefill = {}\nrefill_from = \"left\"\nlast_hole = \"partial\"\nholes_filled = \"poorest\"\nmatching_hole = \"same\"\nunfilled = \"open\"\nnext_starter = \"richer\"\n",
                 s.seeds
+            );
+        }
+        Some("won") => {
+            t += &format!(
+                "\n[rounds]\nrefill = {}\nrefill_from = \"right\"\nlast_hole = \"partial\"\nleast_in_last = {}\nwin_holes = true\nunfilled = \"open\"\nnext_starter = \"winner\"\n",
+                s.seeds,
+                s.seeds.min(2)
             );
         }
         Some("restart") => {

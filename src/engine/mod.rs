@@ -1077,9 +1077,6 @@ pub struct Game {
     can_relay: bool,
     /// Whether the rules have an entry that may be listed (`[entry]`).
     has_entry: bool,
-    /// Whether some extra turn may be declined (`[[extra_turn]] optional`): only then is the
-    /// position's `may_decline` ever set, so other games never read or write it.
-    optional_turns: bool,
     /// Every hole of the board where a move may start from any hole (`[sowing] from =
     /// "any"`), else 0: added to the mover's own holes when the legal moves are listed.
     from_any: u64,
@@ -1287,7 +1284,6 @@ impl Game {
         let bank = Bank::of(&rules);
         let opening = Game::opening(&rules);
         let has_entry = program.entry.is_some();
-        let optional_turns = program.extra_turns.iter().any(|&(_, _, optional)| optional);
         let rules_direction = rules.direction;
         let from_any = if rules.sow_from_any {
             rules.geometry.board_holes()
@@ -1318,7 +1314,6 @@ impl Game {
             vars_by_turn,
             can_relay,
             has_entry,
-            optional_turns,
             from_any,
             forced_ahead: 0,
             list_meta: MoveList::of(0, rules_direction).meta,
@@ -1409,7 +1404,7 @@ impl Game {
     #[inline(always)]
     fn moves_of(&self, player: Player) -> MoveList {
         let list = self.legal_for(player);
-        if self.optional_turns && self.pos.may_decline {
+        if self.pos.may_decline {
             return list.with_pass();
         }
         list
@@ -1955,9 +1950,9 @@ impl Game {
     /// between plies. Returns the player to move.
     #[inline(always)]
     fn close_move(&mut self, mover: Player, again: Option<bool>) -> Player {
-        if self.optional_turns {
-            self.pos.may_decline = again == Some(true);
-        }
+        // Written whatever the rules (a store is cheaper than a test of whether they can
+        // decline a turn: BENCHMARKS.md 5.12).
+        self.pos.may_decline = again == Some(true);
         let next = if again.is_some() {
             mover
         } else {
@@ -1978,9 +1973,7 @@ impl Game {
     /// Returns the player to move.
     fn close_pass(&mut self, mover: Player) -> Player {
         self.pos.turn_sowings = 0;
-        if self.optional_turns {
-            self.pos.may_decline = false;
-        }
+        self.pos.may_decline = false;
         if self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }
