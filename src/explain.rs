@@ -1379,6 +1379,21 @@ impl Explainer<'_> {
             s.say("Where a player of that play would have a choice, the game goes on.");
             out.push(s);
         }
+        if let Some(x) = &e.no_capture_reachable
+            && self.rules.no_capture_reachable.is_some()
+        {
+            let mut s = Section::new("end", "End: no capture reachable", &x.cites, line);
+            s.say(format!(
+                "After every move or pass, every position that some sequence of legal moves (and passes) by any player can reach is searched on copies of the position, each once; a line of play stops at a player who cannot move, a move that never ends, a position already met or an ending of the rules. When no move of that play captures, no capture can be made any more and the game{} ends: {}",
+                or_round,
+                self.ending(&x.remaining, &x.result, "the player to move next")
+            ));
+            s.say(format!(
+                "A search that would visit more than {} positions gives no verdict, and the game goes on (an engine limit, not a rule).",
+                crate::rules::MAX_REACHED
+            ));
+            out.push(s);
+        }
         let mut s = Section::new("end", "The engine's safety limits", &None, None);
         s.say(format!(
             "These are not rules of the game: a move still going after {} laps without a repeat or past {} steps of work, or a game{} still going after {} plies, is stopped with no result.",

@@ -462,6 +462,7 @@ fn cause(c: EndCause) -> &'static str {
         EndCause::Condition => "end condition",
         EndCause::NoCapture => "no capture",
         EndCause::NoFurtherCapture => "no further capture",
+        EndCause::NoCaptureReachable => "no capture reachable",
     }
 }
 
@@ -478,6 +479,9 @@ fn why_ended(rules: &Rules, c: EndCause, mover: Player) -> String {
         EndCause::NoCapture => format!("no legal move of any player can capture, {who} to move"),
         EndCause::NoFurtherCapture => {
             format!("no further capture can be made, {who} to move")
+        }
+        EndCause::NoCaptureReachable => {
+            format!("no play to come can capture any more, {who} to move")
         }
     }
 }

@@ -42,6 +42,10 @@ pub const MAX_IDLE_ROUNDS: u32 = 10_000;
 /// names its layout by a byte). Meeting one more stops play with no result.
 pub const MAX_LAYOUTS: usize = 256;
 
+/// The most positions one search of `[end] no_capture_reachable` may visit. A search that
+/// would visit more gives no verdict, and play goes on.
+pub const MAX_REACHED: usize = 1 << 20;
+
 /// The most players a game may have.
 pub const MAX_SEATS: usize = 6;
 
@@ -881,6 +885,8 @@ pub struct Rules {
     pub no_capture: Option<EndingRule>,
     /// `[end] no_further_capture`: the forced play to come can never capture.
     pub no_further_capture: Option<EndingRule>,
+    /// `[end] no_capture_reachable`: no play to come, by any moves, can capture.
+    pub no_capture_reachable: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
     pub vars: Vec<VarInfo>,
@@ -933,6 +939,7 @@ impl Rules {
             self.cycle.as_ref(),
             self.no_capture.as_ref(),
             self.no_further_capture.as_ref(),
+            self.no_capture_reachable.as_ref(),
         ]
         .into_iter()
         .flatten()

@@ -934,6 +934,14 @@ pub struct End {
     /// is forced (a start hole fixed by the last move); `mover` = the player to move next.
     #[serde(default)]
     pub no_further_capture: Option<Ending>,
+    /// No capture can be reached: after every move or pass, every position that some sequence
+    /// of legal moves (and passes), by any player, reaches within the round is searched on
+    /// copies, each once; the ending fires when none of those moves captures. A line of play
+    /// ends at a player with no move, a move whose laps never end, a position already met, or
+    /// an ending of `[[end.when]]`. For games whose round ends "when no capture is possible any
+    /// more", read over all the play to come; `mover` = the player to move next.
+    #[serde(default)]
+    pub no_capture_reachable: Option<Ending>,
     /// What becomes of the seeds in neutral holes (`[board] neutral`) when the game ends,
     /// whatever `remaining` says of the players' holes: they stay on the board, uncounted
     /// (default), or are shared equally among the players, the seeds that do not divide

@@ -24,6 +24,8 @@ pub enum EndCause {
     /// The play to come, as far as it was forced, could never capture (`[end]
     /// no_further_capture`).
     NoFurtherCapture,
+    /// No play to come, by any moves, could capture (`[end] no_capture_reachable`).
+    NoCaptureReachable,
 }
 
 /// One of the engine's safety limits (not rules of any game): reaching one stops play with no

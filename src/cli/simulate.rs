@@ -381,6 +381,7 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         rules.cycle,
         rules.no_capture,
         rules.no_further_capture,
+        rules.no_capture_reachable,
     ]
     .iter()
     .flatten()

@@ -976,6 +976,24 @@ impl Idle {
     }
 }
 
+/// The positions the search of `[end] no_capture_reachable` makes room for at its first use.
+const REACH_ROOM: usize = 1 << 13;
+
+/// The buffers of the search of `[end] no_capture_reachable` ([`Game::capture_reachable`]): the
+/// positions met and those still to search from, cleared for each search and their room kept.
+/// A copy of a game starts with none (a copy searches little, and copying them would allocate).
+#[derive(Debug, Default)]
+struct Reach {
+    seen: std::collections::HashSet<Position>,
+    frontier: std::collections::VecDeque<Position>,
+}
+
+impl Clone for Reach {
+    fn clone(&self) -> Reach {
+        Reach::default()
+    }
+}
+
 /// What a forced move of [`Game::capture_can_follow`]'s play comes to. (Returned by value:
 /// boxing the position would allocate at every forced move.)
 #[allow(clippy::large_enum_variant)]
@@ -1084,6 +1102,8 @@ pub struct Game {
     /// followed, with a capture or a choice after them (see [`Game::capture_can_follow`]).
     /// A function of the position, kept to save work; cleared when play moves elsewhere.
     forced_ahead: u64,
+    /// The search of `[end] no_capture_reachable`: its buffers, kept between searches.
+    reach: Reach,
     /// The small fields of a list of moves sown the rules' way ([`MoveList::with_meta`]).
     list_meta: u64,
     /// Legality clauses whose `when` does not depend on the hole played: evaluated once per
@@ -1316,6 +1336,7 @@ impl Game {
             has_entry,
             from_any,
             forced_ahead: 0,
+            reach: Reach::default(),
             list_meta: MoveList::of(0, rules_direction).meta,
             fixed_when,
             dead_legal,
@@ -1862,6 +1883,83 @@ impl Game {
         ahead.is_some()
     }
 
+    /// Whether some play to come, by any legal moves and passes, captures (for `[end]
+    /// no_capture_reachable`): the positions reachable within the round are searched breadth
+    /// first on copies, each once (kept in a set, so the search is exact and ends), until a
+    /// move captures. A line of play stops at a player with no move and no pass, a move whose
+    /// laps never end, or an ending of `[[end.when]]`. A move that would reach an engine limit,
+    /// or a search past [`crate::rules::MAX_REACHED`] positions, gives no verdict: a capture
+    /// may follow. The game itself is left as it was. Out of line: few rules have it.
+    #[inline(never)]
+    fn capture_reachable(&mut self) -> bool {
+        let saved = self.pos;
+        let mut reach = std::mem::take(&mut self.reach);
+        if reach.seen.capacity() == 0 {
+            // Room for the searches of most games, made once: a search that needs more grows
+            // it (random games of Adi reach about 3,000 positions at most).
+            reach.seen.reserve(REACH_ROOM);
+            reach.frontier.reserve(REACH_ROOM);
+        }
+        reach.seen.clear();
+        reach.frontier.clear();
+        reach.seen.insert(saved);
+        reach.frontier.push_back(saved);
+        let found = self.search_captures(&mut reach);
+        self.reach = reach;
+        self.pos = saved;
+        found
+    }
+
+    /// The search of [`Game::capture_reachable`], from the positions of `reach.frontier`.
+    fn search_captures(&mut self, reach: &mut Reach) -> bool {
+        while let Some(from) = reach.frontier.pop_front() {
+            if reach.seen.len() > crate::rules::MAX_REACHED {
+                return true;
+            }
+            self.pos = from;
+            let player = from.to_move;
+            let list = self.moves_of(player);
+            if list.is_empty() {
+                if self.rules.pass && self.another_can_move(player) {
+                    self.close_pass(player);
+                    self.reached(reach, self.rules.direction);
+                }
+                continue;
+            }
+            for mv in list.iter() {
+                self.pos = from;
+                if mv.is_pass() {
+                    // Declining an extra turn.
+                    self.close_pass(player);
+                    self.reached(reach, self.rules.direction);
+                    continue;
+                }
+                match self.forced_move(player, &list, mv) {
+                    Forced::Captures | Forced::Limit => return true,
+                    Forced::Endless => {}
+                    Forced::Then(pos, dir, again) => {
+                        self.pos = pos;
+                        self.close_move(player, again);
+                        self.reached(reach, dir);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The search of [`Game::capture_reachable`] has reached `self.pos` after a move in `dir`
+    /// (or a pass): it is searched on unless an ending of `[[end.when]]` holds there or it has
+    /// been met before.
+    fn reached(&self, reach: &mut Reach, dir: Dir) {
+        if self.condition_ending(self.pos.to_move, dir).is_some() {
+            return;
+        }
+        if reach.seen.insert(self.pos) {
+            reach.frontier.push_back(self.pos);
+        }
+    }
+
     /// The walk of [`Game::capture_can_follow`], on `self.pos`, which it changes: the forced
     /// moves (and passes) made before a capture or a choice, or `None` when no capture follows.
     fn forced_play_captures(&mut self) -> Option<u64> {
@@ -2221,6 +2319,13 @@ impl Game {
         {
             report.round_over = true;
             self.end_round(ending, EndCause::NoFurtherCapture, next, next, tracer);
+            return Ok(report);
+        }
+        if let Some(ending) = self.rules.no_capture_reachable
+            && !self.capture_reachable()
+        {
+            report.round_over = true;
+            self.end_round(ending, EndCause::NoCaptureReachable, next, next, tracer);
             return Ok(report);
         }
         let banked = self.pos.banked(&self.bank);
