@@ -44,7 +44,7 @@ pub const MAX_LAYOUTS: usize = 256;
 
 /// The most positions one search of `[end] no_capture_reachable` may visit. A search that
 /// would visit more gives no verdict, and play goes on.
-pub const MAX_REACHED: usize = 1 << 20;
+pub const MAX_REACHED: usize = 1 << 16;
 
 /// The most players a game may have.
 pub const MAX_SEATS: usize = 6;

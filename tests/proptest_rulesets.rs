@@ -89,7 +89,9 @@ struct Spec {
     entry: Option<&'static str>,
     /// Moves from any hole (`any`); with the next move held to the first hole holding seeds
     /// after the last one's landing (`forced`, a game number set by `first_after`) and the
-    /// game ended when the forced play can never capture (`forced`, and `end` alone).
+    /// game ended when the forced play can never capture (`forced`, and `end` alone); or the
+    /// game ended when no play to come can capture (`reach`, on boards of two rows of at most
+    /// two holes and three seeds a hole, whose positions are few: else `end`).
     forced: Option<&'static str>,
     /// The extra turn (with `extra_turn`) is one the mover may decline by passing.
     optional_turn: bool,
@@ -270,7 +272,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     any::<bool>(),
                     prop::option::of(prop::sample::select(vec!["full", "poorest", "restart", "won"])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
-                    prop::option::of(prop::sample::select(vec!["any", "forced", "end"])),
+                    prop::option::of(prop::sample::select(vec!["any", "forced", "end", "reach"])),
                     any::<bool>(),
                 ),
             ),
@@ -349,7 +351,14 @@ fn spec() -> impl Strategy<Value = Spec> {
                         Some("won") if four_rows || three_rows => Some("full"),
                         r => r,
                     },
-                    forced,
+                    forced: match forced {
+                        Some("reach")
+                            if four_rows || three_rows || ring || holes > 2 || seeds > 3 =>
+                        {
+                            Some("end")
+                        }
+                        f => f,
+                    },
                     optional_turn,
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
@@ -508,6 +517,9 @@ fn ruleset_text(s: &Spec) -> String {
     );
     if s.no_capture {
         t += "no_capture = { remaining = \"owners\", result = \"most_seeds\" }\n";
+    }
+    if s.forced == Some("reach") {
+        t += "no_capture_reachable = { remaining = \"owners\", result = \"most_seeds\" }\n";
     }
     if matches!(s.forced, Some("forced" | "end")) {
         t += "no_further_capture = { remaining = \"owners\", result = \"most_seeds\" }\n";
