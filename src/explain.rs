@@ -668,7 +668,9 @@ impl Explainer<'_> {
                         "no: they must move again".to_string()
                     }
                 });
-                s.say(format!("Whether the mover may decline the extra turn: {may}."));
+                s.say(format!(
+                    "Whether the mover may decline the extra turn: {may}."
+                ));
             }
             out.push(s);
         }
@@ -832,15 +834,26 @@ impl Explainer<'_> {
                 self.header_line("[rounds]", 0),
             );
             let refill = self.rules.rounds.as_ref().map_or(0, |r| r.refill);
-            let (partial, poorest, open, least, win) = self.rules.rounds.as_ref().map_or(
-                (false, false, false, 1, false),
-                |r| (r.partial, r.poorest, r.unfilled_open, r.least_in_last, r.win_holes),
-            );
+            let (partial, poorest, open, least, win) =
+                self.rules
+                    .rounds
+                    .as_ref()
+                    .map_or((false, false, false, 1, false), |r| {
+                        (
+                            r.partial,
+                            r.poorest,
+                            r.unfilled_open,
+                            r.least_in_last,
+                            r.win_holes,
+                        )
+                    });
             let unfilled = match (win, open) {
                 (true, true) => {
                     "holes nobody fills are nobody's for the round: on the circuit, sown into, never played from"
                 }
-                (true, false) => "holes nobody fills stay their first owner's, closed for the round",
+                (true, false) => {
+                    "holes nobody fills stay their first owner's, closed for the round"
+                }
                 (false, true) => {
                     "holes left unfilled stay on the circuit, empty, sown into and playable once they hold seeds"
                 }
@@ -1180,7 +1193,13 @@ impl Explainer<'_> {
         } else {
             let each: Vec<String> = (self.rules.geometry.players())
                 .zip(held)
-                .map(|(p, &n)| format!("{} {}", self.rules.player_title(p), seeds_word(i64::from(n))))
+                .map(|(p, &n)| {
+                    format!(
+                        "{} {}",
+                        self.rules.player_title(p),
+                        seeds_word(i64::from(n))
+                    )
+                })
                 .collect();
             s.say(format!(
                 "Beside the board at the start, {}: {} in all.",
@@ -1443,8 +1462,7 @@ impl Explainer<'_> {
                     .to_string()
             }
             Remaining::Starter => {
-                "the player who started the round takes all the seeds left on the board"
-                    .to_string()
+                "the player who started the round takes all the seeds left on the board".to_string()
             }
             Remaining::Removed => "the seeds left on the board leave the game".to_string(),
             Remaining::Stay => {

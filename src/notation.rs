@@ -499,7 +499,10 @@ impl Reader<'_> {
                     .filter(|&h| board & crate::rules::bit(h) != 0)
                     .find(|&h| g.label(h).eq_ignore_ascii_case(label));
                 let Some(hole) = hole else {
-                    return fail(format!("`owners`: `{label}` is not a hole of the board"), span);
+                    return fail(
+                        format!("`owners`: `{label}` is not a hole of the board"),
+                        span,
+                    );
                 };
                 if seen & crate::rules::bit(hole) != 0 {
                     return fail(format!("`owners` gives `{label}` twice"), span);

@@ -928,7 +928,11 @@ impl TextTrace {
                 optional,
             } => {
                 self.finish(out);
-                let may = if *optional { ", which the mover may decline (pass)" } else { "" };
+                let may = if *optional {
+                    ", which the mover may decline (pass)"
+                } else {
+                    ""
+                };
                 out.say(format_args!("  extra turn {}{may}\n", clause(rules, *c)));
             }
             Event::EndlessMove { first, repeat } => {
@@ -1303,8 +1307,10 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             let won: serde_json::Map<String, Value> = (g.players())
                 .zip(won)
                 .map(|(q, &m)| {
-                    let labels: Vec<String> =
-                        (0..64u8).filter(|b| m & (1 << b) != 0).map(|b| g.label(b)).collect();
+                    let labels: Vec<String> = (0..64u8)
+                        .filter(|b| m & (1 << b) != 0)
+                        .map(|b| g.label(b))
+                        .collect();
                     (rules.player_key(q).to_string(), json!(labels))
                 })
                 .collect();

@@ -744,7 +744,9 @@ impl Layouts {
     fn table(&self) -> std::sync::MutexGuard<'_, Vec<Owned>> {
         // A panic elsewhere while the lock was held leaves a table that is still whole: each
         // write is one push.
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The number of a layout, added to the table if it is new; `None` when the table holds

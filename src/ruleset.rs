@@ -242,10 +242,7 @@ impl<'de> Deserialize<'de> for Held {
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Held, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Held, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Held, A::Error> {
                 let mut option = None;
                 let mut each = BTreeMap::new();
                 while let Some(key) = map.next_key::<String>()? {
@@ -254,12 +251,16 @@ impl<'de> Deserialize<'de> for Held {
                     } else {
                         let n = map.next_value::<u32>()?;
                         if each.insert(key.clone(), n).is_some() {
-                            return Err(serde::de::Error::custom(format!("`{key}` is given twice")));
+                            return Err(serde::de::Error::custom(format!(
+                                "`{key}` is given twice"
+                            )));
                         }
                     }
                 }
                 match (option, each.is_empty()) {
-                    (Some(option), true) => Ok(Held::Each(Count::FromOption(CountOption { option }))),
+                    (Some(option), true) => {
+                        Ok(Held::Each(Count::FromOption(CountOption { option })))
+                    }
                     (None, false) => Ok(Held::PerPlayer(each)),
                     (Some(_), false) => Err(serde::de::Error::custom(
                         "`held` is an option's count or a number per player, not both",

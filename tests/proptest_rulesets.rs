@@ -270,7 +270,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                 (
                     any::<bool>(),
                     any::<bool>(),
-                    prop::option::of(prop::sample::select(vec!["full", "poorest", "restart", "won"])),
+                    prop::option::of(prop::sample::select(vec![
+                        "full", "poorest", "restart", "won",
+                    ])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
                     prop::option::of(prop::sample::select(vec!["any", "forced", "end", "reach"])),
                     any::<bool>(),

@@ -431,8 +431,8 @@ impl Checker<'_> {
         let no_capture = self.optional_ending("no capture", f.end.no_capture.as_ref())?;
         let no_further_capture =
             self.optional_ending("no further capture", f.end.no_further_capture.as_ref())?;
-        let no_capture_reachable = self
-            .optional_ending("no capture reachable", f.end.no_capture_reachable.as_ref())?;
+        let no_capture_reachable =
+            self.optional_ending("no capture reachable", f.end.no_capture_reachable.as_ref())?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
                 Diagnostic::new(

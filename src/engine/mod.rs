@@ -804,7 +804,11 @@ impl MoveList {
     #[inline]
     pub fn get(&self, k: usize) -> Option<Move> {
         if self.pass() {
-            return if k == 0 { Some(Move::PASS) } else { self.nth(k) };
+            return if k == 0 {
+                Some(Move::PASS)
+            } else {
+                self.nth(k)
+            };
         }
         if self.others() == 0 {
             if !self.choose() {
@@ -1200,7 +1204,11 @@ impl Game {
             sown: 0,
         };
         for p in rules.geometry.players() {
-            let held = rules.held_at_start.get(usize::from(p)).copied().unwrap_or(0);
+            let held = rules
+                .held_at_start
+                .get(usize::from(p))
+                .copied()
+                .unwrap_or(0);
             pos.credit(rules, p, held);
         }
         reset_vars(rules, &mut pos, |_| true);
@@ -2890,8 +2898,10 @@ impl Game {
             }
         }
         if T::EVENTS {
-            let won: [u64; MAX_SEATS] =
-                std::array::from_fn(|i| fill.owned[i] & !g.holes_mask.get(i).copied().unwrap_or(0));
+            let won: [u64; MAX_SEATS] = std::array::from_fn(|i| {
+                let home = g.holes_mask.get(i).copied().unwrap_or(0);
+                fill.owned.get(i).copied().unwrap_or(0) & !home
+            });
             tracer.event(Event::HolesWon {
                 won,
                 board: Box::new(*pos),
@@ -3130,8 +3140,9 @@ fn layouts_ahead(seatings: &mut Arc<Vec<(Arc<Rules>, Arc<Program>)>>) {
     for a in 0..=total {
         for b in 0..=total - a {
             let mut supply = [0u32; MAX_SEATS];
-            supply[0] = a;
-            supply[1] = b;
+            if let [south, north, ..] = &mut supply {
+                (*south, *north) = (a, b);
+            }
             let fill = Fill::run(g, rounds, supply, 0, 0);
             match base.layouts.number(&fill.owned) {
                 Some(k) => {

@@ -643,17 +643,9 @@ impl Replay {
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), Some(*clause)));
             }
-            Event::Refill {
-                player,
-                partial,
-                closed,
-                open,
-                kept,
-                ..
-            } if self.rules.rounds.as_ref().is_some_and(|r| r.win_holes) => {
+            Event::Refill { .. } if self.rules.rounds.as_ref().is_some_and(|r| r.win_holes) => {
                 // Holes are won at this refill: the board as refilled comes with the holes won
                 // (`HolesWon`), which every site takes then.
-                let _ = (player, partial, closed, open, kept);
                 step.text = self.trace_line(e);
                 item = Some(("round", step.text.clone(), None));
             }
