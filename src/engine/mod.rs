@@ -1429,12 +1429,18 @@ impl Game {
     }
 
     /// The legal moves of `player`, the player to move: [`Game::legal_for`], with the pass
-    /// where they may decline an extra turn.
+    /// where they may decline an extra turn, or the pass alone where they cannot sow but
+    /// another player can and the rules let them wait. Shared by the ply, the forced walk and
+    /// the reachability search, so the three agree on when a player passes.
     #[inline(always)]
     fn moves_of(&self, player: Player) -> MoveList {
         let list = self.legal_for(player);
         if self.pos.may_decline {
             return list.with_pass();
+        }
+        if list.is_empty() && self.rules.pass && self.another_can_move(player) {
+            // The player cannot sow but another can: they pass.
+            return MoveList::passing(self.rules.direction);
         }
         list
     }
@@ -1927,17 +1933,10 @@ impl Game {
             self.pos = from;
             let player = from.to_move;
             let list = self.moves_of(player);
-            if list.is_empty() {
-                if self.rules.pass && self.another_can_move(player) {
-                    self.close_pass(player);
-                    self.reached(reach, self.rules.direction);
-                }
-                continue;
-            }
             for mv in list.iter() {
                 self.pos = from;
                 if mv.is_pass() {
-                    // Declining an extra turn.
+                    // A forced pass, or declining an extra turn.
                     self.close_pass(player);
                     self.reached(reach, self.rules.direction);
                     continue;
@@ -1986,12 +1985,7 @@ impl Game {
             let dir = match (first, second) {
                 (Some(_), Some(_)) => return Some(walked),
                 (Some(mv), None) if mv.is_pass() => {
-                    // An extra turn the mover may only decline.
-                    self.close_pass(player);
-                    self.rules.direction
-                }
-                (None, _) if self.rules.pass && self.another_can_move(player) => {
-                    // A forced pass.
+                    // A forced pass, or an extra turn the mover may only decline.
                     self.close_pass(player);
                     self.rules.direction
                 }
@@ -2371,18 +2365,13 @@ impl Game {
             let next = self.pos.to_move;
             self.moves = self.moves_of(next);
             if self.moves.is_empty() {
-                if self.rules.pass && self.another_can_move(next) {
-                    // The player cannot sow but another can: they pass.
-                    self.moves = MoveList::passing(self.rules.direction);
-                } else {
-                    if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
-                        // The engine's safety limit, not a rule: play stops with no result.
-                        self.stop(Limit::Rounds, tracer);
-                        return cycled;
-                    }
-                    self.close_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
-                    continue;
+                if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
+                    // The engine's safety limit, not a rule: play stops with no result.
+                    self.stop(Limit::Rounds, tracer);
+                    return cycled;
                 }
+                self.close_round(self.rules.no_move, EndCause::NoMove, next, next, tracer);
+                continue;
             }
             if let Some(cycle) = self.rules.cycle
                 && let Some(first) = self.history.settle(&self.pos, self.ply)
@@ -3140,9 +3129,8 @@ fn layouts_ahead(seatings: &mut Arc<Vec<(Arc<Rules>, Arc<Program>)>>) {
     for a in 0..=total {
         for b in 0..=total - a {
             let mut supply = [0u32; MAX_SEATS];
-            if let [south, north, ..] = &mut supply {
-                (*south, *north) = (a, b);
-            }
+            let [south, north, ..] = &mut supply;
+            (*south, *north) = (a, b);
             let fill = Fill::run(g, rounds, supply, 0, 0);
             match base.layouts.number(&fill.owned) {
                 Some(k) => {
