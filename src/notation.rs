@@ -5,12 +5,15 @@
 //! 1..2N counter-clockwise from the left end of the player's outer row. Where the rules let
 //! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. Seeds the mover
 //! holds, entered by the rules' `[entry]`, are `+` and their number: `+5` (`+5:cw`). A player
-//! who may only wait, or who declines an optional extra turn, writes `pass`.
+//! who may only wait, or who declines an optional extra turn, writes `pass`. Where a move
+//! stopped at an optional capture, the mover writes `take` or `leave`.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
 //! (seeds each player's captures removed from the game), `claimed S=n4 N=s2` (each player's
-//! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline)
+//! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline),
+//! `stopped=...` (the player to move's move stopped at an optional capture, see
+//! [`crate::render::stopped_word`])
 //! and the player to move (`south` or `north`, default South). A closed hole is
 //! written `x`. It is the notation [`crate::render::notation`] writes: a printed position
 //! reads back as the same position. A mistake is reported at the cell or word at fault.
@@ -19,7 +22,7 @@
 
 use std::ops::Range;
 
-use crate::engine::{Move, Position};
+use crate::engine::{Decision, Move, Position};
 use crate::rules::{Dir, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, NO_HOLE, NOBODY, Player, Pos, Rules};
 
 /// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
@@ -29,6 +32,11 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
     let text = text.trim();
     if text.eq_ignore_ascii_case("pass") {
         return Ok(Move::PASS);
+    }
+    for d in [Decision::Take, Decision::Leave] {
+        if text.eq_ignore_ascii_case(d.word()) {
+            return Ok(Move::decide(d));
+        }
     }
     let (hole, dir) = match text.split_once(':') {
         None => (text, None),
@@ -56,10 +64,9 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
         };
     }
     let hole = parse_hole(rules, player, what)?;
-    Ok(Move {
-        hole,
-        dir,
-        entered: 0,
+    Ok(match dir {
+        Some(d) => Move::towards(hole, d),
+        None => Move::sow(hole),
     })
 }
 
@@ -430,6 +437,8 @@ impl Reader<'_> {
                 );
             }
             self.pos.may_decline = true;
+        } else if let Some(v) = word.strip_prefix("stopped=") {
+            self.stopped(v, span)?;
         } else if word == "held" {
             // Only introduces the holdings that follow (games of more than two players).
         } else if let Some((name, value)) = word.split_once('=')
@@ -457,6 +466,88 @@ impl Reader<'_> {
                 span,
             );
         }
+        Ok(())
+    }
+
+    /// A move stopped for the mover's decision ([`crate::render::stopped_word`]).
+    fn stopped(&mut self, value: &str, span: Range<usize>) -> Result<(), PositionError> {
+        let rules = self.rules;
+        let g = &rules.geometry;
+        let shape = "write it as stopped=cN:HOLE:DIR:LAST:LAP_ORIGIN:LAP:CAPTURED:ENTERED:FLAGS, as positions are printed";
+        let fields: Vec<&str> = value.split(':').collect();
+        let [
+            clause,
+            origin,
+            dir,
+            last,
+            lap_origin,
+            lap,
+            captured,
+            entered,
+            flags,
+        ] = fields.as_slice()
+        else {
+            return fail(format!("`stopped={value}`: {shape}"), span);
+        };
+        let site = |t: &str| (0..g.positions).find(|&h| g.label(h) == t);
+        let optional = |id: u16| {
+            (rules.lap_captures.iter().chain(&rules.move_captures))
+                .any(|c| c.id == id && c.optional)
+        };
+        let clause = clause.strip_prefix('c').and_then(|n| n.parse::<u16>().ok());
+        let dir = match *dir {
+            "ccw" => Some(Dir::Ccw),
+            "cw" => Some(Dir::Cw),
+            _ => None,
+        };
+        let parsed = (
+            clause.filter(|&c| optional(c)),
+            site(origin),
+            dir,
+            site(last),
+            site(lap_origin),
+            lap.parse::<u32>().ok(),
+            captured.parse::<u32>().ok(),
+            entered.parse::<u16>().ok(),
+            flags.chars().all(|c| "mrso".contains(c)),
+        );
+        let (
+            Some(clause),
+            Some(origin),
+            Some(dir),
+            Some(last),
+            Some(lap_origin),
+            Some(lap),
+            Some(captured),
+            Some(entered),
+            true,
+        ) = parsed
+        else {
+            if clause.is_some_and(|c| !optional(c)) || clause.is_none() {
+                return fail(
+                    format!(
+                        "`stopped={value}`: the clause must be an optional capture of {} (c and its number)",
+                        rules.name
+                    ),
+                    span,
+                );
+            }
+            return fail(format!("`stopped={value}`: {shape}"), span);
+        };
+        self.pos.pending = Some(crate::engine::Pending {
+            clause,
+            at_move_end: flags.contains('m'),
+            origin,
+            dir,
+            entered,
+            last,
+            lap_origin,
+            lap: lap.max(1),
+            reversed: flags.contains('r'),
+            resowing: flags.contains('s'),
+            reached_opponent: flags.contains('o'),
+            captured,
+        });
         Ok(())
     }
 

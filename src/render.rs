@@ -102,6 +102,10 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         // The player to move may decline the extra turn they are in.
         s.push_str(" optional_turn");
     }
+    if let Some(p) = &pos.pending {
+        s.push(' ');
+        s.push_str(&stopped_word(rules, p));
+    }
     let [south, north, ..] = pos.taken;
     if south != 0 || north != 0 {
         s.push_str(&format!(" removed S={south} N={north}"));
@@ -414,6 +418,36 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A move stopped for the mover's decision, as the position's notation writes it:
+/// `stopped=c4:s3:ccw:n2:n1:2:0:0:` (the clause's number, the move's first hole and direction,
+/// the lap's last hole and first hole, the lap's number, the seeds captured so far, the seeds
+/// entered, then flags: `m` a move-end clause, `r` a lap against the move's direction, `s` a lap
+/// of captured seeds sown again, `o` the opponent's row reached).
+pub fn stopped_word(rules: &Rules, p: &crate::engine::Pending) -> String {
+    let g = &rules.geometry;
+    let flags: String = [
+        (p.at_move_end, 'm'),
+        (p.reversed, 'r'),
+        (p.resowing, 's'),
+        (p.reached_opponent, 'o'),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .map(|&(_, c)| c)
+    .collect();
+    format!(
+        "stopped=c{}:{}:{}:{}:{}:{}:{}:{}:{flags}",
+        p.clause,
+        g.label(p.origin),
+        p.dir.word(),
+        g.label(p.last),
+        g.label(p.lap_origin),
+        p.lap,
+        p.captured,
+        p.entered
+    )
+}
+
 /// Whether an event is shown at this detail, in text and JSON alike.
 pub fn shown(e: &Event, detail: Detail) -> bool {
     match e {
@@ -429,6 +463,8 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::Redirect { .. } => detail >= Detail::Drops,
         Event::Move { .. }
         | Event::Pass { .. }
+        | Event::Decided { .. }
+        | Event::CaptureOffered { .. }
         | Event::Effect { .. }
         | Event::Capture { .. }
         | Event::CaptureCancelled { .. }
@@ -667,7 +703,9 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
         let mut trace = TextTrace::new(detail);
         let mut plies = 0usize;
         for e in events {
-            if let Event::Move { .. } = e {
+            // A ply that moves seeds: a sowing, or a decision at a move that stopped (a pass
+            // changes no seed, and shows no board).
+            if let Event::Move { .. } | Event::Decided { .. } = e {
                 if plies > 0 {
                     trace.end_ply(rules, boards.get(plies - 1), &mut out);
                 }
@@ -762,10 +800,9 @@ impl TextTrace {
                     );
                     (crate::engine::Move::enter(*entered, *dir), at)
                 } else {
-                    let mv = crate::engine::Move {
-                        hole: *hole,
-                        dir: *dir,
-                        entered: 0,
+                    let mv = match dir {
+                        Some(d) => crate::engine::Move::towards(*hole, *d),
+                        None => crate::engine::Move::sow(*hole),
                     };
                     (mv, String::new())
                 };
@@ -910,6 +947,33 @@ impl TextTrace {
             Event::Pass { ply, player } => {
                 self.finish(out);
                 out.say(format_args!("ply {ply}: {} passes\n", name(rules, *player)));
+            }
+            Event::Decided {
+                ply,
+                player,
+                decision,
+            } => {
+                self.finish(out);
+                let what = match decision {
+                    crate::engine::Decision::Take => "takes the capture on offer",
+                    crate::engine::Decision::Leave => "leaves the capture on offer",
+                };
+                out.say(format_args!(
+                    "ply {ply}: {} {what} ({})\n",
+                    name(rules, *player),
+                    decision.word()
+                ));
+            }
+            Event::CaptureOffered {
+                clause: c,
+                seeds: n,
+            } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  capture {} on offer ({}): the move stops for the mover's decision, take or leave\n",
+                    clause(rules, *c),
+                    seeds(*n)
+                ));
             }
             // An effect at every drop is a drop's detail: shown with the drops.
             Event::Effect { clause: c }
@@ -1235,6 +1299,16 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         }
         Event::Effect { clause } => json!({"event": "effect", "clause": c(*clause)}),
         Event::Pass { ply, player } => json!({"event": "pass", "ply": ply, "player": p(*player)}),
+        Event::Decided {
+            ply,
+            player,
+            decision,
+        } => {
+            json!({"event": "decided", "ply": ply, "player": p(*player), "decision": decision.word()})
+        }
+        Event::CaptureOffered { clause, seeds } => {
+            json!({"event": "capture_offered", "clause": c(*clause), "seeds": seeds})
+        }
         Event::EndlessMove { first, repeat } => {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }

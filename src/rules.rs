@@ -630,6 +630,8 @@ pub struct CaptureRule {
     pub sow_after: Option<HoleX>,
     /// With `then = sow`: seeds also lifted from the lap's last hole.
     pub lift_also: Option<IntX>,
+    /// The mover may decline the capture (lap-end and move-end clauses).
+    pub optional: bool,
 }
 
 /// A compiled legality clause.

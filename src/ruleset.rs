@@ -748,6 +748,13 @@ pub struct Capture {
     /// A player holds at most one claim; `claim(p)` and `claimed(h)` read claims.
     #[serde(default)]
     pub claim: bool,
+    /// Whether the mover may decline the capture (default `false`: every capture on offer is
+    /// made). For `lap_end` and `move_end` clauses: where the condition holds and the capture
+    /// would take seeds, the move stops and the mover decides, `take` or `leave`; leaving it,
+    /// the move goes on as if the condition had not held.
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub optional: Setting<bool>,
 }
 
 /// A chain of captures: from the hole just taken (`hole`), step to another while a condition holds.

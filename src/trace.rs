@@ -100,6 +100,16 @@ pub enum Event {
         to: Option<Pos>,
         seeds: u16,
     },
+    /// An optional capture clause's condition held where it would take `seeds`: the move
+    /// stops there for the mover's decision (the next ply, `Decided`).
+    CaptureOffered { clause: ClauseId, seeds: u32 },
+    /// A ply begins: `player` decides on the capture their move stopped at, and the move goes
+    /// on from there.
+    Decided {
+        ply: u32,
+        player: Player,
+        decision: crate::engine::Decision,
+    },
     /// A capture clause's `cancel_if` held: the seeds went back.
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
@@ -418,7 +428,9 @@ impl Tracer for Ledger {
     fn event(&mut self, e: Event) {
         self.events += 1;
         match &e {
-            Event::Move { player, .. } | Event::Pass { player, .. } => self.mover = *player,
+            Event::Move { player, .. }
+            | Event::Pass { player, .. }
+            | Event::Decided { player, .. } => self.mover = *player,
             Event::Lift { hole, seeds, .. } => {
                 // A lift may leave seeds behind (`lift`, `lift_also`).
                 let there = self.pos.seeds(*hole);
@@ -528,6 +540,7 @@ impl Tracer for Ledger {
             | Event::LapEnd { .. }
             | Event::Relay { .. }
             | Event::CaptureCancelled { .. }
+            | Event::CaptureOffered { .. }
             | Event::MoveEnd { .. }
             | Event::ExtraTurn { .. }
             | Event::EndlessMove { .. }

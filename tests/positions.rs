@@ -49,7 +49,13 @@ fn settings(text: &str) -> Vec<Vec<(String, String)>> {
 #[test]
 fn printed_positions_read_back_the_same() {
     let (mut checked, mut removed, mut claimed, mut closed) = (0u64, 0u64, 0u64, 0u64);
-    for (name, text) in sow::catalog::SHIPPED {
+    let mut stopped = 0u64;
+    // The shipped rulesets, and one whose moves stop for the mover's decision.
+    let optional = (
+        "optional capture",
+        include_str!("scenarios/rulesets/optional_capture.toml"),
+    );
+    for &(name, text) in sow::catalog::SHIPPED.iter().chain([&optional]) {
         for options in settings(text) {
             let loaded =
                 sow::check::load(text, &options).unwrap_or_else(|d| panic!("{name}: {d:?}"));
@@ -74,6 +80,7 @@ fn printed_positions_read_back_the_same() {
                     removed += u64::from(pos.taken.iter().any(|&t| t != 0));
                     claimed += u64::from(pos.claims.iter().any(|&c| c != NO_HOLE));
                     closed += u64::from(pos.closed != 0);
+                    stopped += u64::from(pos.pending.is_some());
                     if game.status() != Status::Playing {
                         break;
                     }
@@ -89,8 +96,8 @@ fn printed_positions_read_back_the_same() {
     }
     eprintln!(
         "{checked} positions read back; {removed} with seeds removed, {claimed} with a claimed \
-         hole, {closed} with closed holes"
+         hole, {closed} with closed holes, {stopped} with a move stopped for a decision"
     );
     // The test covers the optional parts of the notation, not only the rows.
-    assert!(removed > 0 && claimed > 0 && closed > 0);
+    assert!(removed > 0 && claimed > 0 && closed > 0 && stopped > 0);
 }

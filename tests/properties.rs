@@ -218,6 +218,9 @@ impl<'a> Ledger<'a> {
             }
             Event::Restart => panic!("the seed games refill their matches: {event:?}"),
             Event::HolesWon { .. } => panic!("the seed games win no holes: {event:?}"),
+            Event::CaptureOffered { .. } | Event::Decided { .. } => {
+                panic!("the seed games' captures are compulsory: {event:?}")
+            }
         }
         assert_eq!(
             self.pos.total() + self.hand,

@@ -95,6 +95,8 @@ struct Spec {
     forced: Option<&'static str>,
     /// The extra turn (with `extra_turn`) is one the mover may decline by passing.
     optional_turn: bool,
+    /// The lap-end and move-end captures are ones the mover may decline (`take` or `leave`).
+    optional_capture: bool,
 }
 
 /// Who takes the seeds left at an ending.
@@ -275,7 +277,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     ])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
                     prop::option::of(prop::sample::select(vec!["any", "forced", "end", "reach"])),
-                    any::<bool>(),
+                    (any::<bool>(), any::<bool>()),
                 ),
             ),
         ),
@@ -308,7 +310,14 @@ fn spec() -> impl Strategy<Value = Spec> {
                         neutral,
                         marks,
                         (ring, sown_set),
-                        (three_rows, lap_set, rounds, entry, forced, optional_turn),
+                        (
+                            three_rows,
+                            lap_set,
+                            rounds,
+                            entry,
+                            forced,
+                            (optional_turn, optional_capture),
+                        ),
                     ),
                 ),
             )| {
@@ -362,6 +371,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                         f => f,
                     },
                     optional_turn,
+                    optional_capture,
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
                         let holes_all = match (ring, three_rows, four_rows) {
@@ -491,6 +501,9 @@ fn ruleset_text(s: &Spec) -> String {
         );
         if claim {
             t += "claim = true\n";
+        }
+        if s.optional_capture && at != "drop" {
+            t += "optional = true\n";
         }
     }
     if s.extra_turn {

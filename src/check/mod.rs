@@ -2054,6 +2054,22 @@ impl Checker<'_> {
             .as_ref()
             .map(|e| self.condition(e, facts, place, &c.name));
         let to = self.setting(&c.to, "to");
+        let optional = self.setting(&c.optional, "capture.optional");
+        if c.at == Moment::Drop && !matches!(c.optional, Setting::Fixed(false)) {
+            let d = Diagnostic::new(
+                Code::OptionalDropCapture,
+                format!(
+                    "capture clause \"{}\" is optional but tried at each seed's drop: a move can stop for the mover's decision only at a lap's end or its end",
+                    c.name
+                ),
+            )
+            .hint("try it at `lap_end` (the last seed of each lap) or `move_end`, or make it compulsory");
+            let d = match key_near(self.source, c.when.span().start, "optional") {
+                Some(span) => d.at(span),
+                None => d,
+            };
+            self.error(d);
+        }
         if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
             let d = Diagnostic::new(
                 Code::ThenNotAtLapEnd,
@@ -2146,6 +2162,7 @@ impl Checker<'_> {
             claim: c.claim,
             sow_after,
             lift_also,
+            optional: optional?,
         })
     }
 

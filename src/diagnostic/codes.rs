@@ -236,6 +236,12 @@ sow (a board of one or two rows), a refill from one end of a player's holes (`re
 \"left\"` or `\"right\"`), every player filling as many holes as their seeds allow (not
 `holes_filled = \"poorest\"`), and owners found anew at each refill (not `rotate_owners`)."
 
+    OptionalDropCapture "E0134" Error "An optional capture tried at each seed's drop"
+"`optional = true` lets the mover decline a capture: the move stops where the capture is on
+offer, and the mover answers `take` or `leave`. A move can stop there at a lap's end or at the
+move's end (`at = \"lap_end\"` or `\"move_end\"`), with no seeds in hand; a drop capture
+is made in the middle of a lap, where it cannot."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

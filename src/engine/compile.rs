@@ -135,6 +135,8 @@ pub struct CaptureProgram {
     pub sow_after: Option<Hole>,
     /// With `then = sow`: seeds also lifted from the lap's last hole and sown with them.
     pub lift_also: Option<Num>,
+    /// The mover may decline the capture: the move stops for their decision.
+    pub optional: bool,
 }
 
 /// What a capture clause takes.
@@ -300,6 +302,7 @@ impl Program {
             to: r.to,
             then: r.then,
             claim: r.claim,
+            optional: r.optional,
             cost: r.when.size(),
             sow_after: r.sow_after.as_ref().map(|h| c.hole(h)),
             lift_also: r.lift_also.as_ref().map(|n| c.num(n)),

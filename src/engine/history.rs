@@ -68,6 +68,8 @@ struct Rest {
     claims: [Pos; MAX_SEATS],
     out: u8,
     rotation: u8,
+    may_decline: bool,
+    pending: Option<super::Pending>,
 }
 
 impl Rest {
@@ -82,6 +84,8 @@ impl Rest {
             claims: pos.claims,
             out: pos.out,
             rotation: pos.rotation,
+            may_decline: pos.may_decline,
+            pending: pos.pending,
         }
     }
 }

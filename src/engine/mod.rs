@@ -55,6 +55,9 @@ pub struct Position {
     /// Whether the player to move is in an extra turn they may decline (`[[extra_turn]]
     /// optional`): their legal moves include the pass.
     pub may_decline: bool,
+    /// A move stopped at a decision the rules leave to the mover (an optional capture), to go
+    /// on once they decide; `None` between moves.
+    pub pending: Option<Pending>,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
@@ -63,6 +66,33 @@ pub struct Position {
     /// can be played, are then one mask operation. A function of `board`, so it changes
     /// neither equality nor hashing.
     sown: u64,
+}
+
+/// Where a move stands when it stops at a decision of the mover's (an optional capture whose
+/// condition holds): everything the rest of the move reads, so that the move goes on exactly
+/// as it would have gone on unstopped. Part of the position, so cycles and the cycle history
+/// tell a move waiting for a decision from a position between moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pending {
+    /// The capture clause offered.
+    pub clause: ClauseId,
+    /// Whether it is a move-end clause (else a lap-end one).
+    pub at_move_end: bool,
+    /// The move as played: its first hole, direction and seeds entered.
+    pub origin: Pos,
+    pub dir: Dir,
+    pub entered: u16,
+    /// The lap that ended: its last hole, the hole it started from, its number, whether a
+    /// relay turned it against the move's direction.
+    pub last: Pos,
+    pub lap_origin: Pos,
+    pub lap: u32,
+    pub reversed: bool,
+    /// Whether that lap sowed captured seeds again (`resowing`).
+    pub resowing: bool,
+    /// Whether the move has reached the opponent's row, and the seeds it has captured.
+    pub reached_opponent: bool,
+    pub captured: u32,
 }
 
 impl Position {
@@ -81,6 +111,7 @@ impl Position {
             out: 0,
             rotation: 0,
             may_decline: false,
+            pending: None,
             vars: [0; MAX_VARS],
             sown: 0,
         }
@@ -116,6 +147,7 @@ impl Position {
         self.out = other.out;
         self.rotation = other.rotation;
         self.may_decline = other.may_decline;
+        self.pending = other.pending;
         self.vars = other.vars;
         self.sown = other.sown;
     }
@@ -264,6 +296,7 @@ impl Position {
             && self.out == other.out
             && self.rotation == other.rotation
             && self.may_decline == other.may_decline
+            && self.pending == other.pending
             && self.vars == other.vars
     }
 
@@ -484,16 +517,38 @@ impl Tables {
 
 /// A move: what the player to move chooses for a ply. In the notation, `s3` (the rules'
 /// direction), `s3:cw` (a direction the mover chooses), `+5` (five seeds the mover holds
-/// entered by `[entry]`, `+5:cw` in a direction chosen), `pass`.
+/// entered by `[entry]`, `+5:cw` in a direction chosen), `pass`, and `take` or `leave` (the
+/// mover's decision where a move stopped at an optional capture).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// The hole sown from ([`NO_HOLE`] for a pass or an entry, whose first hole the rules
-    /// name).
+    /// The hole sown from ([`NO_HOLE`] for a pass, an entry, whose first hole the rules
+    /// name, or a decision).
     pub hole: Pos,
     /// The direction, when the rules let the mover choose it; `None` sows the rules' way.
     pub dir: Option<Dir>,
     /// The seeds entered from what the mover holds (`[entry]`); 0 for a sowing or a pass.
     pub entered: u16,
+    /// The mover's decision at the point where their move stopped ([`Position::pending`]).
+    pub decision: Option<Decision>,
+}
+
+/// What the mover decides where their move stopped at an optional capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Make the capture, and go on as the clause says.
+    Take,
+    /// Leave it: the move goes on as if the clause's condition had not held.
+    Leave,
+}
+
+impl Decision {
+    /// The word the notation writes.
+    pub fn word(self) -> &'static str {
+        match self {
+            Decision::Take => "take",
+            Decision::Leave => "leave",
+        }
+    }
 }
 
 impl Move {
@@ -502,15 +557,12 @@ impl Move {
         hole: NO_HOLE,
         dir: None,
         entered: 0,
+        decision: None,
     };
 
     /// Sowing from `hole` the rules' way.
     pub fn sow(hole: Pos) -> Move {
-        Move {
-            hole,
-            dir: None,
-            entered: 0,
-        }
+        Move { hole, ..Move::PASS }
     }
 
     /// Sowing from `hole` in a direction the mover chose.
@@ -518,22 +570,30 @@ impl Move {
         Move {
             hole,
             dir: Some(dir),
-            entered: 0,
+            ..Move::PASS
         }
     }
 
     /// Entering `seeds` the mover holds, in `dir` where the mover chooses it.
     pub fn enter(seeds: u16, dir: Option<Dir>) -> Move {
         Move {
-            hole: NO_HOLE,
             dir,
             entered: seeds,
+            ..Move::PASS
+        }
+    }
+
+    /// The mover's decision at a stopped move.
+    pub fn decide(decision: Decision) -> Move {
+        Move {
+            decision: Some(decision),
+            ..Move::PASS
         }
     }
 
     /// Whether this is a pass.
     pub fn is_pass(self) -> bool {
-        self.hole == NO_HOLE && self.entered == 0
+        self.hole == NO_HOLE && self.entered == 0 && self.decision.is_none()
     }
 
     /// Whether this enters seeds the mover holds.
@@ -541,8 +601,12 @@ impl Move {
         self.entered > 0
     }
 
-    /// The move as the notation writes it: `s3`, `s3:cw`, `+5`, `+5:cw`, `pass`.
+    /// The move as the notation writes it: `s3`, `s3:cw`, `+5`, `+5:cw`, `pass`, `take`,
+    /// `leave`.
     pub fn label(self, rules: &Rules) -> String {
+        if let Some(d) = self.decision {
+            return d.word().into();
+        }
         let what = if self.is_entry() {
             format!("+{}", self.entered)
         } else if self.is_pass() {
@@ -596,6 +660,8 @@ pub struct MoveList {
 const CHOOSE: u64 = 1;
 const FIXED_CW: u64 = 2;
 const PASS: u64 = 4;
+/// `meta`: the list is the mover's decision at a stopped move, `take` then `leave`.
+const DECIDE: u64 = 8;
 /// `meta` with no entry starts (both [`NO_HOLE`]).
 const NO_STARTS: u64 = (NO_HOLE as u64) << 48 | (NO_HOLE as u64) << 56;
 
@@ -643,6 +709,19 @@ impl MoveList {
     /// Passing, the only move.
     fn passing(fixed: Dir) -> Self {
         MoveList::of(0, fixed).with_pass()
+    }
+
+    /// The mover's decision at a stopped move: `take`, then `leave`, and nothing else.
+    fn deciding(fixed: Dir) -> Self {
+        let mut list = MoveList::of(0, fixed);
+        list.meta = (list.meta | DECIDE) + (2 << 16);
+        list
+    }
+
+    /// Whether the list is the mover's decision at a stopped move.
+    #[inline(always)]
+    fn decide(&self) -> bool {
+        self.meta & DECIDE != 0
     }
 
     /// The list with the pass added, before its other moves (a mover who may decline an extra
@@ -753,6 +832,9 @@ impl MoveList {
     #[inline]
     pub fn contains(&self, mv: impl Into<Move>) -> bool {
         let mv = mv.into();
+        if mv.decision.is_some() {
+            return self.decide();
+        }
         if mv.is_entry() {
             return self.contains_entry(mv);
         }
@@ -830,9 +912,16 @@ impl MoveList {
         self.iter().nth(k)
     }
 
-    /// The moves, in hole order, then the entries.
+    /// The moves, in hole order, then the entries (or the decision's two words).
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
-        self.sowings().chain(self.entry_moves())
+        let decisions = if self.decide() {
+            [Decision::Take, Decision::Leave].as_slice()
+        } else {
+            [].as_slice()
+        };
+        (decisions.iter().map(|&d| Move::decide(d)))
+            .chain(self.sowings())
+            .chain(self.entry_moves())
     }
 
     /// The sowings (or the pass), in hole order.
@@ -1016,6 +1105,10 @@ enum Forced {
 /// Why a move is illegal, before it is put in words.
 #[derive(Debug, Clone, Copy)]
 enum Illegality {
+    /// The player's move stopped at an optional capture: they answer `take` or `leave`.
+    MustDecide(crate::rules::ClauseId),
+    /// `take` or `leave` with no move stopped for a decision.
+    NoDecision,
     Pass,
     MustPass,
     NoDirection,
@@ -1200,6 +1293,7 @@ impl Game {
             out: 0,
             rotation: 0,
             may_decline: false,
+            pending: None,
             vars: [0; MAX_VARS],
             sown: 0,
         };
@@ -1434,6 +1528,10 @@ impl Game {
     /// the reachability search, so the three agree on when a player passes.
     #[inline(always)]
     fn moves_of(&self, player: Player) -> MoveList {
+        if self.pos.pending.is_some() {
+            // The mover's move stopped at an optional capture: they decide, nothing else.
+            return MoveList::deciding(self.rules.direction);
+        }
         let list = self.legal_for(player);
         if self.pos.may_decline {
             return list.with_pass();
@@ -1693,6 +1791,11 @@ impl Game {
         self.illegality(player, mv).map(|why| match why {
             Illegality::Pass => "passing is not a move now: a player passes only when they cannot sow and the rules let them wait, or to decline an extra turn the rules make optional".to_string(),
             Illegality::MustPass => "the player to move cannot sow: they pass".to_string(),
+            Illegality::MustDecide(id) => format!(
+                "the move stopped at the capture {}, which the mover may make or not: answer take or leave",
+                self.rule_words(id)
+            ),
+            Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
                 Move { dir: None, ..mv }.label(&self.rules)
@@ -1746,6 +1849,17 @@ impl Game {
     fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
+        if let Some(pending) = self.pos.pending
+            && player == self.pos.to_move
+        {
+            return mv
+                .decision
+                .is_none()
+                .then_some(Illegality::MustDecide(pending.clause));
+        }
+        if mv.decision.is_some() {
+            return Some(Illegality::NoDecision);
+        }
         let passing = self.moves.pass() && player == self.pos.to_move;
         if passing && self.moves.len() == 1 {
             return (!mv.is_pass()).then_some(Illegality::MustPass);
@@ -1868,8 +1982,9 @@ impl Game {
                 list.iter().any(|mv| {
                     let mover = self.mover_of(player, &list, mv);
                     let (mut copy, mut cx) = (self.pos, mover.context());
-                    mover.run(&mut copy, &mut cx, &self.pos, &mut ());
-                    cx.move_captures > 0
+                    let run = mover.run(&mut copy, &mut cx, &self.pos, &mut ());
+                    // A capture on offer (optional) is a capture the move can make.
+                    cx.move_captures > 0 || run.stopped
                 })
             })
     }
@@ -2026,7 +2141,8 @@ impl Game {
         // The move's start as a ply keeps it, to replay an endless move from.
         let start = pos;
         let run = mover.run(&mut pos, &mut cx, &start, &mut ());
-        if cx.move_captures > 0 {
+        if cx.move_captures > 0 || run.stopped {
+            // A capture made, or on offer (optional).
             return Forced::Captures;
         }
         if run.limit.is_some() {
@@ -2120,6 +2236,7 @@ impl Game {
             starter: self.starter,
             origin,
             entered,
+            begin: None,
         }
     }
 
@@ -2153,6 +2270,9 @@ impl Game {
         }
         if mv.is_pass() {
             return self.pass(tracer);
+        }
+        if let Some(decision) = mv.decision {
+            return self.decide(decision, tracer);
         }
         // An entry starts in the hole its listing named.
         let h = self.moves.start_of(mv);
@@ -2193,6 +2313,7 @@ impl Game {
             starter: self.starter,
             origin: h,
             entered: mv.entered,
+            begin: None,
         };
         // The move's context, kept for the clauses read after it.
         let mut cx = move_of.context();
@@ -2204,6 +2325,31 @@ impl Game {
         {
             tracer.fired(entry.id);
         }
+        // Read now, while the move's context stands (unused if the move did not end).
+        let extra = self.extra_turn(&cx);
+        self.after_run(mover, run, (extra, cx.dir), tracer)
+    }
+
+    /// The extra-turn clause that fires after a move that ended where `cx` stands, if any:
+    /// its id, and whether the mover may decline the turn.
+    #[inline(always)]
+    fn extra_turn(&self, cx: &Cx<'_>) -> Option<(ClauseId, bool)> {
+        (self.program.extra_turns.iter())
+            .find(|(_, when, _)| when(cx, &self.pos))
+            .map(|&(id, _, optional)| (id, optional))
+    }
+
+    /// What follows a move's run, or its run after the mover's decision: an endless move or
+    /// a limit ends the round or play; a move stopped for a decision leaves it to the mover;
+    /// a move that ended grants an extra turn or passes the turn on.
+    #[inline(always)]
+    fn after_run<T: Tracer>(
+        &mut self,
+        mover: Player,
+        run: sow::MoveRun,
+        (extra, dir): (Option<(ClauseId, bool)>, Dir),
+        tracer: &mut T,
+    ) -> Result<PlyReport, MoveError> {
         self.last_mover = mover;
         if self.track_first_move {
             self.pos.moved |= 1 << mover;
@@ -2244,9 +2390,11 @@ impl Game {
             }
             return Ok(report);
         }
-        let extra = (self.program.extra_turns.iter())
-            .find(|(_, when, _)| when(&cx, &self.pos))
-            .map(|&(id, _, optional)| (id, optional));
+        if run.stopped {
+            // The move waits for the mover's decision: no ending is read in the middle of a
+            // move, and the mover plays again.
+            return Ok(self.settle_ply(report, tracer));
+        }
         if let Some((clause, optional)) = extra {
             if T::EVENTS {
                 tracer.event(Event::ExtraTurn { clause, optional });
@@ -2258,9 +2406,65 @@ impl Game {
         }
         // What lasts a move or a turn is gone once it is over (after the extra-turn clauses
         // read it).
-        let dir = cx.dir;
         let next = self.close_move(mover, extra.map(|(_, optional)| optional));
         self.between_plies(next, dir, report, tracer)
+    }
+
+    /// A decision of the player to move on the capture their move stopped at: the move goes
+    /// on from where it stopped.
+    #[inline(never)]
+    fn decide<T: Tracer>(
+        &mut self,
+        decision: Decision,
+        tracer: &mut T,
+    ) -> Result<PlyReport, MoveError> {
+        let mover = self.pos.to_move;
+        let Some(pending) = self.pos.pending else {
+            // Listed only where a move stopped.
+            let mv = Move::decide(decision);
+            let reason = self.why_illegal(mover, mv).unwrap_or_default();
+            return Err(MoveError::Illegal { mv, reason });
+        };
+        self.ply += 1;
+        if T::EVENTS {
+            tracer.event(Event::Decided {
+                ply: self.ply,
+                player: mover,
+                decision,
+            });
+        }
+        if self.history.is_pending() {
+            self.move_start.copy_from(&self.pos, self.history.blocks());
+        }
+        // The start of the laps that follow, should they never end.
+        let mut start = self.pos;
+        let [ccw, cw] = &self.tables;
+        let (tables, back) = match pending.dir {
+            Dir::Ccw => (ccw, cw),
+            Dir::Cw => (cw, ccw),
+        };
+        let move_of = Mover {
+            rules: &self.rules,
+            program: &self.program,
+            tables,
+            back,
+            dir: pending.dir,
+            player: mover,
+            starter: self.starter,
+            origin: pending.origin,
+            entered: pending.entered,
+            begin: None,
+        };
+        let mut cx = move_of.context();
+        let run = move_of.go_on(
+            &mut self.pos,
+            &mut cx,
+            (pending, decision),
+            &mut start,
+            tracer,
+        );
+        let extra = self.extra_turn(&cx);
+        self.after_run(mover, run, (extra, cx.dir), tracer)
     }
 
     /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
@@ -2330,6 +2534,13 @@ impl Game {
             self.end_round(ending, EndCause::NoCaptureReachable, next, next, tracer);
             return Ok(report);
         }
+        Ok(self.settle_ply(report, tracer))
+    }
+
+    /// The end of every ply: the cycle history takes the position the ply was played from,
+    /// the next position is settled, and the engine's ply limit is checked.
+    #[inline(always)]
+    fn settle_ply<T: Tracer>(&mut self, mut report: PlyReport, tracer: &mut T) -> PlyReport {
         let banked = self.pos.banked(&self.bank);
         // Entries put seeds held back on the board: with them, banking goes both ways, a
         // change of the banked count proves nothing, and the history is kept.
@@ -2347,7 +2558,7 @@ impl Game {
             self.stop(Limit::Plies, tracer);
         }
         report.round_over = self.round != round || self.is_over();
-        Ok(report)
+        report
     }
 
     /// After a ply or a refill: ends the round if the player to move cannot move or the
@@ -2468,6 +2679,7 @@ impl Game {
         // and an extra turn granted by the last move is not taken.
         self.forced_ahead = 0;
         self.pos.may_decline = false;
+        self.pos.pending = None;
         let mut shares = [0u32; MAX_SEATS];
         let mut removed = 0u32;
         for p in g.players() {

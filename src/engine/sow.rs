@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::history::Brent;
-use super::{Blocks, Lane, OFF_TRACK, Position, Tables};
+use super::{Blocks, Decision, Lane, OFF_TRACK, Pending, Position, Tables};
 use crate::rules::{
     Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
@@ -27,6 +27,10 @@ pub struct MoveRun {
     /// For a move stopped before its end (endless, or at the lap limit): seeds captured to be
     /// sown that were still in hand, and the hole the next lap would have sown them after.
     pub hand: (Pos, u16),
+    /// The move stopped at a decision of the mover's (an optional capture on offer): the
+    /// position holds where it stands ([`Position::pending`]), and the clauses of the move's
+    /// end wait for it to go on.
+    pub stopped: bool,
 }
 
 /// The lap from which a move is watched for a repeat. An endless move repeats forever, so
@@ -65,8 +69,27 @@ impl MoveRun {
             endless: None,
             limit: None,
             hand: (NO_HOLE, 0),
+            stopped: false,
         }
     }
+
+    /// The run so far, stopped for the mover's decision at the end of a lap ending in `last`.
+    fn stopped_at(self, last: Pos) -> MoveRun {
+        MoveRun {
+            last,
+            stopped: true,
+            ..self
+        }
+    }
+}
+
+/// Where a move that went on after the mover's decision starts its next lap: the lap, the
+/// laps sown before it, and the move's context there.
+#[derive(Clone, Copy)]
+pub struct Begin<'a> {
+    cursor: Cursor,
+    laps: u32,
+    cx: Cx<'a>,
 }
 
 /// The state a lap ends in: everything the rest of the move depends on. Two equal lap-end
@@ -78,6 +101,7 @@ struct LapState {
 }
 
 /// A move being made.
+#[derive(Clone, Copy)]
 pub struct Mover<'a> {
     pub rules: &'a Rules,
     pub program: &'a Program,
@@ -91,6 +115,9 @@ pub struct Mover<'a> {
     /// The seeds the move enters from what the player holds, the first into `origin`
     /// (`[entry]`); 0 for a move that lifts `origin`.
     pub entered: u16,
+    /// For a move going on after the mover's decision: its next lap ([`Mover::go_on`]);
+    /// `None` for a move from its first lap.
+    pub begin: Option<Begin<'a>>,
 }
 
 /// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
@@ -278,6 +305,8 @@ enum LapOutcome {
     Relay(Cursor, Pos),
     /// The move ends; the last seed fell here.
     End(Pos),
+    /// The move stops for the mover's decision at the end of the lap that ended here.
+    Stop(Pos),
 }
 
 impl<'a> Mover<'a> {
@@ -307,9 +336,13 @@ impl<'a> Mover<'a> {
             let ahead = self.run(&mut copy, &mut ahead_cx, start, &mut ());
             return self.run_traced(pos, cx, ahead, tracer);
         }
-        let mut run = MoveRun::new();
+        let mut run = self.new_run();
         let mut cursor = self.first_lap(pos);
-        if self.program.quiet_laps && self.entered == 0 && pos.claims == [NO_HOLE; MAX_SEATS] {
+        if self.program.quiet_laps
+            && self.entered == 0
+            && self.begin.is_none()
+            && pos.claims == [NO_HOLE; MAX_SEATS]
+        {
             // (A hole claimed already, in a position set up by hand, takes the general path.)
             match self.quiet_laps(pos, cx, tracer) {
                 Ok((ended, lap_origin)) => {
@@ -326,12 +359,14 @@ impl<'a> Mover<'a> {
                     run.last = last;
                     break;
                 }
+                LapOutcome::Stop(last) => return run.stopped_at(last),
                 LapOutcome::Relay(next, _) => cursor = next,
             }
             if run.laps >= WATCH_FROM {
                 // A long move: go on watching for a repeat (kept apart, so that the usual
                 // short move carries none of the watch's state).
                 match self.watch(pos, cx, &route, start, cursor, run, tracer) {
+                    Ok((ended, _)) if ended.stopped => return ended,
                     Ok((ended, at)) => {
                         (run, cursor) = (ended, at);
                         break;
@@ -365,7 +400,7 @@ impl<'a> Mover<'a> {
             None => None,
         };
         let route = self.route(pos);
-        let mut run = MoveRun::new();
+        let mut run = self.new_run();
         let mut cursor = self.first_lap(pos);
         loop {
             run.laps += 1;
@@ -374,6 +409,7 @@ impl<'a> Mover<'a> {
                     run.last = last;
                     break;
                 }
+                LapOutcome::Stop(last) => return run.stopped_at(last),
                 LapOutcome::Relay(next, _) => cursor = next,
             }
             if Some(run.laps) == stop {
@@ -413,8 +449,27 @@ impl<'a> Mover<'a> {
         let last = run.last;
         cx.at(last, last, lap_origin, false);
         cx.lap = run.laps;
-        for rule in &self.program.move_captures {
+        self.move_end_from(pos, cx, run, lap_origin, 0, tracer)
+    }
+
+    /// The move-end captures from the `from`-th on, then the move-end effects (see
+    /// [`Mover::move_end`]).
+    #[inline(always)]
+    fn move_end_from<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        run: MoveRun,
+        lap_origin: Pos,
+        from: usize,
+        tracer: &mut T,
+    ) -> MoveRun {
+        let last = run.last;
+        for rule in self.program.move_captures.get(from..).unwrap_or_default() {
             if (rule.when)(cx, pos) {
+                if rule.optional && self.stops_for(rule, pos, cx, true, tracer) {
+                    return run.stopped_at(last);
+                }
                 self.capture(rule, pos, cx, tracer);
             }
         }
@@ -568,11 +623,164 @@ impl<'a> Mover<'a> {
         cx
     }
 
+    /// The context the move's laps start from: the move's first, or where it went on after
+    /// the mover's decision.
+    #[inline(always)]
+    fn start_context(&self) -> Cx<'a> {
+        match &self.begin {
+            Some(begin) => begin.cx,
+            None => self.context(),
+        }
+    }
+
+    /// The laps sown before the move's laps start here (0 from the first lap).
+    #[inline(always)]
+    fn laps_before(&self) -> u32 {
+        self.begin.as_ref().map_or(0, |b| b.laps)
+    }
+
+    /// A run with no lap sown yet from here.
+    #[inline(always)]
+    fn new_run(&self) -> MoveRun {
+        MoveRun {
+            laps: self.laps_before(),
+            ..MoveRun::new()
+        }
+    }
+
+    /// Whether the move stops for the mover's decision at `rule`, an optional capture whose
+    /// condition holds where `cx` stands: it does when the capture would take seeds (tried on a
+    /// copy), and the position then holds where the move stands. A capture that would take
+    /// nothing is not offered: the clause does nothing.
+    #[inline(never)]
+    fn stops_for<T: Tracer>(
+        &self,
+        rule: &CaptureProgram,
+        pos: &mut Position,
+        cx: &Cx<'a>,
+        at_move_end: bool,
+        tracer: &mut T,
+    ) -> bool {
+        let (mut copy, mut tried) = (*pos, *cx);
+        let seeds = self.capture(rule, &mut copy, &mut tried, &mut ());
+        if seeds == 0 {
+            return false;
+        }
+        pos.pending = Some(Pending {
+            clause: rule.id,
+            at_move_end,
+            origin: self.origin,
+            dir: self.dir,
+            entered: self.entered,
+            last: cx.last,
+            lap_origin: cx.lap_origin,
+            lap: cx.lap,
+            reversed: cx.dir != self.dir,
+            resowing: cx.resowing,
+            reached_opponent: cx.reached_opponent,
+            captured: cx.move_captures,
+        });
+        if T::EVENTS {
+            tracer.event(Event::CaptureOffered {
+                clause: rule.id,
+                seeds,
+            });
+        }
+        true
+    }
+
+    /// Goes on with a move that stopped for the mover's decision (`pending`, this mover being
+    /// built from it), once they have decided: the capture offered is made (`take`) or not
+    /// (`leave`), and the move goes on from there exactly as it would have unstopped, up to
+    /// its end or its next stop. `start` is a buffer for the position the laps after the
+    /// decision start from (to replay an endless move from); `cx` is [`Mover::context`].
+    pub fn go_on<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        (pending, decision): (Pending, Decision),
+        start: &mut Position,
+        tracer: &mut T,
+    ) -> MoveRun {
+        pos.pending = None;
+        let (last, lap_origin, lap) = (pending.last, pending.lap_origin, pending.lap);
+        cx.move_captures = pending.captured;
+        cx.reached_opponent = pending.reached_opponent;
+        cx.resowing = pending.resowing;
+        cx.lap = lap;
+        if pending.reversed {
+            cx.tables = self.back;
+            cx.dir = self.dir.reversed();
+        }
+        cx.at(last, last, lap_origin, false);
+        let run = MoveRun {
+            last,
+            laps: lap,
+            ..MoveRun::new()
+        };
+        let clauses = if pending.at_move_end {
+            &self.program.move_captures
+        } else {
+            &self.program.lap_captures
+        };
+        // The clause offered, by its id (a position read back names it so); one the program
+        // left out (its condition false under these options) cannot be offered.
+        let index = (clauses.iter())
+            .position(|r| r.id == pending.clause)
+            .unwrap_or(clauses.len());
+        let offered = clauses.get(index);
+        if pending.at_move_end {
+            if let (Decision::Take, Some(rule)) = (decision, offered) {
+                self.capture(rule, pos, cx, tracer);
+            }
+            return self.move_end_from(pos, cx, run, lap_origin, index + 1, tracer);
+        }
+        let then = match (decision, offered) {
+            (Decision::Take, Some(rule)) => {
+                let taken = self.capture(rule, pos, cx, tracer);
+                self.after_capture(rule, taken, pos, cx, (last, lap, pending.reversed), tracer)
+            }
+            _ => None,
+        };
+        let outcome = match then {
+            Some(outcome) => outcome,
+            None => {
+                self.lap_captures_and_relay(pos, cx, last, lap, pending.reversed, index + 1, tracer)
+            }
+        };
+        if let LapOutcome::Stop(_) = outcome {
+            return run.stopped_at(last);
+        }
+        cx.at(last, last, lap_origin, false);
+        self.lap_end_effects(pos, cx, last, lap_origin, tracer);
+        match outcome {
+            LapOutcome::Relay(cursor, _) => {
+                // The move's laps go on from here, watched for a repeat from here.
+                *start = *pos;
+                let on = Mover {
+                    begin: Some(Begin {
+                        cursor,
+                        laps: lap,
+                        cx: *cx,
+                    }),
+                    ..*self
+                };
+                on.run(pos, cx, start, tracer)
+            }
+            LapOutcome::End(last) | LapOutcome::Stop(last) => {
+                self.move_end(pos, cx, MoveRun { last, ..run }, lap_origin, tracer)
+            }
+        }
+    }
+
     /// The move's first lap: lift the hole played or, for an entry, take the seeds entered
     /// from what the player holds into hand (an entry's first lap is the one lap that starts
     /// with seeds in hand: a lap of captured seeds sown again follows another lap).
     #[inline(always)]
     fn first_lap(&self, pos: &mut Position) -> Cursor {
+        if let Some(begin) = &self.begin {
+            return begin.cursor;
+        }
         let mut cursor = Cursor::start(self.origin);
         if self.entered > 0 {
             // The listing entered no more than the player holds.
@@ -607,6 +815,7 @@ impl<'a> Mover<'a> {
                     run.last = last;
                     return Ok((run, cursor));
                 }
+                LapOutcome::Stop(last) => return Ok((run.stopped_at(last), cursor)),
                 LapOutcome::Relay(next, _) => cursor = next,
             }
             let limit = if run.laps >= MAX_LAPS_PER_MOVE {
@@ -651,9 +860,10 @@ impl<'a> Mover<'a> {
             tracer.void_move();
         }
         let mut replay = MoveRun::new();
-        *cx = self.context();
+        *cx = self.start_context();
         let mut cursor = self.first_lap(pos);
-        for lap in 1..=first + period {
+        let base = self.laps_before();
+        for lap in base + 1..=base + first + period {
             replay.laps = lap;
             match self.lap(pos, cx, route, cursor, lap, tracer) {
                 LapOutcome::Relay(next, last) => {
@@ -661,12 +871,13 @@ impl<'a> Mover<'a> {
                     replay.last = last;
                 }
                 // Cannot happen: the same laps relayed the first time.
-                LapOutcome::End(last) => {
+                LapOutcome::End(last) | LapOutcome::Stop(last) => {
                     replay.last = last;
                     break;
                 }
             }
         }
+        let first = base + first;
         replay.endless = Some((first, first + period));
         replay.hand = (cursor.from, cursor.hand);
         if T::EVENTS {
@@ -684,9 +895,12 @@ impl<'a> Mover<'a> {
         let mut entered = *start;
         let begin = self.first_lap(&mut entered);
         let start = &entered;
-        let blank = self.context();
+        let blank = self.start_context();
+        let base = self.laps_before();
         let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'a>, lap: u32| {
-            if let LapOutcome::Relay(next, _) = self.lap(pos, cx, route, *cursor, lap, &mut ()) {
+            if let LapOutcome::Relay(next, _) =
+                self.lap(pos, cx, route, *cursor, base + lap, &mut ())
+            {
                 *cursor = next;
             }
         };
@@ -1100,7 +1314,26 @@ impl<'a> Mover<'a> {
             tracer.event(Event::LapEnd { lap, last });
         }
         cx.at(last, last, lap_origin, false);
-        let outcome = self.lap_captures_and_relay(pos, cx, last, lap, reversed, tracer);
+        let outcome = self.lap_captures_and_relay(pos, cx, last, lap, reversed, 0, tracer);
+        if let LapOutcome::Stop(_) = outcome {
+            // The lap's effects wait for the mover's decision.
+            return outcome;
+        }
+        self.lap_end_effects(pos, cx, last, lap_origin, tracer);
+        outcome
+    }
+
+    /// The lap's effects and the reset of lap-scoped variables, once its captures and relay
+    /// are decided.
+    #[inline(always)]
+    fn lap_end_effects<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        last: Pos,
+        lap_origin: Pos,
+        tracer: &mut T,
+    ) {
         if !self.program.lap_effects.is_empty() {
             // After the lap's captures (and the relay decided), its effects.
             cx.at(last, last, lap_origin, false);
@@ -1109,11 +1342,11 @@ impl<'a> Mover<'a> {
         if self.program.lap_vars {
             super::reset_vars(self.rules, pos, |s| s == VarScope::Lap);
         }
-        outcome
     }
 
-    /// The lap-end captures, then the relay (see [`Mover::lap_end`]).
+    /// The lap-end captures from the `from`-th on, then the relay (see [`Mover::lap_end`]).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn lap_captures_and_relay<T: Tracer>(
         &self,
         pos: &mut Position,
@@ -1121,16 +1354,42 @@ impl<'a> Mover<'a> {
         last: Pos,
         lap: u32,
         reversed: bool,
+        from: usize,
         tracer: &mut T,
     ) -> LapOutcome {
-        for rule in &self.program.lap_captures {
+        for rule in self.program.lap_captures.get(from..).unwrap_or_default() {
             if !(rule.when)(cx, pos) {
                 continue;
             }
+            if rule.optional && self.stops_for(rule, pos, cx, false, tracer) {
+                return LapOutcome::Stop(last);
+            }
             let taken = self.capture(rule, pos, cx, tracer);
+            if let Some(outcome) =
+                self.after_capture(rule, taken, pos, cx, (last, lap, reversed), tracer)
+            {
+                return outcome;
+            }
+        }
+        self.relay_after(pos, cx, last, lap, reversed, tracer)
+    }
+
+    /// What a lap-end capture that took `taken` seeds does next (its `then`), the lap having
+    /// ended in `last`: `None` to go on with the lap's other clauses.
+    #[inline(always)]
+    fn after_capture<T: Tracer>(
+        &self,
+        rule: &CaptureProgram,
+        taken: u32,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        (last, lap, reversed): (Pos, u32, bool),
+        tracer: &mut T,
+    ) -> Option<LapOutcome> {
+        {
             match rule.then {
                 After::Continue => {}
-                After::End => return LapOutcome::End(last),
+                After::End => return Some(LapOutcome::End(last)),
                 After::Sow if taken > 0 && lap >= self.program.max_laps => {
                     // The ruleset's cap on laps ends the move: the seeds in hand go back into
                     // the hole the lap ended in.
@@ -1140,7 +1399,7 @@ impl<'a> Mover<'a> {
                         tracer.event(Event::HandBack { hole: last, seeds });
                         tracer.event(Event::LapCap { laps: lap });
                     }
-                    return LapOutcome::End(last);
+                    return Some(LapOutcome::End(last));
                 }
                 After::Sow if taken > 0 => {
                     // Captures of one move never exceed the board's seeds, which fit u16.
@@ -1169,7 +1428,7 @@ impl<'a> Mover<'a> {
                         },
                         None => last,
                     };
-                    return LapOutcome::Relay(
+                    return Some(LapOutcome::Relay(
                         Cursor {
                             from,
                             hand,
@@ -1177,11 +1436,25 @@ impl<'a> Mover<'a> {
                             reversed,
                         },
                         last,
-                    );
+                    ));
                 }
                 After::Sow => {}
             }
         }
+        None
+    }
+
+    /// The relay after a lap whose captures let the move go on.
+    #[inline(always)]
+    fn relay_after<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        last: Pos,
+        lap: u32,
+        reversed: bool,
+        tracer: &mut T,
+    ) -> LapOutcome {
         if let Some(relay) = &self.program.relay
             && let Some(from) = self.relay_to(relay, cx, pos, last)
         {

@@ -593,6 +593,25 @@ impl Replay {
                 step.text = format!("{} passes", self.name(*player));
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
             }
+            Event::Decided {
+                ply,
+                player,
+                decision,
+            } => {
+                self.ply = *ply;
+                step.ply = *ply;
+                self.plies.push(PlyInfo {
+                    mover: *player,
+                    origin: None,
+                    end: self.steps.len() + 1,
+                });
+                step.text = format!("{} decides: {}", self.name(*player), decision.word());
+                item = Some(("move", format!("ply {ply}: {}", step.text), None));
+            }
+            Event::CaptureOffered { clause, .. } => {
+                step.text = self.trace_line(e);
+                item = Some(("turn", step.text.clone(), Some(*clause)));
+            }
             Event::ExtraTurn { clause, .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
