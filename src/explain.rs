@@ -648,6 +648,16 @@ impl Explainer<'_> {
                     ));
                 }
             }
+            if !matches!(c.optional, Setting::Fixed(false)) {
+                let may = self.setting(&c.optional, |&optional| {
+                    if optional {
+                        "yes: where it would take seeds, the move stops and the mover answers `take` (the capture is made and the move goes on as this clause says) or `leave` (the move goes on as if the condition had not held)".to_string()
+                    } else {
+                        "no: every capture on offer is made".to_string()
+                    }
+                });
+                s.say(format!("Whether the mover may decline the capture: {may}."));
+            }
             out.push(s);
         }
 
