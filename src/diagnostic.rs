@@ -70,6 +70,15 @@ impl Diagnostic {
         self
     }
 
+    /// Points at `span` when there is one (a key found near a clause, say); otherwise the
+    /// diagnostic keeps the place it has.
+    pub fn near(self, span: Option<Range<usize>>) -> Self {
+        match span {
+            Some(span) => self.at(span),
+            None => self,
+        }
+    }
+
     /// The label drawn under the place of the diagnostic.
     pub fn label(mut self, text: impl Into<String>) -> Self {
         self.label = Some(text.into());

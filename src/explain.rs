@@ -434,6 +434,11 @@ impl Explainer<'_> {
         }
     }
 
+    /// A yes-or-no setting in words: `yes` or `no` as it is set (or as its option is).
+    fn either(&self, s: &Setting<bool>, yes: &str, no: &str) -> String {
+        self.setting(s, |&on| if on { yes } else { no }.to_string())
+    }
+
     fn sections(&self, f: &RulesetFile) -> Vec<Section> {
         let mut out = Vec::new();
         out.push(self.board(f));
@@ -649,13 +654,11 @@ impl Explainer<'_> {
                 }
             }
             if !matches!(c.optional, Setting::Fixed(false)) {
-                let may = self.setting(&c.optional, |&optional| {
-                    if optional {
-                        "yes: where it would take seeds, the move stops and the mover answers `take` (the capture is made and the move goes on as this clause says) or `leave` (the move goes on as if the condition had not held)".to_string()
-                    } else {
-                        "no: every capture on offer is made".to_string()
-                    }
-                });
+                let may = self.either(
+                    &c.optional,
+                    "yes: where it would take seeds, the move stops and the mover answers `take` (the capture is made and the move goes on as this clause says) or `leave` (the move goes on as if the condition had not held)",
+                    "no: every capture on offer is made",
+                );
                 s.say(format!("Whether the mover may decline the capture: {may}."));
             }
             out.push(s);
@@ -671,13 +674,11 @@ impl Explainer<'_> {
             s.say("When the move has ended, the mover sows again if the condition holds.");
             s.note(self.note("the mover sows again when", &x.when, Ctx::Move));
             if !matches!(x.optional, Setting::Fixed(false)) {
-                let may = self.setting(&x.optional, |&optional| {
-                    if optional {
-                        "yes: `pass` declines it and ends the turn".to_string()
-                    } else {
-                        "no: they must move again".to_string()
-                    }
-                });
+                let may = self.either(
+                    &x.optional,
+                    "yes: `pass` declines it and ends the turn",
+                    "no: they must move again",
+                );
                 s.say(format!(
                     "Whether the mover may decline the extra turn: {may}."
                 ));
@@ -692,13 +693,11 @@ impl Explainer<'_> {
                 &e.cites,
                 self.header_line("[entry]", 0),
             );
-            let how_many = self.setting(&e.choose, |&choose| {
-                if choose {
-                    "as many as the mover chooses, from one to the number below".to_string()
-                } else {
-                    "the number below".to_string()
-                }
-            });
+            let how_many = self.either(
+                &e.choose,
+                "as many as the mover chooses, from one to the number below",
+                "the number below",
+            );
             s.say(format!(
                 "Instead of sowing a hole, the mover may enter seeds they hold: {how_many}, never more than they hold. The first falls into the hole named below, the others one a hole after it along the mover's circuit in the move's direction, and the lap ends as any lap does. The move is written `+N`, N the seeds entered. Legality clauses judge it too, with `origin` the hole named below and `entered` the seeds entered."
             ));

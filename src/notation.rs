@@ -436,7 +436,7 @@ impl Reader<'_> {
                     span,
                 );
             }
-            self.pos.may_decline = true;
+            self.pos.offer = crate::engine::Offer::Decline;
         } else if let Some(v) = word.strip_prefix("stopped=") {
             self.stopped(v, span)?;
         } else if word == "held" {
@@ -489,7 +489,7 @@ impl Reader<'_> {
         else {
             return fail(format!("`stopped={value}`: {shape}"), span);
         };
-        let site = |t: &str| (0..g.positions).find(|&h| g.label(h) == t);
+        let site = |t: &str| g.site_labelled(t);
         let optional = |id: u16| {
             (rules.lap_captures.iter().chain(&rules.move_captures))
                 .any(|c| c.id == id && c.optional)
@@ -534,7 +534,7 @@ impl Reader<'_> {
             }
             return fail(format!("`stopped={value}`: {shape}"), span);
         };
-        self.pos.pending = Some(crate::engine::Pending {
+        self.pos.offer = crate::engine::Offer::Decide(crate::engine::Pending {
             clause,
             at_move_end: flags.contains('m'),
             origin,
@@ -586,9 +586,7 @@ impl Reader<'_> {
         let mut layout: crate::rules::Owned = [0; crate::rules::MAX_SEATS];
         for (part, owned) in parts.iter().zip(&mut layout) {
             for label in part.split('+').filter(|l| *l != "-") {
-                let hole = (0..g.positions)
-                    .filter(|&h| board & crate::rules::bit(h) != 0)
-                    .find(|&h| g.label(h).eq_ignore_ascii_case(label));
+                let hole = (g.site_labelled(label)).filter(|&h| board & crate::rules::bit(h) != 0);
                 let Some(hole) = hole else {
                     return fail(
                         format!("`owners`: `{label}` is not a hole of the board"),
@@ -654,9 +652,8 @@ impl Reader<'_> {
                 let mut mask = 0u64;
                 if v != "-" {
                     for label in v.split('+') {
-                        let hole = (0..rules.geometry.positions).find(|&h| {
-                            rules.geometry.is_hole(h) && rules.geometry.label(h) == label
-                        });
+                        let hole = (rules.geometry.site_labelled(label))
+                            .filter(|&h| rules.geometry.is_hole(h));
                         let Some(h) = hole.filter(|&h| h < 64) else {
                             return fail(
                                 format!(
@@ -769,10 +766,8 @@ impl Reader<'_> {
             }
             Suffix::Claimed => {
                 let g = &self.rules.geometry;
-                let hole = g
-                    .holes_of(0)
-                    .chain(g.holes_of(1))
-                    .find(|&h| g.label(h).eq_ignore_ascii_case(v));
+                let hole = (g.site_labelled(v))
+                    .filter(|&h| g.holes_of(0).chain(g.holes_of(1)).any(|o| o == h));
                 let Some(hole) = hole else {
                     return fail(
                         format!(

@@ -98,13 +98,14 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
     } else if pos.rotation != 0 {
         s.push_str(&format!(" rotation={}", pos.rotation));
     }
-    if pos.may_decline {
+    match &pos.offer {
+        crate::engine::Offer::Sow => {}
         // The player to move may decline the extra turn they are in.
-        s.push_str(" optional_turn");
-    }
-    if let Some(p) = &pos.pending {
-        s.push(' ');
-        s.push_str(&stopped_word(rules, p));
+        crate::engine::Offer::Decline => s.push_str(" optional_turn"),
+        crate::engine::Offer::Decide(p) => {
+            s.push(' ');
+            s.push_str(&stopped_word(rules, p));
+        }
     }
     let [south, north, ..] = pos.taken;
     if south != 0 || north != 0 {
@@ -676,7 +677,7 @@ fn seeds(n: u32) -> String {
 }
 
 /// A safety limit, in words.
-fn limit_name(limit: Limit) -> &'static str {
+pub fn limit_name(limit: Limit) -> &'static str {
     match limit {
         Limit::Laps => "lap limit",
         Limit::Steps => "limit on the work of a move",

@@ -165,6 +165,11 @@ impl Geometry {
         )
     }
 
+    /// The site (hole or store) a label names, as [`Geometry::label`] writes it, ignoring case.
+    pub fn site_labelled(&self, label: &str) -> Option<Pos> {
+        (0..self.positions).find(|&h| self.label(h).eq_ignore_ascii_case(label))
+    }
+
     /// The board's holes as hints name them: `r1 to r9` on a ring, `s1 to s6 and n1 to n6`.
     pub fn labels_range(&self) -> String {
         let n = self.holes_per_player;

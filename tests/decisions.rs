@@ -59,7 +59,7 @@ fn a_move_endless_after_a_decision_is_found_exactly() {
         for mv in start.legal_moves().iter() {
             let mut stopped = start.clone();
             stopped.play(mv, &mut ()).expect("legal");
-            if stopped.position().pending.is_none() {
+            if stopped.position().offer.stopped().is_none() {
                 continue;
             }
             for answer in stopped.legal_moves().iter() {
@@ -76,7 +76,7 @@ fn a_move_endless_after_a_decision_is_found_exactly() {
                     continue;
                 };
                 // The laps are counted from the move's first, across the stop.
-                let before = stopped.position().pending.expect("stopped").lap;
+                let before = stopped.position().offer.stopped().expect("stopped").lap;
                 assert!(
                     first > before && repeat > first,
                     "{first} {repeat} after {before}"

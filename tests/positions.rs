@@ -80,7 +80,7 @@ fn printed_positions_read_back_the_same() {
                     removed += u64::from(pos.taken.iter().any(|&t| t != 0));
                     claimed += u64::from(pos.claims.iter().any(|&c| c != NO_HOLE));
                     closed += u64::from(pos.closed != 0);
-                    stopped += u64::from(pos.pending.is_some());
+                    stopped += u64::from(pos.offer.stopped().is_some());
                     if game.status() != Status::Playing {
                         break;
                     }

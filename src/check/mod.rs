@@ -170,10 +170,11 @@ impl Checker<'_> {
                 "`store_side` places a store on the track, but this board has none (`stores = \"reserve\"`)",
             )
             .hint("add `stores = \"track\"`, or remove `store_side`");
-            let d = match key_near(self.source, f.board.seeds.span().start, "store_side") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(
+                self.source,
+                f.board.seeds.span().start,
+                "store_side",
+            ));
             self.error(d);
         }
         let initial = geometry.as_ref().and_then(|g| self.initial(&f.board, g));
@@ -307,17 +308,14 @@ impl Checker<'_> {
                     l.name
                 ))
                 .hint("write the two as two clauses");
-                let d = match key_near(
+                let d = d.near(key_near(
                     self.source,
                     l.prefer
                         .as_ref()
                         .or(l.prefer_after.as_ref())
                         .map_or(0, |e| e.span().start),
                     "name",
-                ) {
-                    Some(span) => d.at(span),
-                    None => d,
-                };
+                ));
                 self.error(d);
             }
             let when = match &l.when {
@@ -367,10 +365,7 @@ impl Checker<'_> {
                         l.name
                     ))
                     .hint("add `require = '...'` (checked before the move) or `require_after = '...'`; `prefer_after = '...'` prefers the moves with a property");
-                    let d = match l.when.as_ref().and_then(|w| key_near(self.source, w.span().start, "name")) {
-                        Some(span) => d.at(span),
-                        None => d,
-                    };
+                    let d = d.near(l.when.as_ref().and_then(|w| key_near(self.source, w.span().start, "name")));
                     self.error(d);
                 }
                 Some(LegalRule {
@@ -410,10 +405,7 @@ impl Checker<'_> {
                 // The clause's `at`, found from its condition, or else from its name.
                 let named = (e.when.as_ref().map(|w| w.span().start))
                     .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
-                let d = match named.and_then(|at| key_near(self.source, at, "at")) {
-                    Some(span) => d.at(span),
-                    None => d,
-                };
+                let d = d.near(named.and_then(|at| key_near(self.source, at, "at")));
                 self.error(d);
                 continue;
             }
@@ -455,10 +447,7 @@ impl Checker<'_> {
                 )
                 .label(format!("`{key}` is missing here"))
                 .hint(format!("add `{key} = {example}`, or `restart = true` for a match of separate games"));
-                checker.error(match header.clone() {
-                    Some(span) => d.at(span),
-                    None => d,
-                });
+                checker.error(d.near(header.clone()));
             };
             let refill = match (&r.refill, restart) {
                 (_, true) => 0,
@@ -532,10 +521,7 @@ impl Checker<'_> {
                     "`matching_hole` changes nothing without `holes_filled = \"poorest\"` and `last_hole = \"partial\"`: no hole matches a partial one",
                 )
                 .hint("remove `matching_hole`, or set the two settings it needs");
-                let d = match key_near(self.source, anchor, "matching_hole") {
-                    Some(span) => d.at(span),
-                    None => d,
-                };
+                let d = d.near(key_near(self.source, anchor, "matching_hole"));
                 self.error(d);
             }
             let least_in_last = match &r.least_in_last {
@@ -587,10 +573,7 @@ impl Checker<'_> {
                     format!("`win_holes = true` cannot go with {what}"),
                 )
                 .hint(why);
-                let d = match key_near(self.source, anchor, "win_holes") {
-                    Some(span) => d.at(span),
-                    None => d,
-                };
+                let d = d.near(key_near(self.source, anchor, "win_holes"));
                 self.error(d);
                 return None;
             }
@@ -1072,10 +1055,7 @@ impl Checker<'_> {
         let place = |checker: &Checker<'_>, d: Diagnostic| {
             let header = "[board.owners]";
             let table = (checker.source.find(header)).map(|at| at..at + header.len());
-            match key_near(checker.source, anchor, "owners").or(table) {
-                Some(span) => d.at(span),
-                None => d,
-            }
+            d.near(key_near(checker.source, anchor, "owners").or(table))
         };
         if seats > 2 && f.board.stores == Stores::Track {
             let d = Diagnostic::new(
@@ -1083,10 +1063,7 @@ impl Checker<'_> {
                 format!("stores on the track are for two players; this game has {seats}"),
             )
             .hint("keep captures in reserves: `stores = \"reserve\"`");
-            let d = match key_near(self.source, anchor, "stores") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, anchor, "stores"));
             self.error(d);
             return;
         }
@@ -1175,10 +1152,7 @@ impl Checker<'_> {
                 "neutral holes are for games of one round: nobody refills them",
             )
             .hint("remove `[rounds]`, or give the holes to players");
-            let d = match key_near(self.source, anchor, "neutral") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, anchor, "neutral"));
             self.error(d);
             ok = false;
         }
@@ -2012,10 +1986,7 @@ impl Checker<'_> {
                     format!("capture \"{}\" is tried at the round's end: captures are made during a move", c.name),
                 )
                 .hint("try it at `drop`, `lap_end` or `move_end`; `round_end` is for effects");
-                let d = match key_near(self.source, c.when.span().start, "at") {
-                    Some(span) => d.at(span),
-                    None => d,
-                };
+                let d = d.near(key_near(self.source, c.when.span().start, "at"));
                 self.error(d);
                 return None;
             }
@@ -2038,10 +2009,7 @@ impl Checker<'_> {
                 ),
             )
             .hint("list the holes taken, e.g. `take = ['opposite(last)']`, or give a set: `take_set = 'filter(...)'`");
-            let d = match key_near(self.source, c.when.span().start, "take") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, c.when.span().start, "take"));
             self.error(d);
         }
         let chain = c.chain.as_ref().map(|ch| {
@@ -2064,10 +2032,7 @@ impl Checker<'_> {
                 ),
             )
             .hint("try it at `lap_end` (the last seed of each lap) or `move_end`, or make it compulsory");
-            let d = match key_near(self.source, c.when.span().start, "optional") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, c.when.span().start, "optional"));
             self.error(d);
         }
         if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
@@ -2078,10 +2043,7 @@ impl Checker<'_> {
                     c.name
                 ),
             );
-            let d = match key_near(self.source, c.when.span().start, "then") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, c.when.span().start, "then"));
             self.error(d);
         }
         if self.players.len() > 2 && to == Some(ruleset::Destination::Opponent) {
@@ -2094,10 +2056,7 @@ impl Checker<'_> {
                 ),
             )
             .hint("give the seeds to the `mover` or the hole's `owner`");
-            let d = match key_near(self.source, c.when.span().start, "to") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, c.when.span().start, "to"));
             self.error(d);
         }
         if c.then == ruleset::After::Sow && to == Some(ruleset::Destination::Removed) {
@@ -2106,10 +2065,7 @@ impl Checker<'_> {
                 c.name
             ))
             .hint("captured seeds that are sown again stay in play: name who takes them with `to = \"mover\"` (or `owner`, `opponent`), or remove `then = \"sow\"`");
-            let d = match key_near(self.source, c.when.span().start, "to") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, c.when.span().start, "to"));
             self.error(d);
         }
         if c.then != ruleset::After::Sow && (c.sow_after.is_some() || c.lift_also.is_some()) {
@@ -2120,10 +2076,7 @@ impl Checker<'_> {
                     c.name
                 ),
             );
-            let d = match key_near(self.source, c.when.span().start, "then") {
-                Some(span) => d.at(span),
-                None => d,
-            };
+            let d = d.near(key_near(self.source, c.when.span().start, "then"));
             self.error(d);
         }
         let sow_after = match &c.sow_after {
@@ -2257,10 +2210,7 @@ impl Checker<'_> {
                     .source
                     .find(&format!("name = \"{name}\""))
                     .and_then(|at| key_near(checker.source, at, field));
-                match clause.or(line) {
-                    Some(span) => d.at(span),
-                    None => d,
-                }
+                d.near(clause.or(line))
             };
             if remaining == Some(ruleset::Remaining::Opponent) {
                 let d = two("`remaining = \"opponent\"`")

@@ -749,10 +749,7 @@ impl<'s> Walker<'s, '_> {
         )
         .label(format!("`{key}` is missing here"))
         .hint(format!("add {add}"));
-        match self.header(v) {
-            Some(span) => d.at(span),
-            None => d,
-        }
+        d.near(self.header(v))
     }
 
     /// The place of a table for "missing" messages: the first line of its header or of the

@@ -993,13 +993,7 @@ fn result_line(game: &Game, end: Option<(Option<Player>, [u32; MAX_SEATS])>) -> 
         Status::Playing => format!("unfinished after ply {} ({held})", game.ply()),
         Status::Stopped { limit } => format!(
             "stopped by the engine's {} after ply {}, no result ({held})",
-            match limit {
-                sow::trace::Limit::Laps => "lap limit",
-                sow::trace::Limit::Steps => "limit on the work of a move",
-                sow::trace::Limit::Plies => "ply limit",
-                sow::trace::Limit::Rounds => "limit on rounds in which nobody can move",
-                sow::trace::Limit::Layouts => "limit on the layouts of owners a match can name",
-            },
+            sow::render::limit_name(limit),
             game.ply()
         ),
     }

@@ -68,8 +68,7 @@ struct Rest {
     claims: [Pos; MAX_SEATS],
     out: u8,
     rotation: u8,
-    may_decline: bool,
-    pending: Option<super::Pending>,
+    offer: super::Offer,
 }
 
 impl Rest {
@@ -84,8 +83,7 @@ impl Rest {
             claims: pos.claims,
             out: pos.out,
             rotation: pos.rotation,
-            may_decline: pos.may_decline,
-            pending: pos.pending,
+            offer: pos.offer,
         }
     }
 }

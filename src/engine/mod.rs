@@ -52,12 +52,9 @@ pub struct Position {
     /// How many seats the holes have moved on since the match began (see `[rounds]
     /// rotate_owners`): seat p owns the holes seat p - `rotation` owned at the start.
     pub rotation: u8,
-    /// Whether the player to move is in an extra turn they may decline (`[[extra_turn]]
-    /// optional`): their legal moves include the pass.
-    pub may_decline: bool,
-    /// A move stopped at a decision the rules leave to the mover (an optional capture), to go
-    /// on once they decide; `None` between moves.
-    pub pending: Option<Pending>,
+    /// What the player to move may do beside sowing: decline the extra turn they are in, or
+    /// decide on the capture their move stopped at.
+    pub offer: Offer,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
@@ -66,6 +63,30 @@ pub struct Position {
     /// can be played, are then one mask operation. A function of `board`, so it changes
     /// neither equality nor hashing.
     sown: u64,
+}
+
+/// What the player to move may do beside sowing, by the state of their turn. One field of the
+/// position, so that listing the moves of an ordinary turn tests one thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Offer {
+    /// Sow (or pass, where a player who cannot sow waits).
+    #[default]
+    Sow,
+    /// Sow again, or decline with `pass` the extra turn they are in (`[[extra_turn]]
+    /// optional`).
+    Decline,
+    /// Answer `take` or `leave` to the optional capture their move stopped at.
+    Decide(Pending),
+}
+
+impl Offer {
+    /// The stopped move, if the player to move has one to decide on.
+    pub fn stopped(&self) -> Option<Pending> {
+        match self {
+            Offer::Decide(p) => Some(*p),
+            Offer::Sow | Offer::Decline => None,
+        }
+    }
 }
 
 /// Where a move stands when it stops at a decision of the mover's (an optional capture whose
@@ -110,8 +131,7 @@ impl Position {
             claims: [NO_HOLE; MAX_SEATS],
             out: 0,
             rotation: 0,
-            may_decline: false,
-            pending: None,
+            offer: Offer::Sow,
             vars: [0; MAX_VARS],
             sown: 0,
         }
@@ -146,8 +166,7 @@ impl Position {
         self.claims = other.claims;
         self.out = other.out;
         self.rotation = other.rotation;
-        self.may_decline = other.may_decline;
-        self.pending = other.pending;
+        self.offer = other.offer;
         self.vars = other.vars;
         self.sown = other.sown;
     }
@@ -295,8 +314,7 @@ impl Position {
             && self.claims == other.claims
             && self.out == other.out
             && self.rotation == other.rotation
-            && self.may_decline == other.may_decline
-            && self.pending == other.pending
+            && self.offer == other.offer
             && self.vars == other.vars
     }
 
@@ -528,7 +546,7 @@ pub struct Move {
     pub dir: Option<Dir>,
     /// The seeds entered from what the mover holds (`[entry]`); 0 for a sowing or a pass.
     pub entered: u16,
-    /// The mover's decision at the point where their move stopped ([`Position::pending`]).
+    /// The mover's decision at the point where their move stopped ([`Position::offer`]).
     pub decision: Option<Decision>,
 }
 
@@ -882,8 +900,9 @@ impl MoveList {
         }
     }
 
-    /// The `k`-th move (from 0), in the order of [`MoveList::iter`].
-    #[inline]
+    /// The `k`-th move (from 0), in the order of [`MoveList::iter`]. (Inlined into every
+    /// caller: its usual path is a few instructions, the others are out of line.)
+    #[inline(always)]
     pub fn get(&self, k: usize) -> Option<Move> {
         if self.pass() {
             return if k == 0 {
@@ -1283,19 +1302,9 @@ impl Game {
     fn opening(rules: &Rules) -> Position {
         let mut pos = Position {
             board: rules.initial,
-            reserve: [0; MAX_SEATS],
-            taken: [0; MAX_SEATS],
-            closed: 0,
             to_move: rules.first,
             moved: 0,
-            turn_sowings: 0,
-            claims: [NO_HOLE; MAX_SEATS],
-            out: 0,
-            rotation: 0,
-            may_decline: false,
-            pending: None,
-            vars: [0; MAX_VARS],
-            sown: 0,
+            ..Position::empty()
         };
         for p in rules.geometry.players() {
             let held = rules
@@ -1528,14 +1537,13 @@ impl Game {
     /// the reachability search, so the three agree on when a player passes.
     #[inline(always)]
     fn moves_of(&self, player: Player) -> MoveList {
-        if self.pos.pending.is_some() {
+        match self.pos.offer {
+            Offer::Sow => {}
+            Offer::Decline => return self.legal_for(player).with_pass(),
             // The mover's move stopped at an optional capture: they decide, nothing else.
-            return MoveList::deciding(self.rules.direction);
+            Offer::Decide(_) => return MoveList::deciding(self.rules.direction),
         }
         let list = self.legal_for(player);
-        if self.pos.may_decline {
-            return list.with_pass();
-        }
         if list.is_empty() && self.rules.pass && self.another_can_move(player) {
             // The player cannot sow but another can: they pass.
             return MoveList::passing(self.rules.direction);
@@ -1849,7 +1857,7 @@ impl Game {
     fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
-        if let Some(pending) = self.pos.pending
+        if let Some(pending) = self.pos.offer.stopped()
             && player == self.pos.to_move
         {
             return mv
@@ -2168,7 +2176,11 @@ impl Game {
     fn close_move(&mut self, mover: Player, again: Option<bool>) -> Player {
         // Written whatever the rules (a store is cheaper than a test of whether they can
         // decline a turn: BENCHMARKS.md 5.12).
-        self.pos.may_decline = again == Some(true);
+        self.pos.offer = if again == Some(true) {
+            Offer::Decline
+        } else {
+            Offer::Sow
+        };
         let next = if again.is_some() {
             mover
         } else {
@@ -2189,7 +2201,7 @@ impl Game {
     /// Returns the player to move.
     fn close_pass(&mut self, mover: Player) -> Player {
         self.pos.turn_sowings = 0;
-        self.pos.may_decline = false;
+        self.pos.offer = Offer::Sow;
         if self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }
@@ -2268,11 +2280,12 @@ impl Game {
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         }
-        if mv.is_pass() {
-            return self.pass(tracer);
-        }
-        if let Some(decision) = mv.decision {
-            return self.decide(decision, tracer);
+        if mv.hole == NO_HOLE && !mv.is_entry() {
+            // No sowing: a pass, or a decision at a stopped move (one test for both).
+            return match mv.decision {
+                Some(decision) => self.decide(decision, tracer),
+                None => self.pass(tracer),
+            };
         }
         // An entry starts in the hole its listing named.
         let h = self.moves.start_of(mv);
@@ -2326,16 +2339,16 @@ impl Game {
             tracer.fired(entry.id);
         }
         // Read now, while the move's context stands (unused if the move did not end).
-        let extra = self.extra_turn(&cx);
+        let extra = self.extra_turn(&cx, &self.pos);
         self.after_run(mover, run, (extra, cx.dir), tracer)
     }
 
-    /// The extra-turn clause that fires after a move that ended where `cx` stands, if any:
-    /// its id, and whether the mover may decline the turn.
+    /// The extra-turn clause that fires after a move that ended in `pos` where `cx` stands, if
+    /// any: its id, and whether the mover may decline the turn.
     #[inline(always)]
-    fn extra_turn(&self, cx: &Cx<'_>) -> Option<(ClauseId, bool)> {
+    fn extra_turn(&self, cx: &Cx<'_>, pos: &Position) -> Option<(ClauseId, bool)> {
         (self.program.extra_turns.iter())
-            .find(|(_, when, _)| when(cx, &self.pos))
+            .find(|(_, when, _)| when(cx, pos))
             .map(|&(id, _, optional)| (id, optional))
     }
 
@@ -2419,7 +2432,7 @@ impl Game {
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
         let mover = self.pos.to_move;
-        let Some(pending) = self.pos.pending else {
+        let Some(pending) = self.pos.offer.stopped() else {
             // Listed only where a move stopped.
             let mv = Move::decide(decision);
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
@@ -2436,35 +2449,15 @@ impl Game {
         if self.history.is_pending() {
             self.move_start.copy_from(&self.pos, self.history.blocks());
         }
-        // The start of the laps that follow, should they never end.
-        let mut start = self.pos;
-        let [ccw, cw] = &self.tables;
-        let (tables, back) = match pending.dir {
-            Dir::Ccw => (ccw, cw),
-            Dir::Cw => (cw, ccw),
-        };
-        let move_of = Mover {
-            rules: &self.rules,
-            program: &self.program,
-            tables,
-            back,
-            dir: pending.dir,
-            player: mover,
-            starter: self.starter,
-            origin: pending.origin,
-            entered: pending.entered,
-            begin: None,
-        };
+        // The move goes on in a copy, the game's rules lent to it; the start of the laps
+        // that follow is kept, should they never end.
+        let (mut pos, mut start) = (self.pos, self.pos);
+        let move_of = self.mover(mover, pending.origin, pending.dir, pending.entered);
         let mut cx = move_of.context();
-        let run = move_of.go_on(
-            &mut self.pos,
-            &mut cx,
-            (pending, decision),
-            &mut start,
-            tracer,
-        );
-        let extra = self.extra_turn(&cx);
-        self.after_run(mover, run, (extra, cx.dir), tracer)
+        let run = move_of.go_on(&mut pos, &mut cx, (pending, decision), &mut start, tracer);
+        let (extra, dir) = (self.extra_turn(&cx, &pos), cx.dir);
+        self.pos = pos;
+        self.after_run(mover, run, (extra, dir), tracer)
     }
 
     /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
@@ -2678,8 +2671,7 @@ impl Game {
         // What follows is another round, or nothing: the forced play followed is not played,
         // and an extra turn granted by the last move is not taken.
         self.forced_ahead = 0;
-        self.pos.may_decline = false;
-        self.pos.pending = None;
+        self.pos.offer = Offer::Sow;
         let mut shares = [0u32; MAX_SEATS];
         let mut removed = 0u32;
         for p in g.players() {

@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::history::Brent;
-use super::{Blocks, Decision, Lane, OFF_TRACK, Pending, Position, Tables};
+use super::{Blocks, Decision, Lane, OFF_TRACK, Offer, Pending, Position, Tables};
 use crate::rules::{
     Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
@@ -28,7 +28,7 @@ pub struct MoveRun {
     /// sown that were still in hand, and the hole the next lap would have sown them after.
     pub hand: (Pos, u16),
     /// The move stopped at a decision of the mover's (an optional capture on offer): the
-    /// position holds where it stands ([`Position::pending`]), and the clauses of the move's
+    /// position holds where it stands ([`Position::offer`]), and the clauses of the move's
     /// end wait for it to go on.
     pub stopped: bool,
 }
@@ -84,12 +84,15 @@ impl MoveRun {
 }
 
 /// Where a move that went on after the mover's decision starts its next lap: the lap, the
-/// laps sown before it, and the move's context there.
+/// laps sown before it, and what the move's context carries from lap to lap (the seeds
+/// captured, whether the opponent's row was reached). Kept small: every move carries room
+/// for one.
 #[derive(Clone, Copy)]
-pub struct Begin<'a> {
+pub struct Begin {
     cursor: Cursor,
     laps: u32,
-    cx: Cx<'a>,
+    captured: u32,
+    reached_opponent: bool,
 }
 
 /// The state a lap ends in: everything the rest of the move depends on. Two equal lap-end
@@ -117,7 +120,7 @@ pub struct Mover<'a> {
     pub entered: u16,
     /// For a move going on after the mover's decision: its next lap ([`Mover::go_on`]);
     /// `None` for a move from its first lap.
-    pub begin: Option<Begin<'a>>,
+    pub begin: Option<Begin>,
 }
 
 /// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
@@ -321,6 +324,7 @@ impl<'a> Mover<'a> {
     /// `cx` is the move's context as the move begins ([`Mover::context`]); the move leaves it
     /// standing at the last hole (`here` and `last`), with the seeds captured and whether the
     /// opponent's row was reached, ready for the clauses read after the move.
+    #[inline(always)]
     pub fn run<T: Tracer>(
         &self,
         pos: &mut Position,
@@ -627,10 +631,12 @@ impl<'a> Mover<'a> {
     /// the mover's decision.
     #[inline(always)]
     fn start_context(&self) -> Cx<'a> {
-        match &self.begin {
-            Some(begin) => begin.cx,
-            None => self.context(),
+        let mut cx = self.context();
+        if let Some(begin) = &self.begin {
+            cx.move_captures = begin.captured;
+            cx.reached_opponent = begin.reached_opponent;
         }
+        cx
     }
 
     /// The laps sown before the move's laps start here (0 from the first lap).
@@ -666,7 +672,9 @@ impl<'a> Mover<'a> {
         if seeds == 0 {
             return false;
         }
-        pos.pending = Some(Pending {
+        // What the mover may do next is only to decide (not to decline a turn they were in:
+        // this move is that turn's).
+        pos.offer = Offer::Decide(Pending {
             clause: rule.id,
             at_move_end,
             origin: self.origin,
@@ -702,7 +710,7 @@ impl<'a> Mover<'a> {
         start: &mut Position,
         tracer: &mut T,
     ) -> MoveRun {
-        pos.pending = None;
+        pos.offer = Offer::Sow;
         let (last, lap_origin, lap) = (pending.last, pending.lap_origin, pending.lap);
         cx.move_captures = pending.captured;
         cx.reached_opponent = pending.reached_opponent;
@@ -761,7 +769,8 @@ impl<'a> Mover<'a> {
                     begin: Some(Begin {
                         cursor,
                         laps: lap,
-                        cx: *cx,
+                        captured: cx.move_captures,
+                        reached_opponent: cx.reached_opponent,
                     }),
                     ..*self
                 };
@@ -1386,60 +1395,58 @@ impl<'a> Mover<'a> {
         (last, lap, reversed): (Pos, u32, bool),
         tracer: &mut T,
     ) -> Option<LapOutcome> {
-        {
-            match rule.then {
-                After::Continue => {}
-                After::End => return Some(LapOutcome::End(last)),
-                After::Sow if taken > 0 && lap >= self.program.max_laps => {
-                    // The ruleset's cap on laps ends the move: the seeds in hand go back into
-                    // the hole the lap ended in.
-                    let seeds = u16::try_from(taken).unwrap_or(u16::MAX);
-                    pos.set(last, pos.seeds(last).saturating_add(seeds));
-                    if T::EVENTS {
-                        tracer.event(Event::HandBack { hole: last, seeds });
-                        tracer.event(Event::LapCap { laps: lap });
-                    }
-                    return Some(LapOutcome::End(last));
+        match rule.then {
+            After::Continue => {}
+            After::End => return Some(LapOutcome::End(last)),
+            After::Sow if taken > 0 && lap >= self.program.max_laps => {
+                // The ruleset's cap on laps ends the move: the seeds in hand go back into
+                // the hole the lap ended in.
+                let seeds = u16::try_from(taken).unwrap_or(u16::MAX);
+                pos.set(last, pos.seeds(last).saturating_add(seeds));
+                if T::EVENTS {
+                    tracer.event(Event::HandBack { hole: last, seeds });
+                    tracer.event(Event::LapCap { laps: lap });
                 }
-                After::Sow if taken > 0 => {
-                    // Captures of one move never exceed the board's seeds, which fit u16.
-                    let mut hand = u16::try_from(taken).unwrap_or(u16::MAX);
-                    if let Some(also) = &rule.lift_also {
-                        // Seeds of the hole the lap ended in go with the captured ones.
-                        let there = pos.seeds(last);
-                        let k = also(cx, pos).clamp(0, i64::from(there));
-                        let k = u16::try_from(k).unwrap_or(0);
-                        if k > 0 {
-                            pos.set(last, there - k);
-                            hand = hand.saturating_add(k);
-                            if T::EVENTS {
-                                tracer.event(Event::Lift {
-                                    lap: lap + 1,
-                                    hole: last,
-                                    seeds: k,
-                                });
-                            }
+                return Some(LapOutcome::End(last));
+            }
+            After::Sow if taken > 0 => {
+                // Captures of one move never exceed the board's seeds, which fit u16.
+                let mut hand = u16::try_from(taken).unwrap_or(u16::MAX);
+                if let Some(also) = &rule.lift_also {
+                    // Seeds of the hole the lap ended in go with the captured ones.
+                    let there = pos.seeds(last);
+                    let k = also(cx, pos).clamp(0, i64::from(there));
+                    let k = u16::try_from(k).unwrap_or(0);
+                    if k > 0 {
+                        pos.set(last, there - k);
+                        hand = hand.saturating_add(k);
+                        if T::EVENTS {
+                            tracer.event(Event::Lift {
+                                lap: lap + 1,
+                                hole: last,
+                                seeds: k,
+                            });
                         }
                     }
-                    let from = match &rule.sow_after {
-                        Some(after) => match after(cx, pos) {
-                            NO_HOLE => last,
-                            h => h,
-                        },
-                        None => last,
-                    };
-                    return Some(LapOutcome::Relay(
-                        Cursor {
-                            from,
-                            hand,
-                            reached_opponent: self.program.track_reached && cx.reached_opponent,
-                            reversed,
-                        },
-                        last,
-                    ));
                 }
-                After::Sow => {}
+                let from = match &rule.sow_after {
+                    Some(after) => match after(cx, pos) {
+                        NO_HOLE => last,
+                        h => h,
+                    },
+                    None => last,
+                };
+                return Some(LapOutcome::Relay(
+                    Cursor {
+                        from,
+                        hand,
+                        reached_opponent: self.program.track_reached && cx.reached_opponent,
+                        reversed,
+                    },
+                    last,
+                ));
             }
+            After::Sow => {}
         }
         None
     }
