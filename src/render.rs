@@ -82,17 +82,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         let layout = rules.layouts.get(pos.rotation).unwrap_or_default();
         let owned: Vec<String> = (g.players())
             .zip(layout)
-            .map(|(_, mask)| {
-                let labels: Vec<String> = (0..g.positions)
-                    .filter(|&h| mask & crate::rules::bit(h) != 0)
-                    .map(|h| g.label(h))
-                    .collect();
-                if labels.is_empty() {
-                    "-".to_string()
-                } else {
-                    labels.join("+")
-                }
-            })
+            .map(|(_, mask)| set_labels(g, mask))
             .collect();
         s.push_str(&format!(" owners={}", owned.join("/")));
     } else if pos.rotation != 0 {
@@ -132,18 +122,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
                 2 => "cw".into(),
                 _ => "none".into(),
             },
-            crate::ruleset::VarKind::Holes => {
-                let mask = crate::rules::holes_in(&pos.vars, at);
-                let labels: Vec<String> = (0..64u8)
-                    .filter(|&h| mask & (1 << h) != 0)
-                    .map(|h| g.label(h))
-                    .collect();
-                if labels.is_empty() {
-                    "-".into()
-                } else {
-                    labels.join("+")
-                }
-            }
+            crate::ruleset::VarKind::Holes => set_labels(g, crate::rules::holes_in(&pos.vars, at)),
         }
     };
     let vars: Vec<String> = rules
@@ -417,6 +396,20 @@ pub fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// A set of holes (a mask of positions) as the notation writes it: the labels joined by `+`,
+/// or `-` for none.
+fn set_labels(g: &crate::rules::Geometry, mask: u64) -> String {
+    let labels: Vec<String> = (0..g.positions)
+        .filter(|&h| mask & crate::rules::bit(h) != 0)
+        .map(|h| g.label(h))
+        .collect();
+    if labels.is_empty() {
+        "-".to_string()
+    } else {
+        labels.join("+")
+    }
 }
 
 /// A move stopped for the mover's decision, as the position's notation writes it:

@@ -1537,11 +1537,8 @@ impl Game {
     /// the reachability search, so the three agree on when a player passes.
     #[inline(always)]
     fn moves_of(&self, player: Player) -> MoveList {
-        match self.pos.offer {
-            Offer::Sow => {}
-            Offer::Decline => return self.legal_for(player).with_pass(),
-            // The mover's move stopped at an optional capture: they decide, nothing else.
-            Offer::Decide(_) => return MoveList::deciding(self.rules.direction),
+        if self.pos.offer != Offer::Sow {
+            return self.offered_moves(player);
         }
         let list = self.legal_for(player);
         if list.is_empty() && self.rules.pass && self.another_can_move(player) {
@@ -1549,6 +1546,18 @@ impl Game {
             return MoveList::passing(self.rules.direction);
         }
         list
+    }
+
+    /// The moves of a player offered more than sowing ([`Game::moves_of`]; out of line, so
+    /// that an ordinary turn's listing stays short).
+    #[inline(never)]
+    fn offered_moves(&self, player: Player) -> MoveList {
+        match self.pos.offer {
+            // The mover's move stopped at an optional capture: they decide, nothing else.
+            Offer::Decide(_) => MoveList::deciding(self.rules.direction),
+            Offer::Decline => self.legal_for(player).with_pass(),
+            Offer::Sow => self.legal_for(player),
+        }
     }
 
     /// The moves `player` may make by the legality clauses, before any preference.
@@ -2248,7 +2257,6 @@ impl Game {
             starter: self.starter,
             origin,
             entered,
-            begin: None,
         }
     }
 
@@ -2326,7 +2334,6 @@ impl Game {
             starter: self.starter,
             origin: h,
             entered: mv.entered,
-            begin: None,
         };
         // The move's context, kept for the clauses read after it.
         let mut cx = move_of.context();

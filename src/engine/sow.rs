@@ -95,6 +95,21 @@ pub struct Begin {
     reached_opponent: bool,
 }
 
+/// The laps sown before the laps from `begin` (0 from the move's first lap).
+#[inline(always)]
+fn laps_before(begin: Option<Begin>) -> u32 {
+    begin.map_or(0, |b| b.laps)
+}
+
+/// A run with no lap sown yet from `begin` (or from the move's start).
+#[inline(always)]
+fn new_run(begin: Option<Begin>) -> MoveRun {
+    MoveRun {
+        laps: laps_before(begin),
+        ..MoveRun::new()
+    }
+}
+
 /// The state a lap ends in: everything the rest of the move depends on. Two equal lap-end
 /// states mean the move repeats itself forever.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -104,7 +119,6 @@ struct LapState {
 }
 
 /// A move being made.
-#[derive(Clone, Copy)]
 pub struct Mover<'a> {
     pub rules: &'a Rules,
     pub program: &'a Program,
@@ -118,9 +132,6 @@ pub struct Mover<'a> {
     /// The seeds the move enters from what the player holds, the first into `origin`
     /// (`[entry]`); 0 for a move that lifts `origin`.
     pub entered: u16,
-    /// For a move going on after the mover's decision: its next lap ([`Mover::go_on`]);
-    /// `None` for a move from its first lap.
-    pub begin: Option<Begin>,
 }
 
 /// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
@@ -301,6 +312,8 @@ struct Route<'t> {
     /// Whether no hole can be claimed and there is no drop clause: every drop is only a drop,
     /// unless a hole is passed over.
     quiet: bool,
+    /// For laps that go on after the mover's decision: where they begin ([`Mover::go_on`]).
+    begin: Option<Begin>,
 }
 
 enum LapOutcome {
@@ -332,19 +345,33 @@ impl<'a> Mover<'a> {
         start: &Position,
         tracer: &mut T,
     ) -> MoveRun {
+        self.run_from(pos, cx, start, None, tracer)
+    }
+
+    /// Makes the move ([`Mover::run`]) from its first lap, or (`begin`) from where its laps
+    /// go on after the mover's decision, `start` then standing there.
+    #[inline(always)]
+    fn run_from<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        start: &Position,
+        begin: Option<Begin>,
+        tracer: &mut T,
+    ) -> MoveRun {
         if T::EVENTS {
             // Every event is final when sent: first learn how the move ends, untraced and on
             // a copy (an endless move is only known as such laps after its first repeat), then
             // trace it up to there.
             let (mut copy, mut ahead_cx) = (*pos, *cx);
-            let ahead = self.run(&mut copy, &mut ahead_cx, start, &mut ());
-            return self.run_traced(pos, cx, ahead, tracer);
+            let ahead = self.run_from(&mut copy, &mut ahead_cx, start, begin, &mut ());
+            return self.run_traced(pos, cx, begin, ahead, tracer);
         }
-        let mut run = self.new_run();
-        let mut cursor = self.first_lap(pos);
+        let mut run = new_run(begin);
+        let mut cursor = self.first_lap(pos, begin);
         if self.program.quiet_laps
             && self.entered == 0
-            && self.begin.is_none()
+            && begin.is_none()
             && pos.claims == [NO_HOLE; MAX_SEATS]
         {
             // (A hole claimed already, in a position set up by hand, takes the general path.)
@@ -355,7 +382,7 @@ impl<'a> Mover<'a> {
                 Err((so_far, next)) => (run, cursor) = (so_far, next),
             }
         }
-        let route = self.route(pos);
+        let route = self.route(pos, begin);
         loop {
             run.laps += 1;
             match self.lap(pos, cx, &route, cursor, run.laps, tracer) {
@@ -395,6 +422,7 @@ impl<'a> Mover<'a> {
         &self,
         pos: &mut Position,
         cx: &mut Cx<'a>,
+        begin: Option<Begin>,
         ahead: MoveRun,
         tracer: &mut T,
     ) -> MoveRun {
@@ -403,9 +431,9 @@ impl<'a> Mover<'a> {
             None if ahead.limit.is_some() => Some(ahead.laps),
             None => None,
         };
-        let route = self.route(pos);
-        let mut run = self.new_run();
-        let mut cursor = self.first_lap(pos);
+        let route = self.route(pos, begin);
+        let mut run = new_run(begin);
+        let mut cursor = self.first_lap(pos, begin);
         loop {
             run.laps += 1;
             match self.lap(pos, cx, &route, cursor, run.laps, tracer) {
@@ -589,7 +617,7 @@ impl<'a> Mover<'a> {
     /// The mover's route, for every lap of the move. A mover with no track (nobody) gets an
     /// empty one: every lap then sows back into its own start.
     #[inline(always)]
-    fn route(&self, pos: &Position) -> Route<'a> {
+    fn route(&self, pos: &Position, begin: Option<Begin>) -> Route<'a> {
         const NOWHERE: &Lane = &Lane::NONE;
         let claims = self.rules.claim_clause.is_some() || pos.claims != [NO_HOLE; MAX_SEATS];
         let lanes = &self.tables.lanes;
@@ -614,6 +642,7 @@ impl<'a> Mover<'a> {
                 && self.program.drops.counts.none()
                 && self.program.skips.is_empty()
                 && self.program.redirects.is_empty(),
+            begin,
         }
     }
 
@@ -630,28 +659,13 @@ impl<'a> Mover<'a> {
     /// The context the move's laps start from: the move's first, or where it went on after
     /// the mover's decision.
     #[inline(always)]
-    fn start_context(&self) -> Cx<'a> {
+    fn start_context(&self, begin: Option<Begin>) -> Cx<'a> {
         let mut cx = self.context();
-        if let Some(begin) = &self.begin {
+        if let Some(begin) = begin {
             cx.move_captures = begin.captured;
             cx.reached_opponent = begin.reached_opponent;
         }
         cx
-    }
-
-    /// The laps sown before the move's laps start here (0 from the first lap).
-    #[inline(always)]
-    fn laps_before(&self) -> u32 {
-        self.begin.as_ref().map_or(0, |b| b.laps)
-    }
-
-    /// A run with no lap sown yet from here.
-    #[inline(always)]
-    fn new_run(&self) -> MoveRun {
-        MoveRun {
-            laps: self.laps_before(),
-            ..MoveRun::new()
-        }
     }
 
     /// Whether the move stops for the mover's decision at `rule`, an optional capture whose
@@ -765,16 +779,13 @@ impl<'a> Mover<'a> {
             LapOutcome::Relay(cursor, _) => {
                 // The move's laps go on from here, watched for a repeat from here.
                 *start = *pos;
-                let on = Mover {
-                    begin: Some(Begin {
-                        cursor,
-                        laps: lap,
-                        captured: cx.move_captures,
-                        reached_opponent: cx.reached_opponent,
-                    }),
-                    ..*self
+                let begin = Begin {
+                    cursor,
+                    laps: lap,
+                    captured: cx.move_captures,
+                    reached_opponent: cx.reached_opponent,
                 };
-                on.run(pos, cx, start, tracer)
+                self.run_from(pos, cx, start, Some(begin), tracer)
             }
             LapOutcome::End(last) | LapOutcome::Stop(last) => {
                 self.move_end(pos, cx, MoveRun { last, ..run }, lap_origin, tracer)
@@ -786,8 +797,8 @@ impl<'a> Mover<'a> {
     /// from what the player holds into hand (an entry's first lap is the one lap that starts
     /// with seeds in hand: a lap of captured seeds sown again follows another lap).
     #[inline(always)]
-    fn first_lap(&self, pos: &mut Position) -> Cursor {
-        if let Some(begin) = &self.begin {
+    fn first_lap(&self, pos: &mut Position, begin: Option<Begin>) -> Cursor {
+        if let Some(begin) = begin {
             return begin.cursor;
         }
         let mut cursor = Cursor::start(self.origin);
@@ -869,9 +880,9 @@ impl<'a> Mover<'a> {
             tracer.void_move();
         }
         let mut replay = MoveRun::new();
-        *cx = self.start_context();
-        let mut cursor = self.first_lap(pos);
-        let base = self.laps_before();
+        *cx = self.start_context(route.begin);
+        let mut cursor = self.first_lap(pos, route.begin);
+        let base = laps_before(route.begin);
         for lap in base + 1..=base + first + period {
             replay.laps = lap;
             match self.lap(pos, cx, route, cursor, lap, tracer) {
@@ -902,10 +913,10 @@ impl<'a> Mover<'a> {
     fn first_repeat(&self, route: &Route<'_>, start: &Position, period: u32) -> u32 {
         // The move's first lap from its start: an entry takes its seeds into hand first.
         let mut entered = *start;
-        let begin = self.first_lap(&mut entered);
+        let begin = self.first_lap(&mut entered, route.begin);
         let start = &entered;
-        let blank = self.start_context();
-        let base = self.laps_before();
+        let blank = self.start_context(route.begin);
+        let base = laps_before(route.begin);
         let step = |pos: &mut Position, cursor: &mut Cursor, cx: &mut Cx<'a>, lap: u32| {
             if let LapOutcome::Relay(next, _) =
                 self.lap(pos, cx, route, *cursor, base + lap, &mut ())

@@ -580,32 +580,27 @@ impl Replay {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
-            Event::Pass { ply, player } => {
+            Event::Pass { ply, player } | Event::Decided { ply, player, .. } => {
+                // A ply that lifts no hole: a pass, or a decision at a stopped move (whose
+                // laps go on, so its lap count is kept).
                 self.ply = *ply;
-                self.lap = 0;
                 step.ply = *ply;
-                step.lap = 0;
+                let text = match e {
+                    Event::Decided { decision, .. } => {
+                        format!("{} decides: {}", self.name(*player), decision.word())
+                    }
+                    _ => {
+                        self.lap = 0;
+                        step.lap = 0;
+                        format!("{} passes", self.name(*player))
+                    }
+                };
                 self.plies.push(PlyInfo {
                     mover: *player,
                     origin: None,
                     end: self.steps.len() + 1,
                 });
-                step.text = format!("{} passes", self.name(*player));
-                item = Some(("move", format!("ply {ply}: {}", step.text), None));
-            }
-            Event::Decided {
-                ply,
-                player,
-                decision,
-            } => {
-                self.ply = *ply;
-                step.ply = *ply;
-                self.plies.push(PlyInfo {
-                    mover: *player,
-                    origin: None,
-                    end: self.steps.len() + 1,
-                });
-                step.text = format!("{} decides: {}", self.name(*player), decision.word());
+                step.text = text;
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
             }
             Event::CaptureOffered { clause, .. } => {
