@@ -591,12 +591,13 @@ impl Explainer<'_> {
                 self.header_line("[[capture]]", i),
             );
             s.say(format!("Tried {}.", moment(c.at)));
-            s.note(self.note("it fires when", &c.when, Ctx::Move));
+            let ctx = Ctx::of(c.at);
+            s.note(self.note("it fires when", &c.when, ctx));
             // The holes taken are one list, told in one sentence however it is laid out.
             let takes = c
                 .take
                 .iter()
-                .map(|t| self.hole_note("it takes the seeds of", t, Ctx::Move));
+                .map(|t| self.hole_note("it takes the seeds of", t, ctx));
             let takes = takes.reduce(|all, n| {
                 let english = format!("{} and {}", all.english, n.english);
                 all.join(english, n)
@@ -610,13 +611,13 @@ impl Explainer<'_> {
                 } else {
                     "it takes as well the seeds of every one of"
                 };
-                s.note(self.hole_note(lead, e, Ctx::Move));
+                s.note(self.hole_note(lead, e, ctx));
                 s.say("That set is read before anything is taken.");
             }
             if let Some(ch) = &c.chain {
                 // The test is made at the hole just taken, before each step.
-                let test = self.note("then it goes on", &ch.while_, Ctx::Move);
-                let step = self.hole_note("", &ch.step, Ctx::Move);
+                let test = self.note("then it goes on", &ch.while_, ctx);
+                let step = self.hole_note("", &ch.step, ctx);
                 let english = format!(
                     "while {}, from the hole just taken to {}, taking that too (never a hole twice)",
                     test.english, step.english
@@ -631,7 +632,7 @@ impl Explainer<'_> {
                 ));
             }
             if let Some(e) = &c.cancel_if {
-                s.note(self.note("the whole capture is undone if afterwards", e, Ctx::Move));
+                s.note(self.note("the whole capture is undone if afterwards", e, ctx));
             }
             if c.claim {
                 s.say("The first hole it takes becomes the mover's claimed hole, unless the mover has claimed one already (one claim each): from then on every seed sown into it goes to the mover, so it stays empty and nobody can play it.");
@@ -643,13 +644,13 @@ impl Explainer<'_> {
             }
             if resown {
                 if let Some(e) = &c.sow_after {
-                    s.note(self.hole_note("they are sown from the hole after", e, Ctx::Move));
+                    s.note(self.hole_note("they are sown from the hole after", e, ctx));
                 }
                 if let Some(e) = &c.lift_also {
                     s.note(self.hole_note(
                         "seeds also lifted from the hole the lap ended in and sown with them (at most what it holds)",
                         e,
-                        Ctx::Move,
+                        ctx,
                     ));
                 }
             }
@@ -717,6 +718,33 @@ impl Explainer<'_> {
             out.push(s);
         }
 
+        if let Some(a) = &f.arrange {
+            let mut s = Section::new(
+                "arrange",
+                format!(
+                    "Arrangement: \"{}\"",
+                    a.name.as_deref().unwrap_or("arrangement")
+                ),
+                &a.cites,
+                self.header_line("[arrange]", 0),
+            );
+            s.say("Before play, the players arrange their seeds one after the other, in turn order from the first mover. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, the first mover makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun.");
+            s.note(self.note(
+                "a seed the mover holds may be put into a hole when, this hole being the one tried",
+                &a.put,
+                Ctx::Place,
+            ));
+            match &a.pick {
+                Some(e) => s.note(self.note("a seed may be picked up from a hole holding seeds when, this hole being the one tried", e, Ctx::Place)),
+                None => s.say("No seed is picked up: the players lay out what they hold."),
+            }
+            match &a.done {
+                Some(e) => s.note(self.note("the mover may end their arrangement with `pass` when", e, Ctx::Legal)),
+                None => s.say("The mover never passes: their arrangement ends when they can neither put nor pick up a seed."),
+            }
+            out.push(s);
+        }
+
         if !f.vars.is_empty() {
             let mut s = Section::new("vars", "What the rules keep", &None, None);
             for v in &self.rules.vars {
@@ -770,13 +798,16 @@ impl Explainer<'_> {
                     "Tried at the end of every lap, after its captures and once the relay is decided, before the next lap lifts its hole."
                 }
                 Moment::MoveEnd => "Tried when the move has ended, after its captures.",
+                Moment::Put => "Tried after each seed put in the arrangement before play, after its captures.",
+                Moment::Pick => "Tried after each seed picked up in the arrangement before play, after its captures.",
                 Moment::RoundEnd => "Tried when a round of the match has ended and been scored, before the match's end is decided: once for each player still in the match, in turn order, the mover being that player.",
             });
+            let ctx = Ctx::of(e.at);
             if let Some(w) = &e.when {
-                s.note(self.note("it applies when", w, Ctx::Move));
+                s.note(self.note("it applies when", w, ctx));
             }
             for (name, value) in &e.set {
-                let mut n = self.note("", value, Ctx::Move);
+                let mut n = self.note("", value, ctx);
                 n.role = "the new value is";
                 // A flag set to a constant reads as that value, not as "always" or "never".
                 if let literal @ ("true" | "false") = value.get_ref().trim() {
@@ -800,7 +831,7 @@ impl Explainer<'_> {
             }
             for (verb, table) in [("puts into", &e.mark), ("takes out of", &e.unmark)] {
                 for (name, value) in table {
-                    let mut n = self.note("", value, Ctx::Move);
+                    let mut n = self.note("", value, ctx);
                     n.role = "the hole is";
                     let whose = if (self.rules.vars.iter())
                         .any(|v| &v.name == name.get_ref() && v.per_player)
@@ -1509,6 +1540,18 @@ enum Ctx {
     Legal,
     Move,
     End,
+    /// A seed put or picked up in the arrangement: `origin`, `here` and `last` are its hole.
+    Place,
+}
+
+impl Ctx {
+    /// Where the clauses tried at `moment` read.
+    fn of(moment: Moment) -> Ctx {
+        match moment {
+            Moment::Put | Moment::Pick => Ctx::Place,
+            _ => Ctx::Move,
+        }
+    }
 }
 
 impl Explainer<'_> {
@@ -1750,6 +1793,7 @@ impl Explainer<'_> {
             NodeKind::Text(t) => format!("\"{t}\""),
             NodeKind::Bool(b) => b.to_string(),
             NodeKind::Name(name) => match name.as_str() {
+                "here" | "last" | "origin" if ctx == Ctx::Place => "this hole".into(),
                 "here" if self.in_skip.get() => "the hole the seed would fall into".into(),
                 "here" => "the hole just sown".into(),
                 "last" => "the last hole sown".into(),
@@ -2202,6 +2246,8 @@ fn moment(m: Moment) -> &'static str {
         Moment::Drop => "after every seed dropped",
         Moment::LapEnd => "at the end of each lap, before the relay is decided",
         Moment::MoveEnd => "once the move has ended",
+        Moment::Put => "after each seed put in the arrangement before play",
+        Moment::Pick => "after each seed picked up in the arrangement before play",
         Moment::RoundEnd => "once the round has ended",
     }
 }

@@ -6,14 +6,17 @@
 //! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. Seeds the mover
 //! holds, entered by the rules' `[entry]`, are `+` and their number: `+5` (`+5:cw`). A player
 //! who may only wait, or who declines an optional extra turn, writes `pass`. Where a move
-//! stopped at an optional capture, the mover writes `take` or `leave`.
+//! stopped at an optional capture, the mover writes `take` or `leave`. In the arrangement
+//! before play, `s3+` puts one seed the mover holds into `s3`, `s3-` picks one up from it, and
+//! `pass` ends the mover's arrangement.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
 //! (seeds each player's captures removed from the game), `claimed S=n4 N=s2` (each player's
 //! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline),
 //! `stopped=...` (the player to move's move stopped at an optional capture, see
-//! [`crate::render::stopped_word`])
+//! [`crate::render::stopped_word`]), `arranging=south,north` (the players whose arrangement
+//! before play has not ended, the player to move among them)
 //! and the player to move (`south` or `north`, default South). A closed hole is
 //! written `x`. It is the notation [`crate::render::notation`] writes: a printed position
 //! reads back as the same position. A mistake is reported at the cell or word at fault.
@@ -22,7 +25,7 @@
 
 use std::ops::Range;
 
-use crate::engine::{Decision, Move, Position};
+use crate::engine::{Decision, Move, Place, Position};
 use crate::rules::{Dir, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, NO_HOLE, NOBODY, Player, Pos, Rules};
 
 /// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
@@ -53,6 +56,25 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
         },
     };
     let what = hole.trim();
+    for place in [Place::Put, Place::Pick] {
+        if let Some(label) = what.strip_suffix(place.sign()) {
+            if dir.is_some() {
+                return Err(format!(
+                    "`{text}`: a seed put or picked up has no direction; write {label}{}",
+                    place.sign()
+                ));
+            }
+            let at = rules.geometry.site_labelled(label.trim());
+            return match at {
+                Some(h) if rules.geometry.is_hole(h) => Ok(Move::placing(h, place)),
+                _ => Err(format!(
+                    "`{label}` is not a hole of the board; write a hole's label and {}, e.g. s3{}",
+                    place.sign(),
+                    place.sign()
+                )),
+            };
+        }
+    }
     if let Some(count) = what.strip_prefix('+') {
         // Seeds entered from what the mover holds: `+5`, digits only.
         let digits = !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
@@ -439,6 +461,24 @@ impl Reader<'_> {
             self.pos.offer = crate::engine::Offer::Decline;
         } else if let Some(v) = word.strip_prefix("stopped=") {
             self.stopped(v, span)?;
+        } else if let Some(names) = word.strip_prefix("arranging=") {
+            if self.rules.arrange.is_none() {
+                return fail(
+                    format!(
+                        "{} has no arrangement before play: no `arranging`",
+                        self.rules.name
+                    ),
+                    span,
+                );
+            }
+            let mut left = 0u8;
+            for name in names.split(',') {
+                let Some(p) = seat(name) else {
+                    return fail(format!("`{name}` is not one of the players"), span);
+                };
+                left |= 1 << p;
+            }
+            self.pos.offer = crate::engine::Offer::Arrange { left };
         } else if word == "held" {
             // Only introduces the holdings that follow (games of more than two players).
         } else if let Some((name, value)) = word.split_once('=')

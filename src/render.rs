@@ -96,6 +96,14 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
             s.push(' ');
             s.push_str(&stopped_word(rules, p));
         }
+        // The players still to arrange their seeds before play.
+        crate::engine::Offer::Arrange { left } => {
+            let names: Vec<&str> = (g.players())
+                .filter(|&p| left & (1 << p) != 0)
+                .map(|p| rules.player_key(p))
+                .collect();
+            s.push_str(&format!(" arranging={}", names.join(",")));
+        }
     }
     let [south, north, ..] = pos.taken;
     if south != 0 || north != 0 {
@@ -458,6 +466,8 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         Event::Move { .. }
         | Event::Pass { .. }
         | Event::Decided { .. }
+        | Event::Placed { .. }
+        | Event::Arranged { .. }
         | Event::CaptureOffered { .. }
         | Event::Effect { .. }
         | Event::Capture { .. }
@@ -697,9 +707,10 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
         let mut trace = TextTrace::new(detail);
         let mut plies = 0usize;
         for e in events {
-            // A ply that moves seeds: a sowing, or a decision at a move that stopped (a pass
-            // changes no seed, and shows no board).
-            if let Event::Move { .. } | Event::Decided { .. } = e {
+            // A ply that moves seeds: a sowing, a decision at a move that stopped, or a seed
+            // placed in the arrangement before play (a pass changes no seed, and shows no
+            // board).
+            if let Event::Move { .. } | Event::Decided { .. } | Event::Placed { .. } = e {
                 if plies > 0 {
                     trace.end_ply(rules, boards.get(plies - 1), &mut out);
                 }
@@ -956,6 +967,31 @@ impl TextTrace {
                     "ply {ply}: {} {what} ({})\n",
                     name(rules, *player),
                     decision.word()
+                ));
+            }
+            Event::Placed {
+                ply,
+                player,
+                hole,
+                put,
+            } => {
+                self.finish(out);
+                let what = if *put {
+                    "puts a seed into"
+                } else {
+                    "picks up a seed from"
+                };
+                out.say(format_args!(
+                    "ply {ply}: {} {what} {}\n",
+                    name(rules, *player),
+                    l(*hole)
+                ));
+            }
+            Event::Arranged { player } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  {}'s arrangement ends\n",
+                    name(rules, *player)
                 ));
             }
             Event::CaptureOffered {
@@ -1303,6 +1339,18 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::CaptureOffered { clause, seeds } => {
             json!({"event": "capture_offered", "clause": c(*clause), "seeds": seeds})
         }
+        Event::Placed {
+            ply,
+            player,
+            hole,
+            put,
+        } => json!({
+            "event": if *put { "put" } else { "pick" },
+            "ply": ply,
+            "player": p(*player),
+            "hole": l(*hole),
+        }),
+        Event::Arranged { player } => json!({"event": "arranged", "player": p(*player)}),
         Event::EndlessMove { first, repeat } => {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }

@@ -697,6 +697,17 @@ pub struct EntryRule {
     pub start: HoleX,
 }
 
+/// The compiled `[arrange]`: where the mover may put a seed they hold, where they may pick
+/// one up, and when they may end their arrangement (each `false` where the ruleset says
+/// nothing of it).
+#[derive(Debug, Clone)]
+pub struct ArrangeRule {
+    pub id: ClauseId,
+    pub put: BoolX,
+    pub pick: BoolX,
+    pub done: BoolX,
+}
+
 /// A compiled extra-turn clause.
 #[derive(Debug, Clone)]
 pub struct ExtraRule {
@@ -874,6 +885,14 @@ pub struct Rules {
     pub extra_turns: Vec<ExtraRule>,
     /// Entering seeds the mover holds, as a move of its own.
     pub entry: Option<EntryRule>,
+    /// The arrangement before play, when the rules have one.
+    pub arrange: Option<ArrangeRule>,
+    /// Capture and effect clauses tried after each seed put, or picked up, in the
+    /// arrangement.
+    pub put_captures: Vec<CaptureRule>,
+    pub put_effects: Vec<EffectRule>,
+    pub pick_captures: Vec<CaptureRule>,
+    pub pick_effects: Vec<EffectRule>,
     pub no_move: EndingRule,
     pub endless_move: EndingRule,
     /// What the endings do with the seeds in neutral holes.
@@ -1357,6 +1376,8 @@ impl Rules {
             || (self.drop_effects.iter())
                 .chain(&self.lap_effects)
                 .chain(&self.move_effects)
+                .chain(&self.put_effects)
+                .chain(&self.pick_effects)
                 .chain(&self.round_effects)
                 .any(|e| e.when.reads(fact))
             || self
@@ -1364,6 +1385,8 @@ impl Rules {
                 .iter()
                 .chain(&self.lap_captures)
                 .chain(&self.move_captures)
+                .chain(&self.put_captures)
+                .chain(&self.pick_captures)
                 .any(|c| {
                     c.when.reads(fact)
                         || c.take.iter().any(|t| t.reads(fact))
@@ -1383,6 +1406,8 @@ impl Rules {
                     || l.require_after.as_ref().is_some_and(|x| x.reads(fact))
             })
             || self.extra_turns.iter().any(|x| x.when.reads(fact))
+            || (self.arrange.as_ref())
+                .is_some_and(|a| a.put.reads(fact) || a.pick.reads(fact) || a.done.reads(fact))
             || self.end_when.iter().any(|(c, _)| c.reads(fact))
             || (self.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())

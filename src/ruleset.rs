@@ -62,6 +62,11 @@ pub struct RulesetFile {
     /// holds (captured seeds, a reserve) onto the board from a hole the rules name.
     #[serde(default)]
     pub entry: Option<Entry>,
+    /// An arrangement before play: each player in turn order, from the first mover, moves
+    /// single seeds between their hand and the board (`s3+` puts one into `s3`, `s3-` picks
+    /// one up) until they pass or can do nothing more; then play begins.
+    #[serde(default)]
+    pub arrange: Option<Arrange>,
     /// Variables the rules keep beyond the seeds (a count, a flag, a direction), each with
     /// the scope that resets it. Expressions read `NAME` (or `NAME(player)` for one a player);
     /// `[[effect]]` clauses set them.
@@ -662,6 +667,12 @@ pub enum Moment {
     LapEnd,
     /// Once the move has ended (no more relay).
     MoveEnd,
+    /// After each seed put on the board in the arrangement before play (`[arrange]`): `here`,
+    /// `last` and `origin` are the hole it was put into.
+    Put,
+    /// After each seed picked up in the arrangement before play: `here`, `last` and `origin`
+    /// are the hole it was picked up from.
+    Pick,
     /// Effects only: once a round of a match has ended and been scored, before the match's
     /// end is decided; tried for each player still in the match in turn order, `mover` being
     /// that player and `round_winner` the round's winner.
@@ -909,6 +920,38 @@ pub struct Entry {
     /// from there one a hole along the mover's circuit, and the lap ends as any lap does.
     #[schemars(with = "String")]
     pub start: Expr,
+}
+
+/// The arrangement before play (`[arrange]`): the players, one after the other in turn order
+/// from the first mover, lay out seeds one at a time, each a ply of its own. A player's
+/// arrangement ends when they pass (where `done` allows it) or when they can neither put nor
+/// pick up a seed; once every player's has ended, the first mover makes the first move.
+/// Seeds put come from what the mover holds (their reserve, or their store), and seeds picked
+/// up go there.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Arrange {
+    /// A short name, shown in explanations and traces (default `arrangement`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// Where the mover may put one seed they hold: `origin` is the hole tried (e.g.
+    /// `own(origin)`). Never offered to a mover who holds no seed.
+    #[schemars(with = "String")]
+    pub put: Expr,
+    /// Where the mover may pick up one seed into their hand (`origin` the hole tried; never
+    /// an empty hole). Default: nowhere, so the players only lay out what they hold.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub pick: Option<Expr>,
+    /// When the mover may end their arrangement with `pass`, read with no hole (e.g.
+    /// `store(mover) == 0`). Default: never; the arrangement then ends when the mover can
+    /// neither put nor pick up a seed.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub done: Option<Expr>,
 }
 
 /// How a game or round ends.

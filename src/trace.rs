@@ -110,6 +110,16 @@ pub enum Event {
         player: Player,
         decision: crate::engine::Decision,
     },
+    /// A ply of the arrangement before play begins: `player` puts one seed they hold into
+    /// `hole` (`put`), or picks one up from it.
+    Placed {
+        ply: u32,
+        player: Player,
+        hole: Pos,
+        put: bool,
+    },
+    /// `player`'s arrangement before play has ended: they passed, or could do nothing more.
+    Arranged { player: Player },
     /// A capture clause's `cancel_if` held: the seeds went back.
     CaptureCancelled { clause: ClauseId, seeds: u32 },
     /// The move ended after `laps` laps in `last`.
@@ -431,6 +441,25 @@ impl Tracer for Ledger {
             Event::Move { player, .. }
             | Event::Pass { player, .. }
             | Event::Decided { player, .. } => self.mover = *player,
+            Event::Placed {
+                player, hole, put, ..
+            } => {
+                self.mover = *player;
+                let (held, there) = (self.pos.held(&self.rules, *player), self.pos.seeds(*hole));
+                if *put {
+                    if held == 0 {
+                        self.fail(format!("{e:?}: the mover holds nothing"));
+                    }
+                    self.pos.debit(&self.rules, *player, 1);
+                    self.pos.set(*hole, there.saturating_add(1));
+                } else {
+                    if there == 0 {
+                        self.fail(format!("{e:?}: the hole is empty"));
+                    }
+                    self.pos.set(*hole, there.saturating_sub(1));
+                    self.pos.credit(&self.rules, *player, 1);
+                }
+            }
             Event::Lift { hole, seeds, .. } => {
                 // A lift may leave seeds behind (`lift`, `lift_also`).
                 let there = self.pos.seeds(*hole);
@@ -541,6 +570,7 @@ impl Tracer for Ledger {
             | Event::Relay { .. }
             | Event::CaptureCancelled { .. }
             | Event::CaptureOffered { .. }
+            | Event::Arranged { .. }
             | Event::MoveEnd { .. }
             | Event::ExtraTurn { .. }
             | Event::EndlessMove { .. }

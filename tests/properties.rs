@@ -221,6 +221,9 @@ impl<'a> Ledger<'a> {
             Event::CaptureOffered { .. } | Event::Decided { .. } => {
                 panic!("the seed games' captures are compulsory: {event:?}")
             }
+            Event::Placed { .. } | Event::Arranged { .. } => {
+                panic!("the seed games have no arrangement before play: {event:?}")
+            }
         }
         assert_eq!(
             self.pos.total() + self.hand,

@@ -267,6 +267,7 @@ impl Checker<'_> {
         let mut drop_captures = Vec::new();
         let mut lap_captures = Vec::new();
         let mut move_captures = Vec::new();
+        let (mut put_captures, mut pick_captures) = (Vec::new(), Vec::new());
         let mut names = BTreeMap::new();
         for c in &f.capture {
             if let Some(first) = names.insert(c.name.clone(), c.when.span().start) {
@@ -290,6 +291,8 @@ impl Checker<'_> {
                     Moment::Drop => drop_captures.push(rule),
                     Moment::LapEnd => lap_captures.push(rule),
                     Moment::MoveEnd => move_captures.push(rule),
+                    Moment::Put => put_captures.push(rule),
+                    Moment::Pick => pick_captures.push(rule),
                     // Refused by `capture`.
                     Moment::RoundEnd => {}
                 }
@@ -389,12 +392,27 @@ impl Checker<'_> {
         // The seeds of the game: the board's and what the players hold at the start.
         let start_total =
             board_total + held_at_start.map_or(0, |h| h.iter().map(|&n| u64::from(n)).sum::<u64>());
+        if start_total == 0 && held_at_start.is_some() {
+            let d = Diagnostic::new(
+                Code::SeedTotal,
+                "the game starts with no seeds: the board is empty and nobody holds any",
+            )
+            .hint("give the holes seeds (`seeds = 4`) or the players some to hold (`held = 4`)");
+            let d = d.near(self.source.find("\nheld").map(|at| at + 1..at + 5));
+            self.error(d);
+        }
         let entry = match &f.entry {
             Some(e) => Some(self.entry(e, start_total)?),
             None => None,
         };
+        self.put_clauses_need_arrange(f);
+        let arrange = match &f.arrange {
+            Some(a) => Some(self.arrange(a)?),
+            None => None,
+        };
         let (mut drop_effects, mut lap_effects, mut move_effects, mut round_effects) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut put_effects, mut pick_effects) = (Vec::new(), Vec::new());
         for e in &f.effect {
             if e.at == Moment::RoundEnd && f.rounds.is_none() {
                 let d = Diagnostic::new(
@@ -414,6 +432,8 @@ impl Checker<'_> {
                     Moment::Drop => drop_effects.push(rule),
                     Moment::LapEnd => lap_effects.push(rule),
                     Moment::MoveEnd => move_effects.push(rule),
+                    Moment::Put => put_effects.push(rule),
+                    Moment::Pick => pick_effects.push(rule),
                     Moment::RoundEnd => round_effects.push(rule),
                 }
             }
@@ -704,6 +724,11 @@ impl Checker<'_> {
             prefer,
             extra_turns,
             entry,
+            arrange,
+            put_captures,
+            put_effects,
+            pick_captures,
+            pick_effects,
             no_move,
             endless_move,
             neutral_seeds,
@@ -743,6 +768,8 @@ const DROP: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::DROP | facts
 const SKIP: u32 = DROP | facts::HAND;
 const LAP_END: u32 = facts::ORIGIN | facts::LAP | facts::HERE | facts::LAST | facts::MOVE;
 const MOVE_END: u32 = LAP_END;
+/// After a seed put or picked up in the arrangement: the hole is `origin`, `here` and `last`.
+const PUT: u32 = AFTER;
 const AFTER_PLY: u32 = 0;
 const ROUND_END: u32 = facts::ROUND;
 
@@ -1451,7 +1478,9 @@ impl Checker<'_> {
             }
         };
         let total: u64 = south.iter().chain(&north).map(|&s| u64::from(s)).sum();
-        if total == 0 || total > u64::from(MAX_SEEDS) {
+        // An empty board is a start where the players hold the seeds (`held`, checked with
+        // the game's total).
+        if (total == 0 && b.held.is_none()) || total > u64::from(MAX_SEEDS) {
             self.error(
                 Diagnostic::new(
                     Code::SeedTotal,
@@ -1543,6 +1572,54 @@ impl Checker<'_> {
     /// start hole in the move's direction. A size the mover chooses needs a game of at most
     /// [`MAX_ENTRY_CHOICES`] seeds (`total`, on the board and held), so that the list of legal
     /// moves holds every choice.
+    /// Checks `[arrange]`: its conditions read the hole tried (`origin`), except `done`.
+    fn arrange(&mut self, a: &ruleset::Arrange) -> Option<ArrangeRule> {
+        let name = a.name.as_deref().unwrap_or("arrangement");
+        let id = self.clause(name, &a.cites);
+        let put = self.condition(&a.put, LEGAL, "in the arrangement's `put`", name);
+        let pick = match &a.pick {
+            Some(e) => self.condition(e, LEGAL, "in the arrangement's `pick`", name),
+            None => Some(BoolX::Const(false)),
+        };
+        let done = match &a.done {
+            Some(e) => self.condition(e, AFTER_PLY, "in the arrangement's `done`", name),
+            None => Some(BoolX::Const(false)),
+        };
+        Some(ArrangeRule {
+            id,
+            put: put?,
+            pick: pick?,
+            done: done?,
+        })
+    }
+
+    /// Refuses clauses tried after a seed put where the rules have no arrangement.
+    fn put_clauses_need_arrange(&mut self, f: &RulesetFile) {
+        if f.arrange.is_some() {
+            return;
+        }
+        let captures = (f.capture.iter())
+            .filter(|c| matches!(c.at, Moment::Put | Moment::Pick))
+            .map(|c| ("capture", &c.name, Some(c.when.span().start)));
+        let effects = (f.effect.iter())
+            .filter(|e| matches!(e.at, Moment::Put | Moment::Pick))
+            .map(|e| ("effect", &e.name, e.when.as_ref().map(|w| w.span().start)));
+        let misplaced: Vec<_> = captures
+            .chain(effects)
+            .map(|(kind, name, at)| (kind, name.clone(), at))
+            .collect();
+        for (kind, name, at) in misplaced {
+            let d = Diagnostic::new(
+                Code::PutWithoutArrange,
+                format!("{kind} \"{name}\" is tried after a seed put or picked up, but the rules have no arrangement before play"),
+            )
+            .hint("add an [arrange] table, or try the clause at `drop`, `lap_end` or `move_end`");
+            let at = at.or_else(|| self.source.find(&format!("name = \"{name}\"")));
+            let d = d.near(at.and_then(|at| key_near(self.source, at, "at")));
+            self.error(d);
+        }
+    }
+
     fn entry(&mut self, e: &ruleset::Entry, total: u64) -> Option<EntryRule> {
         let name = e.name.as_deref().unwrap_or("entry");
         let id = self.clause(name, &e.cites);
@@ -1868,6 +1945,7 @@ impl Checker<'_> {
             Moment::Drop => DROP,
             Moment::LapEnd => LAP_END,
             Moment::MoveEnd => MOVE_END,
+            Moment::Put | Moment::Pick => PUT,
             Moment::RoundEnd => ROUND_END,
         };
         let when = match &e.when {
@@ -1980,6 +2058,7 @@ impl Checker<'_> {
             Moment::Drop => DROP,
             Moment::LapEnd => LAP_END,
             Moment::MoveEnd => MOVE_END,
+            Moment::Put | Moment::Pick => PUT,
             Moment::RoundEnd => {
                 let d = Diagnostic::new(
                     Code::RoundEndMisplaced,
@@ -2023,11 +2102,18 @@ impl Checker<'_> {
             .map(|e| self.condition(e, facts, place, &c.name));
         let to = self.setting(&c.to, "to");
         let optional = self.setting(&c.optional, "capture.optional");
-        if c.at == Moment::Drop && !matches!(c.optional, Setting::Fixed(false)) {
+        if matches!(c.at, Moment::Drop | Moment::Put | Moment::Pick)
+            && !matches!(c.optional, Setting::Fixed(false))
+        {
+            let when = if c.at == Moment::Drop {
+                "at each seed's drop"
+            } else {
+                "after a seed put or picked up in the arrangement"
+            };
             let d = Diagnostic::new(
                 Code::OptionalDropCapture,
                 format!(
-                    "capture clause \"{}\" is optional but tried at each seed's drop: a move can stop for the mover's decision only at a lap's end or its end",
+                    "capture clause \"{}\" is optional but tried {when}: a move can stop for the mover's decision only at a lap's end or its end",
                     c.name
                 ),
             )

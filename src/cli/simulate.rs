@@ -363,7 +363,11 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         .iter()
         .chain(&rules.lap_captures)
         .chain(&rules.move_captures)
+        .chain(&rules.put_captures)
+        .chain(&rules.pick_captures)
         .for_each(|r| mark(r.id));
+    // An arrangement counts each seed put or picked up.
+    rules.arrange.iter().for_each(|a| mark(a.id));
     rules.extra_turns.iter().for_each(|x| mark(x.id));
     // An entry counts each entry move made.
     rules.entry.iter().for_each(|e| mark(e.id));
@@ -373,6 +377,8 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
     (rules.drop_effects.iter())
         .chain(&rules.lap_effects)
         .chain(&rules.move_effects)
+        .chain(&rules.put_effects)
+        .chain(&rules.pick_effects)
         .chain(&rules.round_effects)
         .for_each(|e| mark(e.id));
     [

@@ -112,8 +112,9 @@ three or four rows keep captures in reserves (`stores = \"reserve\"`)."
 the player's own numbering: each list must be as long as a player has holes."
 
     SeedTotal "E0108" Error "A board that starts with no seeds or too many"
-"The board must start with at least 1 seed and at most 60,000, so that no count can
-overflow."
+"The board must start with at most 60,000 seeds, so that no count can overflow, and the game
+with at least 1: an empty board is a start only where the players hold seeds (`[board] held`),
+to enter or lay out."
 
     MaxLaps "E0109" Error "`max_laps` outside its range"
 "`max_laps` caps the laps of one move as a rule of the game: from 1 to one less than the
@@ -240,7 +241,13 @@ sow (a board of one or two rows), a refill from one end of a player's holes (`re
 "`optional = true` lets the mover decline a capture: the move stops where the capture is on
 offer, and the mover answers `take` or `leave`. A move can stop there at a lap's end or at the
 move's end (`at = \"lap_end\"` or `\"move_end\"`), with no seeds in hand; a drop capture
-is made in the middle of a lap, where it cannot."
+is made in the middle of a lap, where it cannot. A capture after a seed put in the arrangement
+before play (`at = \"put\"`) is not part of a move, and cannot be declined either."
+
+    PutWithoutArrange "E0135" Error "A clause tried after a seed put, with no arrangement"
+"`at = \"put\"` clauses are tried after each seed a player puts on the board in the
+arrangement before play. Without an `[arrange]` table nobody puts a seed, so the clause would
+never be tried: add `[arrange]`, or try the clause at `drop`, `lap_end` or `move_end`."
 
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."

@@ -234,11 +234,26 @@ pub struct EntryProgram {
     pub start: Hole,
 }
 
+/// The `[arrange]`, compiled: each condition reads the hole tried as `origin`, but `done`.
+pub struct ArrangeProgram {
+    pub id: ClauseId,
+    pub put: Cond,
+    pub pick: Cond,
+    pub done: Cond,
+}
+
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
 /// [`Rules`].
 pub struct Program {
     /// Entering seeds the mover holds, when the rules have such a move.
     pub entry: Option<EntryProgram>,
+    /// The arrangement before play, when the rules have one.
+    pub arrange: Option<ArrangeProgram>,
+    /// Captures and effects after each seed put, or picked up, in the arrangement.
+    pub put_captures: Vec<CaptureProgram>,
+    pub put_effects: Vec<EffectProgram>,
+    pub pick_captures: Vec<CaptureProgram>,
+    pub pick_effects: Vec<EffectProgram>,
     pub relay: Option<RelayProgram>,
     pub drop_captures: Vec<CaptureProgram>,
     pub lap_captures: Vec<CaptureProgram>,
@@ -365,6 +380,16 @@ impl Program {
             drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
             lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
             move_effects: rules.move_effects.iter().map(|e| c.effect(e)).collect(),
+            put_effects: rules.put_effects.iter().map(|e| c.effect(e)).collect(),
+            put_captures: captures(&rules.put_captures),
+            pick_effects: rules.pick_effects.iter().map(|e| c.effect(e)).collect(),
+            pick_captures: captures(&rules.pick_captures),
+            arrange: (rules.arrange.as_ref()).map(|a| ArrangeProgram {
+                id: a.id,
+                put: c.cond(&a.put),
+                pick: c.cond(&a.pick),
+                done: c.cond(&a.done),
+            }),
             round_effects: rules.round_effects.iter().map(|e| c.effect(e)).collect(),
             max_steps: crate::rules::MAX_STEPS_PER_MOVE,
             match_ends: (rules.rounds.as_ref())

@@ -77,6 +77,10 @@ pub enum Offer {
     Decline,
     /// Answer `take` or `leave` to the optional capture their move stopped at.
     Decide(Pending),
+    /// Arrange seeds before play (`[arrange]`): put one they hold into a hole, pick one up,
+    /// or end their arrangement with `pass`. `left` is the seats whose arrangement has not
+    /// ended, the player to move's included.
+    Arrange { left: u8 },
 }
 
 impl Offer {
@@ -84,7 +88,7 @@ impl Offer {
     pub fn stopped(&self) -> Option<Pending> {
         match self {
             Offer::Decide(p) => Some(*p),
-            Offer::Sow | Offer::Decline => None,
+            Offer::Sow | Offer::Decline | Offer::Arrange { .. } => None,
         }
     }
 }
@@ -548,6 +552,28 @@ pub struct Move {
     pub entered: u16,
     /// The mover's decision at the point where their move stopped ([`Position::offer`]).
     pub decision: Option<Decision>,
+    /// In the arrangement before play: one seed put into `hole` from what the mover holds,
+    /// or picked up from it.
+    pub place: Option<Place>,
+}
+
+/// A seed moved between the mover's hand and a hole in the arrangement before play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// One seed the mover holds, put into the hole: written `s3+`.
+    Put,
+    /// One seed of the hole, picked up into the mover's hand: written `s3-`.
+    Pick,
+}
+
+impl Place {
+    /// The sign the notation writes after the hole.
+    pub fn sign(self) -> char {
+        match self {
+            Place::Put => '+',
+            Place::Pick => '-',
+        }
+    }
 }
 
 /// What the mover decides where their move stopped at an optional capture.
@@ -576,6 +602,7 @@ impl Move {
         dir: None,
         entered: 0,
         decision: None,
+        place: None,
     };
 
     /// Sowing from `hole` the rules' way.
@@ -609,6 +636,15 @@ impl Move {
         }
     }
 
+    /// A seed put into `hole`, or picked up from it, in the arrangement before play.
+    pub fn placing(hole: Pos, place: Place) -> Move {
+        Move {
+            hole,
+            place: Some(place),
+            ..Move::PASS
+        }
+    }
+
     /// Whether this is a pass.
     pub fn is_pass(self) -> bool {
         self.hole == NO_HOLE && self.entered == 0 && self.decision.is_none()
@@ -620,10 +656,13 @@ impl Move {
     }
 
     /// The move as the notation writes it: `s3`, `s3:cw`, `+5`, `+5:cw`, `pass`, `take`,
-    /// `leave`.
+    /// `leave`, `s3+`, `s3-`.
     pub fn label(self, rules: &Rules) -> String {
         if let Some(d) = self.decision {
             return d.word().into();
+        }
+        if let Some(place) = self.place {
+            return format!("{}{}", rules.geometry.label(self.hole), place.sign());
         }
         let what = if self.is_entry() {
             format!("+{}", self.entered)
@@ -680,6 +719,9 @@ const FIXED_CW: u64 = 2;
 const PASS: u64 = 4;
 /// `meta`: the list is the mover's decision at a stopped move, `take` then `leave`.
 const DECIDE: u64 = 8;
+/// `meta`: the list is an arrangement's: puts into the holes of `mask`, picks from those of
+/// `entries[0]`, and the pass where the mover may end their arrangement.
+const ARRANGE: u64 = 16;
 /// `meta` with no entry starts (both [`NO_HOLE`]).
 const NO_STARTS: u64 = (NO_HOLE as u64) << 48 | (NO_HOLE as u64) << 56;
 
@@ -740,6 +782,21 @@ impl MoveList {
     #[inline(always)]
     fn decide(&self) -> bool {
         self.meta & DECIDE != 0
+    }
+
+    /// An arrangement's moves: a seed put into each hole of `puts`, one picked up from each
+    /// of `picks`, and the pass first where the mover may end their arrangement (`done`).
+    fn arranging(puts: u64, picks: u64, done: bool, fixed: Dir) -> Self {
+        let mut list = MoveList::of(puts, fixed);
+        list.entries = [picks, 0];
+        list.meta = list.meta | ARRANGE | u64::from(picks.count_ones()) << 16;
+        if done { list.with_pass() } else { list }
+    }
+
+    /// Whether the list is an arrangement's ([`MoveList::arranging`]).
+    #[inline(always)]
+    fn arranges(&self) -> bool {
+        self.meta & ARRANGE != 0
     }
 
     /// The list with the pass added, before its other moves (a mover who may decline an extra
@@ -853,6 +910,9 @@ impl MoveList {
         if mv.decision.is_some() {
             return self.decide();
         }
+        if mv.place.is_some() || self.arranges() {
+            return self.contains_placed(mv);
+        }
         if mv.is_entry() {
             return self.contains_entry(mv);
         }
@@ -867,6 +927,19 @@ impl MoveList {
             (false, Some(d)) => d == self.fixed() && bit(self.mask),
             (false, None) => bit(self.mask),
         }
+    }
+
+    /// Whether `mv` is one of an arrangement's moves, or a seed placed is one of the moves
+    /// (out of line: few rules have an arrangement).
+    #[inline(never)]
+    fn contains_placed(&self, mv: Move) -> bool {
+        let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
+        self.arranges()
+            && match mv.place {
+                Some(Place::Put) => bit(self.mask),
+                Some(Place::Pick) => bit(self.entries[0]),
+                None => mv.is_pass() && self.pass(),
+            }
     }
 
     /// Whether the entry `mv` is one of the moves (out of line: few rules have entries).
@@ -904,8 +977,8 @@ impl MoveList {
     /// caller: its usual path is a few instructions, the others are out of line.)
     #[inline(always)]
     pub fn get(&self, k: usize) -> Option<Move> {
-        if self.pass() {
-            return if k == 0 {
+        if self.meta & (PASS | ARRANGE) != 0 {
+            return if k == 0 && self.pass() {
                 Some(Move::PASS)
             } else {
                 self.nth(k)
@@ -931,16 +1004,38 @@ impl MoveList {
         self.iter().nth(k)
     }
 
-    /// The moves, in hole order, then the entries (or the decision's two words).
+    /// The moves, in hole order, then the entries (or the decision's two words; or an
+    /// arrangement's pass, puts and picks, each in hole order).
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
         let decisions = if self.decide() {
             [Decision::Take, Decision::Leave].as_slice()
         } else {
             [].as_slice()
         };
+        // An arrangement's seeds placed: its sowings and entries are then none but the pass.
+        let (plain, puts, picks) = if self.arranges() {
+            let pass_only = MoveList {
+                mask: 0,
+                entries: [0; 2],
+                ..*self
+            };
+            (pass_only, self.mask, self.entries[0])
+        } else {
+            (*self, 0, 0)
+        };
+        let placed = |mask: u64, place: Place| {
+            let mut rest = mask;
+            std::iter::from_fn(move || {
+                let h = (rest != 0).then(|| rest.trailing_zeros() as Pos)?;
+                rest &= rest - 1;
+                Some(Move::placing(h, place))
+            })
+        };
         (decisions.iter().map(|&d| Move::decide(d)))
-            .chain(self.sowings())
-            .chain(self.entry_moves())
+            .chain(plain.sowings())
+            .chain(plain.entry_moves())
+            .chain(placed(puts, Place::Put))
+            .chain(placed(picks, Place::Pick))
     }
 
     /// The sowings (or the pass), in hole order.
@@ -1128,6 +1223,14 @@ enum Illegality {
     MustDecide(crate::rules::ClauseId),
     /// `take` or `leave` with no move stopped for a decision.
     NoDecision,
+    /// The player is arranging their seeds before play: they put, pick up or pass.
+    MustArrange(crate::rules::ClauseId),
+    /// A seed put or picked up when nobody is arranging.
+    NoArrangement,
+    /// `pass` in the arrangement where its `done` does not hold.
+    NotDone(crate::rules::ClauseId),
+    /// A seed put by a player who holds none.
+    NothingHeld,
     Pass,
     MustPass,
     NoDirection,
@@ -1315,6 +1418,13 @@ impl Game {
             pos.credit(rules, p, held);
         }
         reset_vars(rules, &mut pos, |_| true);
+        if rules.arrange.is_some() {
+            // Every seat arranges before play, from the first mover on.
+            let seats = (1u16 << rules.geometry.seats) - 1;
+            pos.offer = Offer::Arrange {
+                left: u8::try_from(seats).unwrap_or(u8::MAX),
+            };
+        }
         pos.recount();
         pos
     }
@@ -1556,8 +1666,38 @@ impl Game {
             // The mover's move stopped at an optional capture: they decide, nothing else.
             Offer::Decide(_) => MoveList::deciding(self.rules.direction),
             Offer::Decline => self.legal_for(player).with_pass(),
+            Offer::Arrange { .. } => self.arrangement_moves(player),
             Offer::Sow => self.legal_for(player),
         }
+    }
+
+    /// The moves of `player` in the arrangement before play: a seed put into each open hole
+    /// the `put` condition allows (when they hold one), one picked up from each open hole
+    /// holding seeds that `pick` allows, and the pass where `done` holds.
+    fn arrangement_moves(&self, player: Player) -> MoveList {
+        let dir = self.rules.direction;
+        let Some(arrange) = &self.program.arrange else {
+            return MoveList::new();
+        };
+        let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
+        cx.dir = dir;
+        let holds = self.pos.held(&self.rules, player) > 0;
+        let (mut puts, mut picks) = (0u64, 0u64);
+        let mut rest = self.rules.geometry.board_holes() & !self.pos.closed;
+        while rest != 0 {
+            let h = rest.trailing_zeros() as Pos;
+            rest &= rest - 1;
+            cx.origin = h;
+            if holds && (arrange.put)(&cx, &self.pos) {
+                puts |= bit(h);
+            }
+            if self.pos.seeds(h) > 0 && (arrange.pick)(&cx, &self.pos) {
+                picks |= bit(h);
+            }
+        }
+        cx.origin = NO_HOLE;
+        let done = (arrange.done)(&cx, &self.pos);
+        MoveList::arranging(puts, picks, done, dir)
     }
 
     /// The moves `player` may make by the legality clauses, before any preference.
@@ -1812,6 +1952,21 @@ impl Game {
                 "the move stopped at the capture {}, which the mover may make or not: answer take or leave",
                 self.rule_words(id)
             ),
+            Illegality::MustArrange(id) => format!(
+                "{} is arranging their seeds before play ({}): put one they hold into a hole (s3+), pick one up (s3-), or pass where the rules let them stop",
+                self.rules.player_title(player),
+                self.rule_words(id)
+            ),
+            Illegality::NoArrangement => "nobody is arranging seeds now: s3+ and s3- are moves of the arrangement before play".to_string(),
+            Illegality::NotDone(id) => format!(
+                "the rule {} does not let {} end their arrangement now",
+                self.rule_words(id),
+                self.rules.player_title(player)
+            ),
+            Illegality::NothingHeld => format!(
+                "{} holds no seed to put",
+                self.rules.player_title(player)
+            ),
             Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
@@ -1874,6 +2029,14 @@ impl Game {
                 .is_none()
                 .then_some(Illegality::MustDecide(pending.clause));
         }
+        if let (Offer::Arrange { .. }, Some(arrange)) = (self.pos.offer, &self.program.arrange)
+            && player == self.pos.to_move
+        {
+            return self.arrangement_illegality(mv, arrange.id);
+        }
+        if mv.place.is_some() {
+            return Some(Illegality::NoArrangement);
+        }
         if mv.decision.is_some() {
             return Some(Illegality::NoDecision);
         }
@@ -1907,6 +2070,25 @@ impl Game {
         cx.dir = dir;
         cx.origin = h;
         self.judged(player, mv, &cx, h)
+    }
+
+    /// Why the player to move, arranging their seeds under the clause `id`, may not play
+    /// `mv`: the listing's tests, in its order.
+    fn arrangement_illegality(&self, mv: Move, id: crate::rules::ClauseId) -> Option<Illegality> {
+        if self.moves.contains(mv) {
+            return None;
+        }
+        let h = mv.hole;
+        Some(match mv.place {
+            None if mv.is_pass() => Illegality::NotDone(id),
+            None => Illegality::MustArrange(id),
+            Some(_) if self.pos.closed & bit(h) != 0 => Illegality::Closed,
+            Some(Place::Pick) if self.pos.seeds(h) == 0 => Illegality::Empty,
+            Some(Place::Put) if self.pos.held(&self.rules, self.pos.to_move) == 0 => {
+                Illegality::NothingHeld
+            }
+            Some(_) => Illegality::Rule(id),
+        })
     }
 
     /// What the legality clauses and the preferences say of `mv`, tried from `h` in `cx` (the
@@ -2288,6 +2470,9 @@ impl Game {
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         }
+        if mv.place.is_some() {
+            return Ok(self.place(mv, tracer));
+        }
         if mv.hole == NO_HOLE && !mv.is_entry() {
             // No sowing: a pass, or a decision at a stopped move (one test for both).
             return match mv.decision {
@@ -2467,6 +2652,77 @@ impl Game {
         self.after_run(mover, run, (extra, dir), tracer)
     }
 
+    /// A seed put into a hole or picked up from it, in the arrangement before play (`mv` is
+    /// legal): then the clauses tried after a seed put.
+    #[inline(never)]
+    fn place<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> PlyReport {
+        let (mover, h) = (self.pos.to_move, mv.hole);
+        self.ply += 1;
+        let seeds = self.pos.seeds(h);
+        let put = mv.place == Some(Place::Put);
+        if T::FIRINGS
+            && let Some(arrange) = &self.program.arrange
+        {
+            tracer.fired(arrange.id);
+        }
+        if T::EVENTS {
+            tracer.event(Event::Placed {
+                ply: self.ply,
+                player: mover,
+                hole: h,
+                put,
+            });
+        }
+        if put {
+            self.pos.debit(&self.rules, mover, 1);
+            self.pos.set(h, seeds.saturating_add(1));
+        } else {
+            self.pos.set(h, seeds.saturating_sub(1));
+            self.pos.credit(&self.rules, mover, 1);
+        }
+        // The clauses run on a copy, the game's rules lent to them.
+        let mut pos = self.pos;
+        let placer = self.mover(mover, h, self.rules.direction, 0);
+        let mut cx = placer.context();
+        placer.placed(&mut pos, &mut cx, (h, put), tracer);
+        self.pos = pos;
+        self.last_mover = mover;
+        self.settle_arranging(tracer)
+    }
+
+    /// The end of a ply of the arrangement before play. An arrangement is the players'
+    /// choice, before play: its positions are left out of the cycle history, no ending is
+    /// read until play has begun, and a player who can do nothing more ends their
+    /// arrangement (in [`Game::settle`]).
+    fn settle_arranging<T: Tracer>(&mut self, tracer: &mut T) -> PlyReport {
+        self.history.clear();
+        self.banked = self.pos.banked(&self.bank);
+        self.finish_ply(PlyReport::default(), tracer)
+    }
+
+    /// The arrangement of `seat` has ended: the next seat whose arrangement has not ended is
+    /// to move, or, once every seat's has, the round's first mover makes the first move.
+    fn arranged<T: Tracer>(&mut self, seat: Player, tracer: &mut T) {
+        let Offer::Arrange { left } = self.pos.offer else {
+            return;
+        };
+        if T::EVENTS {
+            tracer.event(Event::Arranged { player: seat });
+        }
+        let left = left & !(1 << (seat & 7)) & !self.pos.out;
+        if left == 0 {
+            self.pos.offer = Offer::Sow;
+            self.pos.to_move = self.starter;
+            return;
+        }
+        self.pos.offer = Offer::Arrange { left };
+        let mut next = self.next_seat(seat);
+        while left & (1 << (next & 7)) == 0 {
+            next = self.next_seat(next);
+        }
+        self.pos.to_move = next;
+    }
+
     /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
     fn pass<T: Tracer>(&mut self, tracer: &mut T) -> Result<PlyReport, MoveError> {
         let mover = self.pos.to_move;
@@ -2476,6 +2732,11 @@ impl Game {
                 ply: self.ply,
                 player: mover,
             });
+        }
+        if let Offer::Arrange { .. } = self.pos.offer {
+            // The player ends their arrangement.
+            self.arranged(mover, tracer);
+            return Ok(self.settle_arranging(tracer));
         }
         if self.history.is_pending() {
             self.move_start.copy_from(&self.pos, self.history.blocks());
@@ -2540,7 +2801,7 @@ impl Game {
     /// The end of every ply: the cycle history takes the position the ply was played from,
     /// the next position is settled, and the engine's ply limit is checked.
     #[inline(always)]
-    fn settle_ply<T: Tracer>(&mut self, mut report: PlyReport, tracer: &mut T) -> PlyReport {
+    fn settle_ply<T: Tracer>(&mut self, report: PlyReport, tracer: &mut T) -> PlyReport {
         let banked = self.pos.banked(&self.bank);
         // Entries put seeds held back on the board: with them, banking goes both ways, a
         // change of the banked count proves nothing, and the history is kept.
@@ -2551,6 +2812,13 @@ impl Game {
         } else if self.rules.cycle.is_some() {
             self.history.record_pending(&mut self.move_start);
         }
+        self.finish_ply(report, tracer)
+    }
+
+    /// The end of every ply, once the cycle history has it: the next position is settled,
+    /// and the engine's ply limit is checked.
+    #[inline(always)]
+    fn finish_ply<T: Tracer>(&mut self, mut report: PlyReport, tracer: &mut T) -> PlyReport {
         let round = self.round;
         report.cycle = self.settle(tracer);
         if self.ply >= crate::rules::MAX_PLIES && !self.is_over() {
@@ -2575,6 +2843,11 @@ impl Game {
             }
             let next = self.pos.to_move;
             self.moves = self.moves_of(next);
+            if self.moves.is_empty() && matches!(self.pos.offer, Offer::Arrange { .. }) {
+                // A player who can do nothing more in the arrangement ends it.
+                self.arranged(next, tracer);
+                continue;
+            }
             if self.moves.is_empty() {
                 if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
                     // The engine's safety limit, not a rule: play stops with no result.

@@ -514,6 +514,33 @@ impl<'a> Mover<'a> {
         run
     }
 
+    /// The clauses tried after a seed put into `h` (`put`), or picked up from it, in the
+    /// arrangement before play: their captures, then their effects, with `h` as the hole
+    /// (`origin`, `here` and `last`).
+    pub fn placed<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        (h, put): (Pos, bool),
+        tracer: &mut T,
+    ) {
+        let (captures, effects) = if put {
+            (&self.program.put_captures, &self.program.put_effects)
+        } else {
+            (&self.program.pick_captures, &self.program.pick_effects)
+        };
+        cx.at(h, h, NO_HOLE, false);
+        for rule in captures {
+            if (rule.when)(cx, pos) {
+                self.capture(rule, pos, cx, tracer);
+            }
+        }
+        if !effects.is_empty() {
+            cx.at(h, h, NO_HOLE, false);
+            self.effects(effects, pos, cx, tracer);
+        }
+    }
+
     /// Sows a move whose laps are all quiet (see [`Program::quiet_laps`]), each in one tight
     /// loop, relaying as the relay clause says. Returns the finished move and its last lap's
     /// origin; or, as `Err`, the move so far and its next lap, for the general path to go on

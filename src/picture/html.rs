@@ -603,6 +603,51 @@ impl Replay {
                 step.text = text;
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
             }
+            Event::Placed {
+                ply,
+                player,
+                hole,
+                put,
+            } => {
+                // A seed between the mover's bank and a hole, in the arrangement before play.
+                self.ply = *ply;
+                step.ply = *ply;
+                self.lap = 0;
+                step.lap = 0;
+                let at = self.layout.site_of(*hole);
+                let bank = self.layout.bank_of(&self.rules, *player);
+                self.plies.push(PlyInfo {
+                    mover: *player,
+                    origin: at,
+                    end: self.steps.len() + 1,
+                });
+                let (from, to) = if *put { (bank, at) } else { (at, bank) };
+                if let Some(i) = from {
+                    let now = self.model.sites.get(i).map_or(0, |s| s.seeds);
+                    self.set_seeds(&mut step, Some(i), now.saturating_sub(1));
+                }
+                self.add_seeds(&mut step, to, 1);
+                step.text = if *put {
+                    format!(
+                        "{} puts a seed into {}",
+                        self.name(*player),
+                        self.label(*hole)
+                    )
+                } else {
+                    format!(
+                        "{} picks up a seed from {}",
+                        self.name(*player),
+                        self.label(*hole)
+                    )
+                };
+                item = Some(("move", format!("ply {ply}: {}", step.text), None));
+                step.highlights
+                    .extend(at.map(|i| (i, if *put { "gain" } else { "lift" })));
+            }
+            Event::Arranged { player } => {
+                step.text = format!("{}'s arrangement ends", self.name(*player));
+                item = Some(("turn", step.text.clone(), None));
+            }
             Event::CaptureOffered { clause, .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
