@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sow::engine::{Game, Position, Status};
+use sow::engine::{Game, Offer, Position, Status};
 use sow::notation::parse_position;
 use sow::render::notation;
 use sow::rules::{NO_HOLE, Rules};
@@ -49,7 +49,7 @@ fn settings(text: &str) -> Vec<Vec<(String, String)>> {
 #[test]
 fn printed_positions_read_back_the_same() {
     let (mut checked, mut removed, mut claimed, mut closed) = (0u64, 0u64, 0u64, 0u64);
-    let mut stopped = 0u64;
+    let (mut stopped, mut arranging) = (0u64, 0u64);
     // The shipped rulesets, and one whose moves stop for the mover's decision.
     let optional = (
         "optional capture",
@@ -81,6 +81,7 @@ fn printed_positions_read_back_the_same() {
                     claimed += u64::from(pos.claims.iter().any(|&c| c != NO_HOLE));
                     closed += u64::from(pos.closed != 0);
                     stopped += u64::from(pos.offer.stopped().is_some());
+                    arranging += u64::from(matches!(pos.offer, Offer::Arrange { .. }));
                     if game.status() != Status::Playing {
                         break;
                     }
@@ -96,8 +97,9 @@ fn printed_positions_read_back_the_same() {
     }
     eprintln!(
         "{checked} positions read back; {removed} with seeds removed, {claimed} with a claimed \
-         hole, {closed} with closed holes, {stopped} with a move stopped for a decision"
+         hole, {closed} with closed holes, {stopped} with a move stopped for a decision, \
+         {arranging} in an arrangement before play (Makonn's)"
     );
     // The test covers the optional parts of the notation, not only the rows.
-    assert!(removed > 0 && claimed > 0 && closed > 0 && stopped > 0);
+    assert!(removed > 0 && claimed > 0 && closed > 0 && stopped > 0 && arranging > 0);
 }

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sow::engine::{Game, Move, Position};
@@ -97,6 +97,10 @@ struct Spec {
     optional_turn: bool,
     /// The lap-end and move-end captures are ones the mover may decline (`take` or `leave`).
     optional_capture: bool,
+    /// An arrangement before play: each player lays out two seeds they hold into their own
+    /// holes (`lay`), or moves seeds one at a time between their own holes until they pass
+    /// with none in hand, a seed put into a hole making it three taking it (`free`).
+    arrange: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -277,7 +281,11 @@ fn spec() -> impl Strategy<Value = Spec> {
                     ])),
                     prop::option::of(prop::sample::select(vec!["choose", "all"])),
                     prop::option::of(prop::sample::select(vec!["any", "forced", "end", "reach"])),
-                    (any::<bool>(), any::<bool>()),
+                    (
+                        any::<bool>(),
+                        any::<bool>(),
+                        prop::option::of(prop::sample::select(vec!["lay", "free"])),
+                    ),
                 ),
             ),
         ),
@@ -316,7 +324,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                             rounds,
                             entry,
                             forced,
-                            (optional_turn, optional_capture),
+                            (optional_turn, optional_capture, arrange),
                         ),
                     ),
                 ),
@@ -372,6 +380,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     },
                     optional_turn,
                     optional_capture,
+                    arrange,
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
                         let holes_all = match (ring, three_rows, four_rows) {
@@ -412,6 +421,9 @@ fn ruleset_text(s: &Spec) -> String {
         );
     }
     t += &format!("seeds = {}\n", s.seeds);
+    if s.arrange == Some("lay") {
+        t += "held = 2\n";
+    }
     if s.neutral.is_some() && s.ring {
         t += &format!("neutral = [\"r1\", \"r{}\"]\n", s.holes + 1);
     } else if s.neutral.is_some() {
@@ -584,6 +596,14 @@ fn ruleset_text(s: &Spec) -> String {
         }
         None => {}
     }
+    match s.arrange {
+        Some("lay") => t += "\n[arrange]\nput = 'own(origin)'\n",
+        Some(_) => {
+            t += "\n[arrange]\npick = 'own(origin) and store(mover) == 0'\nput = 'own(origin)'\ndone = 'store(mover) == 0'\n";
+            t += "\n[[capture]]\nname = \"a third seed\"\nat = \"put\"\nwhen = 'seeds(last) == 3'\ntake = ['last']\nto = \"mover\"\n";
+        }
+        None => {}
+    }
     if s.row_empty_ends {
         t += "\n[[end.when]]\nname = \"a row is empty\"\nwhen = 'row_seeds(south) == 0 or row_seeds(north) == 0'\nremaining = \"owners\"\nresult = \"most_seeds\"\n";
     }
@@ -658,8 +678,10 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCas
             seen.clear();
         }
         // Every settled position counts, mid-turn ones (after an extra turn) included: the
-        // count of the turn's sowings is part of a position.
-        if !seen.insert(pos) {
+        // count of the turn's sowings is part of a position. An arrangement before play is
+        // the players' choice, which may come back to where it was: no cycle of play.
+        let arranging = matches!(pos.offer, sow::engine::Offer::Arrange { .. });
+        if !arranging && !seen.insert(pos) {
             prop_assert!(
                 game.is_over(),
                 "ply {}: the position repeats, but no cycle was reported",
@@ -724,6 +746,14 @@ proptest! {
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "proptest-regressions/proptest_rulesets.txt",
         ))),
+        // The same cases on every run, so that CI's time does not depend on what a run
+        // happens to draw (a random case once met moves whose laps repeat only every 79,090
+        // laps, under a preference that plays every move out): `PROPTEST_RNG_SEED=N` explores
+        // others.
+        rng_seed: std::env::var("PROPTEST_RNG_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(RngSeed::Fixed(20_261_206), RngSeed::Fixed),
         ..ProptestConfig::default()
     })]
 

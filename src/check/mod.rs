@@ -392,7 +392,11 @@ impl Checker<'_> {
         // The seeds of the game: the board's and what the players hold at the start.
         let start_total =
             board_total + held_at_start.map_or(0, |h| h.iter().map(|&n| u64::from(n)).sum::<u64>());
-        if start_total == 0 && held_at_start.is_some() {
+        if start_total == 0
+            && initial.is_some()
+            && f.board.held.is_some()
+            && held_at_start.is_some()
+        {
             let d = Diagnostic::new(
                 Code::SeedTotal,
                 "the game starts with no seeds: the board is empty and nobody holds any",
