@@ -6,7 +6,8 @@
 //! the mover choose the direction, it follows a colon: `s3:cw`, `s3:ccw`. Seeds the mover
 //! holds, entered by the rules' `[entry]`, are `+` and their number: `+5` (`+5:cw`). A player
 //! who may only wait, or who declines an optional extra turn, writes `pass`. Where a move
-//! stopped at an optional capture, the mover writes `take` or `leave`. In the arrangement
+//! stopped at an optional capture, the mover writes `take` or `leave`; at a relay they may
+//! decline, `continue` or `stop`. In the arrangement
 //! before play, `s3+` puts one seed the mover holds into `s3`, `s3-` picks one up from it, and
 //! `pass` ends the mover's arrangement.
 //!
@@ -36,7 +37,7 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
     if text.eq_ignore_ascii_case("pass") {
         return Ok(Move::PASS);
     }
-    for d in [Decision::Take, Decision::Leave] {
+    for d in Decision::ALL {
         if text.eq_ignore_ascii_case(d.word()) {
             return Ok(Move::decide(d));
         }
@@ -533,6 +534,10 @@ impl Reader<'_> {
         let optional = |id: u16| {
             (rules.lap_captures.iter().chain(&rules.move_captures))
                 .any(|c| c.id == id && c.optional)
+                || rules
+                    .relay
+                    .as_ref()
+                    .is_some_and(|r| r.id == id && r.optional)
         };
         let clause = clause.strip_prefix('c').and_then(|n| n.parse::<u16>().ok());
         let dir = match *dir {
@@ -566,7 +571,7 @@ impl Reader<'_> {
             if clause.is_some_and(|c| !optional(c)) || clause.is_none() {
                 return fail(
                     format!(
-                        "`stopped={value}`: the clause must be an optional capture of {} (c and its number)",
+                        "`stopped={value}`: the clause must be an optional capture or relay of {} (c and its number)",
                         rules.name
                     ),
                     span,

@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), or s3+ and s3- (a seed put into s3 or picked up from it, before play)"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), or s3+ and s3- (a seed put into s3 or picked up from it, before play)"),
                         );
                     }
                     moves.push(m);
@@ -318,10 +318,11 @@ fn words_of(value: &Item) -> impl Iterator<Item = Item> + '_ {
 /// Whether `text` looks like a move: a side letter and a hole number. Which side and which
 /// hole numbers exist depend on the rules.
 fn is_move_form(text: &str) -> bool {
-    // The notation's forms (see `crate::notation`): `pass`; a decision, `take` or `leave`; a
+    // The notation's forms (see `crate::notation`): `pass`; a decision, `take`, `leave`,
+    // `continue` or `stop`; a
     // hole, `s3`, `n12` or a ring's `r7`; an entry, `+5`; the last two with a chosen
     // direction, `s3:cw`, `+5:ccw`; a seed put into a hole or picked up from it, `s3+`, `s3-`.
-    if ["pass", "take", "leave"]
+    if ["pass", "take", "leave", "continue", "stop"]
         .iter()
         .any(|w| text.eq_ignore_ascii_case(w))
     {

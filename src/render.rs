@@ -469,6 +469,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::Placed { .. }
         | Event::Arranged { .. }
         | Event::CaptureOffered { .. }
+        | Event::RelayOffered { .. }
         | Event::Effect { .. }
         | Event::Capture { .. }
         | Event::CaptureCancelled { .. }
@@ -962,11 +963,22 @@ impl TextTrace {
                 let what = match decision {
                     crate::engine::Decision::Take => "takes the capture on offer",
                     crate::engine::Decision::Leave => "leaves the capture on offer",
+                    crate::engine::Decision::Continue => "makes the relay on offer",
+                    crate::engine::Decision::Stop => "declines the relay on offer",
                 };
                 out.say(format_args!(
                     "ply {ply}: {} {what} ({})\n",
                     name(rules, *player),
                     decision.word()
+                ));
+            }
+            Event::RelayOffered { clause: c, hole } => {
+                self.finish(out);
+                let cites = (rules.clause(*c).cites.as_ref())
+                    .map_or(String::new(), |c| format!(" [{}]", escape(c)));
+                out.say(format_args!(
+                    "  relay{cites} from {} on offer: the move stops for the mover's decision, continue or stop\n",
+                    l(*hole)
                 ));
             }
             Event::Placed {
@@ -1351,6 +1363,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             "hole": l(*hole),
         }),
         Event::Arranged { player } => json!({"event": "arranged", "player": p(*player)}),
+        Event::RelayOffered { clause, hole } => {
+            json!({"event": "relay_offered", "clause": c(*clause), "hole": l(*hole)})
+        }
         Event::EndlessMove { first, repeat } => {
             json!({"event": "endless_move", "first_lap": first, "repeat_lap": repeat})
         }

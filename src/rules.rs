@@ -735,6 +735,8 @@ pub struct RelayRule {
     /// Whether each relay turns the direction round.
     pub reverse: bool,
     pub when: BoolX,
+    /// Whether the mover may stop instead of relaying.
+    pub optional: bool,
 }
 
 /// The holes each player owns in one layout of owners, as masks of positions in turn order
@@ -1182,6 +1184,8 @@ pub enum Fact {
     FirstMove,
     TurnSowings,
     ReachedOpponent,
+    /// `lap`, the number of the lap sown.
+    Lap,
 }
 
 impl BoolX {
@@ -1263,6 +1267,7 @@ impl IntX {
     fn reads(&self, fact: Fact) -> bool {
         match self {
             IntX::TurnSowings => fact == Fact::TurnSowings,
+            IntX::Lap => fact == Fact::Lap,
             IntX::Seeds(h) | IntX::Number(h) => h.reads(fact),
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => p.reads(fact),
             IntX::Neg(a) => a.reads(fact),
@@ -1276,7 +1281,6 @@ impl IntX {
             | IntX::HolesPerRow
             | IntX::MoveCaptures
             | IntX::Hand
-            | IntX::Lap
             | IntX::Entered
             | IntX::Var(_) => false,
         }
@@ -1363,7 +1367,8 @@ impl Rules {
     /// Whether any condition read during a move or at its end (captures, relay, skips,
     /// redirects, effects) reads `fact`.
     pub fn move_reads(&self, fact: Fact) -> bool {
-        self.relay.as_ref().is_some_and(|r| r.when.reads(fact))
+        (self.relay.as_ref())
+            .is_some_and(|r| r.when.reads(fact) || r.hole.as_ref().is_some_and(|h| h.reads(fact)))
             || self.skips.iter().any(|k| k.when.reads(fact))
             || self.redirects.iter().any(|r| {
                 r.when.reads(fact)
@@ -1404,6 +1409,11 @@ impl Rules {
                 l.when.reads(fact)
                     || l.require.reads(fact)
                     || l.require_after.as_ref().is_some_and(|x| x.reads(fact))
+            })
+            || self.prefer.iter().any(|p| {
+                p.when.reads(fact)
+                    || p.holds.reads(fact)
+                    || p.holds_after.as_ref().is_some_and(|x| x.reads(fact))
             })
             || self.extra_turns.iter().any(|x| x.when.reads(fact))
             || (self.arrange.as_ref())

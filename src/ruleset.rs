@@ -502,6 +502,12 @@ pub struct Relay {
     #[serde(default)]
     #[schemars(with = "Setting<bool>")]
     pub reverse: Setting<bool>,
+    /// Whether the mover may stop instead of relaying: where the relay would lift a hole, the
+    /// move stops, and the mover's next ply is `continue` (the relay is made) or `stop` (the
+    /// move ends there, its move-end clauses tried).
+    #[serde(default)]
+    #[schemars(with = "Setting<bool>")]
+    pub optional: Setting<bool>,
     /// The lap relays only when this holds; otherwise the move ends. Defaults to "the hole to
     /// lift held seeds before the last drop" (`seeds(last) > 1` for `landing`,
     /// `seeds(next(last)) > 0` for `next`).

@@ -103,8 +103,12 @@ pub enum Event {
     /// An optional capture clause's condition held where it would take `seeds`: the move
     /// stops there for the mover's decision (the next ply, `Decided`).
     CaptureOffered { clause: ClauseId, seeds: u32 },
-    /// A ply begins: `player` decides on the capture their move stopped at, and the move goes
-    /// on from there.
+    /// The relay clause would lift `hole` for the next lap, and the rules let the mover decline
+    /// it: the move stops there for their decision (the next ply, `Decided`: `continue` or
+    /// `stop`).
+    RelayOffered { clause: ClauseId, hole: Pos },
+    /// A ply begins: `player` decides on the capture or relay their move stopped at, and the
+    /// move goes on from there.
     Decided {
         ply: u32,
         player: Player,
@@ -570,6 +574,7 @@ impl Tracer for Ledger {
             | Event::Relay { .. }
             | Event::CaptureCancelled { .. }
             | Event::CaptureOffered { .. }
+            | Event::RelayOffered { .. }
             | Event::Arranged { .. }
             | Event::MoveEnd { .. }
             | Event::ExtraTurn { .. }

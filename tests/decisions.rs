@@ -96,3 +96,103 @@ fn a_move_endless_after_a_decision_is_found_exactly() {
         "some stopped move goes on for ever after its decision"
     );
 }
+
+/// Relays from every landing hole holding more than one seed, each of which the mover may
+/// decline.
+const RELAY_ON_OFFER: &str = r#"
+format = 1
+name = "Relays on offer"
+
+[board]
+rows = 2
+holes = 3
+seeds = 3
+stores = "reserve"
+
+[sowing]
+direction = "ccw"
+
+[sowing.relay]
+from = "landing"
+optional = true
+
+[[capture]]
+name = "facing"
+at = "move_end"
+when = 'own(last) and seeds(last) == 1'
+take = ['opposite(last)']
+to = "mover"
+
+[end]
+no_move = { remaining = "owners", result = "most_seeds" }
+endless_move = { remaining = "owners", result = "most_seeds" }
+cycle = { remaining = "owners", result = "draw" }
+"#;
+
+/// Random set-up positions, every legal move played and every relay on offer answered both
+/// ways, for as long as the move goes on: traced and untraced play agree; `continue` makes
+/// the relay and sows one lap (to the move's end or the next relay on offer), `stop` ends the
+/// move where its lap ended, and the move's laps are counted across its stops.
+#[test]
+fn a_relay_on_offer_goes_on_one_lap_at_a_time() {
+    let rules = Arc::new(sow::check::load(RELAY_ON_OFFER, &[]).expect("loads").rules);
+    let (mut continued, mut stopped_there) = (0, 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    for _ in 0..500 {
+        let mut pos = Position::empty();
+        for h in (0..6).map(|h| rules.geometry.holes(h / 3).get(usize::from(h % 3)).copied()) {
+            pos.set(h.expect("a hole"), rng.random_range(0..6));
+        }
+        let start = Game::from_position(rules.clone(), pos);
+        let mut games: Vec<Game> = start
+            .legal_moves()
+            .iter()
+            .map(|mv| {
+                let mut g = start.clone();
+                g.play(mv, &mut ()).expect("legal");
+                g
+            })
+            .collect();
+        // Every line of answers, depth first, as long as the move keeps stopping (a line
+        // that comes back to a position it met is a cycle, which ends the game).
+        while let Some(game) = games.pop() {
+            let Some(pending) = game.position().offer.stopped() else {
+                continue;
+            };
+            for answer in game.legal_moves().iter() {
+                let (mut traced, mut untraced) = (game.clone(), game.clone());
+                let mut events = Vec::new();
+                traced.play(answer, &mut events).expect("legal");
+                untraced.play(answer, &mut ()).expect("legal");
+                assert_eq!(traced.position(), untraced.position());
+                assert_eq!(traced.status(), untraced.status());
+                let lifts = events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Lift { .. }))
+                    .count();
+                match answer.decision.map(|d| d.word()) {
+                    Some("continue") => {
+                        continued += 1;
+                        assert_eq!(lifts, 1, "one lap: {events:?}");
+                        if let Some(next) = traced.position().offer.stopped() {
+                            assert_eq!(next.lap, pending.lap + 1);
+                        }
+                        games.push(traced);
+                    }
+                    Some("stop") => {
+                        stopped_there += 1;
+                        assert_eq!(lifts, 0);
+                        assert!(traced.position().offer.stopped().is_none());
+                        assert!(events.iter().any(|e| matches!(
+                            e,
+                            Event::MoveEnd { laps, last } if *laps == pending.lap && *last == pending.last
+                        )));
+                    }
+                    other => panic!("{other:?} is no answer to a relay on offer"),
+                }
+            }
+        }
+    }
+    eprintln!("{continued} relays made, {stopped_there} declined");
+    assert!(continued > 0 && stopped_there > 0);
+}

@@ -95,7 +95,8 @@ struct Spec {
     forced: Option<&'static str>,
     /// The extra turn (with `extra_turn`) is one the mover may decline by passing.
     optional_turn: bool,
-    /// The lap-end and move-end captures are ones the mover may decline (`take` or `leave`).
+    /// The lap-end and move-end captures are ones the mover may decline (`take` or `leave`),
+    /// and so is the relay (`continue` or `stop`).
     optional_capture: bool,
     /// An arrangement before play: each player lays out two seeds they hold into their own
     /// holes (`lay`), or moves seeds one at a time between their own holes until they pass
@@ -495,6 +496,9 @@ fn ruleset_text(s: &Spec) -> String {
     }
     if s.relay.is_some() && s.reverse {
         t += "reverse = true\n";
+    }
+    if s.relay.is_some() && s.optional_capture {
+        t += "optional = true\n";
     }
     t += &format!(
         "\n[start]\nfirst = \"{}\"\n",

@@ -261,7 +261,8 @@ impl Checker<'_> {
                     .and_then(|n| self.compile_node_bool(&n, LAP_END, "in a relay condition", 0)),
             };
             let reverse = self.setting(&r.reverse, "sowing.relay.reverse");
-            (id, from, hole, reverse, when)
+            let optional = self.setting(&r.optional, "sowing.relay.optional");
+            (id, from, hole, reverse.zip(optional), when)
         });
 
         let mut drop_captures = Vec::new();
@@ -676,7 +677,7 @@ impl Checker<'_> {
         }
 
         let relay = match relay {
-            Some((id, from, hole, Some(reverse), Some(when))) => Some(RelayRule {
+            Some((id, from, hole, Some((reverse, optional)), Some(when))) => Some(RelayRule {
                 id,
                 from,
                 hole: match hole {
@@ -686,6 +687,7 @@ impl Checker<'_> {
                 },
                 reverse,
                 when,
+                optional,
             }),
             Some(_) => return None,
             None => None,

@@ -197,6 +197,8 @@ pub struct RelayProgram {
     /// Whether each relay turns the direction round.
     pub reverse: bool,
     pub when: RelayWhen,
+    /// Whether the mover may stop instead of relaying (the move stops for their decision).
+    pub optional: bool,
 }
 
 /// When a lap relays. Whatever the condition says, the hole the next lap lifts must hold seeds.
@@ -367,7 +369,7 @@ impl Program {
             && rules
                 .relay
                 .as_ref()
-                .is_none_or(|r| r.hole.is_none() && !r.reverse)
+                .is_none_or(|r| r.hole.is_none() && !r.reverse && !r.optional)
             && rules.claim_clause.is_none()
             && rules.skips.iter().all(|k| !may_fire(&k.when))
             && rules.redirects.iter().all(|r| !may_fire(&r.when))
@@ -407,6 +409,7 @@ impl Program {
                 hole: r.hole.as_ref().map(|h| c.hole(h)),
                 reverse: r.reverse,
                 when: c.relay_when(r),
+                optional: r.optional,
             }),
             lift: rules.lift.as_ref().map(|n| c.num(n)),
             entry: (rules.entry.as_ref())

@@ -34,6 +34,11 @@ pub(super) struct History {
     index: Vec<u32>,
     /// Whether `index` holds the records (it is rebuilt when the history grows past it).
     indexed: bool,
+    /// Whether the number of the lap a stopped move stands at decides its future (a clause
+    /// reads `lap`, or the rules cap a move's laps). When it does not, it is left out of the
+    /// comparison, so that a move that goes on for ever through its stops, a lap a decision,
+    /// comes back to a position already met.
+    lap_matters: bool,
 }
 
 /// The first slot to probe for a key: its high bits, mixed (the low bits of a product are
@@ -72,7 +77,13 @@ struct Rest {
 }
 
 impl Rest {
-    fn of(pos: &Position) -> Rest {
+    fn of(pos: &Position, lap_matters: bool) -> Rest {
+        let mut offer = pos.offer;
+        if let super::Offer::Decide(p) = &mut offer
+            && !lap_matters
+        {
+            p.lap = 0;
+        }
         Rest {
             reserve: pos.reserve.map(|r| r as u16),
             taken: pos.taken.map(|t| t as u16),
@@ -83,7 +94,7 @@ impl Rest {
             claims: pos.claims,
             out: pos.out,
             rotation: pos.rotation,
-            offer: pos.offer,
+            offer,
         }
     }
 }
@@ -129,6 +140,16 @@ impl History {
             // history allocates nothing during play.
             index: Vec::with_capacity((2 * records).next_power_of_two().max(2 * INDEXED_FROM)),
             indexed: false,
+            lap_matters: true,
+        }
+    }
+
+    /// The history, told whether the lap a stopped move stands at decides its future (see
+    /// [`History::lap_matters`]).
+    pub fn with_lap(self, lap_matters: bool) -> History {
+        History {
+            lap_matters,
+            ..self
         }
     }
 
@@ -190,7 +211,7 @@ impl History {
     fn earlier(&self, pos: &Position, key: u64) -> Option<u32> {
         // Built only for a key that matches (rare): most plies scan the keys and stop.
         let rest = std::cell::OnceCell::new();
-        let rest = || *rest.get_or_init(|| Rest::of(pos));
+        let rest = || *rest.get_or_init(|| Rest::of(pos, self.lap_matters));
         let board = pos.blocks(self.blocks);
         let n = board.len();
         let v = self.var_slots;
@@ -284,7 +305,7 @@ impl History {
             return;
         }
         self.keys.push(key);
-        self.records.push((Rest::of(pos), ply));
+        self.records.push((Rest::of(pos, self.lap_matters), ply));
         match pos.blocks(self.blocks) {
             // One block, the usual board: a fixed-size copy.
             [block] => self.boards.push(*block),
@@ -306,7 +327,7 @@ impl History {
     #[cold]
     fn record_indexed(&mut self, pos: &Position, key: u64, ply: u32) {
         self.keys.push(key);
-        self.records.push((Rest::of(pos), ply));
+        self.records.push((Rest::of(pos, self.lap_matters), ply));
         self.boards.extend_from_slice(pos.blocks(self.blocks));
         self.record_vars(pos);
         let i = self.keys.len() - 1;

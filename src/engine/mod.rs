@@ -576,13 +576,18 @@ impl Place {
     }
 }
 
-/// What the mover decides where their move stopped at an optional capture.
+/// What the mover decides where their move stopped: at an optional capture, or at a relay
+/// the rules let them decline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Decision {
     /// Make the capture, and go on as the clause says.
     Take,
     /// Leave it: the move goes on as if the clause's condition had not held.
     Leave,
+    /// Make the relay: the next lap lifts the hole it names.
+    Continue,
+    /// Decline the relay: the move ends where its lap ended.
+    Stop,
 }
 
 impl Decision {
@@ -591,7 +596,22 @@ impl Decision {
         match self {
             Decision::Take => "take",
             Decision::Leave => "leave",
+            Decision::Continue => "continue",
+            Decision::Stop => "stop",
         }
+    }
+
+    /// Every decision, as the notation reads them.
+    pub const ALL: [Decision; 4] = [
+        Decision::Take,
+        Decision::Leave,
+        Decision::Continue,
+        Decision::Stop,
+    ];
+
+    /// Whether this answers a relay on offer (else a capture on offer).
+    pub fn on_relay(self) -> bool {
+        matches!(self, Decision::Continue | Decision::Stop)
     }
 }
 
@@ -719,6 +739,8 @@ const FIXED_CW: u64 = 2;
 const PASS: u64 = 4;
 /// `meta`: the list is the mover's decision at a stopped move, `take` then `leave`.
 const DECIDE: u64 = 8;
+/// `meta`, with [`DECIDE`]: the decision is on a relay, `continue` then `stop`.
+const DECIDE_RELAY: u64 = 32;
 /// `meta`: the list is an arrangement's: puts into the holes of `mask`, picks from those of
 /// `entries[0]`, and the pass where the mover may end their arrangement.
 const ARRANGE: u64 = 16;
@@ -771,11 +793,21 @@ impl MoveList {
         MoveList::of(0, fixed).with_pass()
     }
 
-    /// The mover's decision at a stopped move: `take`, then `leave`, and nothing else.
-    fn deciding(fixed: Dir) -> Self {
+    /// The mover's decision at a stopped move: `take`, then `leave` (or, on a relay,
+    /// `continue` then `stop`), and nothing else.
+    fn deciding(fixed: Dir, relay: bool) -> Self {
         let mut list = MoveList::of(0, fixed);
-        list.meta = (list.meta | DECIDE) + (2 << 16);
+        list.meta = (list.meta | DECIDE | if relay { DECIDE_RELAY } else { 0 }) + (2 << 16);
         list
+    }
+
+    /// The two decisions of a list that is a decision's ([`MoveList::deciding`]).
+    fn decisions(&self) -> &'static [Decision] {
+        match (self.decide(), self.meta & DECIDE_RELAY != 0) {
+            (false, _) => &[],
+            (true, false) => &[Decision::Take, Decision::Leave],
+            (true, true) => &[Decision::Continue, Decision::Stop],
+        }
     }
 
     /// Whether the list is the mover's decision at a stopped move.
@@ -907,8 +939,8 @@ impl MoveList {
     #[inline]
     pub fn contains(&self, mv: impl Into<Move>) -> bool {
         let mv = mv.into();
-        if mv.decision.is_some() {
-            return self.decide();
+        if let Some(d) = mv.decision {
+            return self.decisions().contains(&d);
         }
         if mv.place.is_some() || self.arranges() {
             return self.contains_placed(mv);
@@ -1007,11 +1039,7 @@ impl MoveList {
     /// The moves, in hole order, then the entries (or the decision's two words; or an
     /// arrangement's pass, puts and picks, each in hole order).
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
-        let decisions = if self.decide() {
-            [Decision::Take, Decision::Leave].as_slice()
-        } else {
-            [].as_slice()
-        };
+        let decisions = self.decisions();
         // An arrangement's seeds placed: its sowings and entries are then none but the pass.
         let (plain, puts, picks) = if self.arranges() {
             let pass_only = MoveList {
@@ -1475,7 +1503,8 @@ impl Game {
                     .map(|v| usize::from(v.slot) + usize::from(v.slots))
                     .max()
                     .unwrap_or(0)
-            });
+            })
+            .with_lap(rules.reads(crate::rules::Fact::Lap) || rules.max_laps.is_some());
         let can_relay = rules.relay.is_some()
             || rules
                 .lap_captures
@@ -1658,13 +1687,22 @@ impl Game {
         list
     }
 
+    /// Whether the move stopped at `p` waits for a decision on the relay (else on a capture).
+    fn relay_stop(&self, p: &Pending) -> bool {
+        self.program
+            .relay
+            .as_ref()
+            .is_some_and(|r| r.id == p.clause)
+    }
+
     /// The moves of a player offered more than sowing ([`Game::moves_of`]; out of line, so
     /// that an ordinary turn's listing stays short).
     #[inline(never)]
     fn offered_moves(&self, player: Player) -> MoveList {
         match self.pos.offer {
-            // The mover's move stopped at an optional capture: they decide, nothing else.
-            Offer::Decide(_) => MoveList::deciding(self.rules.direction),
+            // The mover's move stopped at an optional capture or relay: they decide, nothing
+            // else.
+            Offer::Decide(p) => MoveList::deciding(self.rules.direction, self.relay_stop(&p)),
             Offer::Decline => self.legal_for(player).with_pass(),
             Offer::Arrange { .. } => self.arrangement_moves(player),
             Offer::Sow => self.legal_for(player),
@@ -1948,6 +1986,10 @@ impl Game {
         self.illegality(player, mv).map(|why| match why {
             Illegality::Pass => "passing is not a move now: a player passes only when they cannot sow and the rules let them wait, or to decline an extra turn the rules make optional".to_string(),
             Illegality::MustPass => "the player to move cannot sow: they pass".to_string(),
+            Illegality::MustDecide(id) if self.program.relay.as_ref().is_some_and(|r| r.id == id) => format!(
+                "the move stopped where the rule {} would relay, which the mover may do or not: answer continue or stop",
+                self.rule_words(id)
+            ),
             Illegality::MustDecide(id) => format!(
                 "the move stopped at the capture {}, which the mover may make or not: answer take or leave",
                 self.rule_words(id)
@@ -1967,7 +2009,7 @@ impl Game {
                 "{} holds no seed to put",
                 self.rules.player_title(player)
             ),
-            Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, where a move stopped for it".to_string(),
+            Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, continue and stop a relay, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
                 Move { dir: None, ..mv }.label(&self.rules)
@@ -2024,10 +2066,8 @@ impl Game {
         if let Some(pending) = self.pos.offer.stopped()
             && player == self.pos.to_move
         {
-            return mv
-                .decision
-                .is_none()
-                .then_some(Illegality::MustDecide(pending.clause));
+            // The decision listed, or else the one the stop asks for.
+            return (!self.moves.contains(mv)).then_some(Illegality::MustDecide(pending.clause));
         }
         if let (Offer::Arrange { .. }, Some(arrange)) = (self.pos.offer, &self.program.arrange)
             && player == self.pos.to_move
@@ -2182,7 +2222,8 @@ impl Game {
                     let mover = self.mover_of(player, &list, mv);
                     let (mut copy, mut cx) = (self.pos, mover.context());
                     let run = mover.run(&mut copy, &mut cx, &self.pos, &mut ());
-                    // A capture on offer (optional) is a capture the move can make.
+                    // A capture on offer (optional) is a capture the move can make; a relay on
+                    // offer counts as one too, the laps it may lead to not followed.
                     cx.move_captures > 0 || run.stopped
                 })
             })
@@ -2341,7 +2382,8 @@ impl Game {
         let start = pos;
         let run = mover.run(&mut pos, &mut cx, &start, &mut ());
         if cx.move_captures > 0 || run.stopped {
-            // A capture made, or on offer (optional).
+            // A capture made, or a decision on offer (a capture or a relay): a choice, so
+            // play goes on.
             return Forced::Captures;
         }
         if run.limit.is_some() {

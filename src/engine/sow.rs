@@ -5,7 +5,7 @@ use super::eval::Cx;
 use super::history::Brent;
 use super::{Blocks, Decision, Lane, OFF_TRACK, Offer, Pending, Position, Tables};
 use crate::rules::{
-    Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
+    ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
 use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin, VarScope};
 use crate::trace::{Event, Limit, Tracer};
@@ -713,10 +713,22 @@ impl<'a> Mover<'a> {
         if seeds == 0 {
             return false;
         }
-        // What the mover may do next is only to decide (not to decline a turn they were in:
-        // this move is that turn's).
+        self.stop_at(rule.id, at_move_end, pos, cx);
+        if T::EVENTS {
+            tracer.event(Event::CaptureOffered {
+                clause: rule.id,
+                seeds,
+            });
+        }
+        true
+    }
+
+    /// Stops the move where `cx` stands, for the mover's decision on `clause`: the position
+    /// holds everything the rest of the move reads. What the mover may do next is only to
+    /// decide (not to decline a turn they were in: this move is that turn's).
+    fn stop_at(&self, clause: ClauseId, at_move_end: bool, pos: &mut Position, cx: &Cx<'_>) {
         pos.offer = Offer::Decide(Pending {
-            clause: rule.id,
+            clause,
             at_move_end,
             origin: self.origin,
             dir: self.dir,
@@ -729,13 +741,6 @@ impl<'a> Mover<'a> {
             reached_opponent: cx.reached_opponent,
             captured: cx.move_captures,
         });
-        if T::EVENTS {
-            tracer.event(Event::CaptureOffered {
-                clause: rule.id,
-                seeds,
-            });
-        }
-        true
     }
 
     /// Goes on with a move that stopped for the mover's decision (`pending`, this mover being
@@ -767,6 +772,21 @@ impl<'a> Mover<'a> {
             laps: lap,
             ..MoveRun::new()
         };
+        if self
+            .program
+            .relay
+            .as_ref()
+            .is_some_and(|r| r.id == pending.clause)
+        {
+            // A relay the mover may decline: made, or the move ends where its lap ended.
+            let outcome = match decision {
+                Decision::Continue => {
+                    self.relay_after(pos, cx, last, lap, pending.reversed, false, tracer)
+                }
+                _ => LapOutcome::End(last),
+            };
+            return self.after_lap_decided(pos, cx, outcome, run, lap_origin, start, tracer);
+        }
         let clauses = if pending.at_move_end {
             &self.program.move_captures
         } else {
@@ -797,6 +817,24 @@ impl<'a> Mover<'a> {
                 self.lap_captures_and_relay(pos, cx, last, lap, pending.reversed, index + 1, tracer)
             }
         };
+        self.after_lap_decided(pos, cx, outcome, run, lap_origin, start, tracer)
+    }
+
+    /// What follows the lap a decision was made at, once its captures and relay have given
+    /// `outcome`: the lap's effects, then the laps that follow or the move's end (or another
+    /// stop). The laps that follow are watched for a repeat from here (`start`).
+    #[allow(clippy::too_many_arguments)]
+    fn after_lap_decided<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        outcome: LapOutcome,
+        run: MoveRun,
+        lap_origin: Pos,
+        start: &mut Position,
+        tracer: &mut T,
+    ) -> MoveRun {
+        let (last, lap) = (run.last, run.laps);
         if let LapOutcome::Stop(_) = outcome {
             return run.stopped_at(last);
         }
@@ -1418,7 +1456,7 @@ impl<'a> Mover<'a> {
                 return outcome;
             }
         }
-        self.relay_after(pos, cx, last, lap, reversed, tracer)
+        self.relay_after(pos, cx, last, lap, reversed, true, tracer)
     }
 
     /// What a lap-end capture that took `taken` seeds does next (its `then`), the lap having
@@ -1489,8 +1527,11 @@ impl<'a> Mover<'a> {
         None
     }
 
-    /// The relay after a lap whose captures let the move go on.
+    /// The relay after a lap whose captures let the move go on. A relay the mover may
+    /// decline stops the move for their decision, unless it is `offered` no more (they chose
+    /// to go on).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn relay_after<T: Tracer>(
         &self,
         pos: &mut Position,
@@ -1498,6 +1539,7 @@ impl<'a> Mover<'a> {
         last: Pos,
         lap: u32,
         reversed: bool,
+        offered: bool,
         tracer: &mut T,
     ) -> LapOutcome {
         if let Some(relay) = &self.program.relay
@@ -1509,6 +1551,16 @@ impl<'a> Mover<'a> {
                     tracer.event(Event::LapCap { laps: lap });
                 }
                 return LapOutcome::End(last);
+            }
+            if relay.optional && offered {
+                self.stop_at(relay.id, false, pos, cx);
+                if T::EVENTS {
+                    tracer.event(Event::RelayOffered {
+                        clause: relay.id,
+                        hole: from,
+                    });
+                }
+                return LapOutcome::Stop(last);
             }
             if T::EVENTS {
                 tracer.event(Event::Relay {

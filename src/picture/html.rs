@@ -648,7 +648,7 @@ impl Replay {
                 step.text = format!("{}'s arrangement ends", self.name(*player));
                 item = Some(("turn", step.text.clone(), None));
             }
-            Event::CaptureOffered { clause, .. } => {
+            Event::CaptureOffered { clause, .. } | Event::RelayOffered { clause, .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
