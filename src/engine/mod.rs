@@ -935,18 +935,13 @@ impl MoveList {
         }
     }
 
-    /// Whether `mv` is one of the moves.
-    #[inline]
+    /// Whether `mv` is one of the moves. (Inlined into every caller: a sowing's test is a few
+    /// instructions; every other kind of move is tested out of line.)
+    #[inline(always)]
     pub fn contains(&self, mv: impl Into<Move>) -> bool {
         let mv = mv.into();
-        if let Some(d) = mv.decision {
-            return self.decisions().contains(&d);
-        }
-        if mv.place.is_some() || self.arranges() {
-            return self.contains_placed(mv);
-        }
-        if mv.is_entry() {
-            return self.contains_entry(mv);
+        if mv.decision.is_some() || mv.place.is_some() || mv.is_entry() || self.arranges() {
+            return self.contains_other(mv);
         }
         if mv.is_pass() {
             return self.pass();
@@ -959,6 +954,19 @@ impl MoveList {
             (false, Some(d)) => d == self.fixed() && bit(self.mask),
             (false, None) => bit(self.mask),
         }
+    }
+
+    /// Whether `mv`, a decision, a seed placed, an entry, or any move where the list is an
+    /// arrangement's, is one of the moves.
+    #[inline(never)]
+    fn contains_other(&self, mv: Move) -> bool {
+        if let Some(d) = mv.decision {
+            return self.decisions().contains(&d);
+        }
+        if mv.place.is_some() || self.arranges() {
+            return self.contains_placed(mv);
+        }
+        self.contains_entry(mv)
     }
 
     /// Whether `mv` is one of an arrangement's moves, or a seed placed is one of the moves
@@ -2512,15 +2520,15 @@ impl Game {
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         }
-        if mv.place.is_some() {
-            return Ok(self.place(mv, tracer));
-        }
         if mv.hole == NO_HOLE && !mv.is_entry() {
             // No sowing: a pass, or a decision at a stopped move (one test for both).
             return match mv.decision {
                 Some(decision) => self.decide(decision, tracer),
                 None => self.pass(tracer),
             };
+        }
+        if mv.place.is_some() {
+            return Ok(self.place(mv, tracer));
         }
         // An entry starts in the hole its listing named.
         let h = self.moves.start_of(mv);
@@ -2736,6 +2744,7 @@ impl Game {
     /// choice, before play: its positions are left out of the cycle history, no ending is
     /// read until play has begun, and a player who can do nothing more ends their
     /// arrangement (in [`Game::settle`]).
+    #[inline(never)]
     fn settle_arranging<T: Tracer>(&mut self, tracer: &mut T) -> PlyReport {
         self.history.clear();
         self.banked = self.pos.banked(&self.bank);
@@ -2744,6 +2753,8 @@ impl Game {
 
     /// The arrangement of `seat` has ended: the next seat whose arrangement has not ended is
     /// to move, or, once every seat's has, the round's first mover makes the first move.
+    #[cold]
+    #[inline(never)]
     fn arranged<T: Tracer>(&mut self, seat: Player, tracer: &mut T) {
         let Offer::Arrange { left } = self.pos.offer else {
             return;
@@ -2885,12 +2896,12 @@ impl Game {
             }
             let next = self.pos.to_move;
             self.moves = self.moves_of(next);
-            if self.moves.is_empty() && matches!(self.pos.offer, Offer::Arrange { .. }) {
-                // A player who can do nothing more in the arrangement ends it.
-                self.arranged(next, tracer);
-                continue;
-            }
             if self.moves.is_empty() {
+                if let Offer::Arrange { .. } = self.pos.offer {
+                    // A player who can do nothing more in the arrangement ends it.
+                    self.arranged(next, tracer);
+                    continue;
+                }
                 if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
                     // The engine's safety limit, not a rule: play stops with no result.
                     self.stop(Limit::Rounds, tracer);
