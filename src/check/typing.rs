@@ -888,7 +888,7 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         ),
         facts::ORIGIN => (
             "the hole the move starts from",
-            "in every clause but an ending condition",
+            "in legality clauses (the hole tried), in the clauses read during a move and after it, and in an arrangement's `put` and `pick` (the hole tried); not in conditions read with no move, such as endings, an entry's `when`, `seeds` and `start`, a preference's `when`, or an arrangement's `done`",
         ),
         facts::LAP => (
             "the hole the current lap was lifted from",
