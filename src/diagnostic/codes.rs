@@ -319,8 +319,9 @@ message suggests the nearest."
 
     ExprNoMeaningHere "E0310" Error "A name read where it has no meaning"
 "Some names mean something only at some moments: `last` once a lap has ended, `hole` in a
-chain, `last_seed` at a drop, `origin` in every clause but an ending. The message says where
-the name can be read."
+chain, `last_seed` at a drop, `origin` where a move or a hole tried stands (not in endings,
+nor where an entry or an arrangement's end is read). The message says where the name can be
+read."
 
     ExprUnknownOption "E0311" Error "An expression reads an option that is not declared"
 "`option.NAME` reads the option declared under `[options.NAME]`."
