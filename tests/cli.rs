@@ -1457,3 +1457,94 @@ fn constants_in_a_list_after_in() {
     assert_eq!(run.code, 1);
     assert!(run.stdout.contains("error[E0315]"), "{}", run.stdout);
 }
+
+/// An arrangement before play in JSON: each seed placed is a ply of its own, with its move
+/// word, its events (`pick`, `put`, the capture it makes, `arranged` when a player's
+/// arrangement ends) and the board after it.
+#[test]
+fn replay_json_arrangement() {
+    let moves = "s11- s12+ s1- s11+ pass pass s12";
+    let run = snapshot(
+        "replay_json_arrangement",
+        &["--format", "json", "replay", "makonn", "--moves", moves],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let played: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
+        .filter_map(|p| p["move"].as_str())
+        .collect();
+    assert_eq!(played.join(" "), moves);
+}
+
+/// Games with arrangements and relays on offer, written by `sow analyze --games-out` and
+/// read back by `sow replay`: every move word (`s3+`, `s3-`, `continue`, `stop`, `pass`)
+/// goes through a record.
+#[test]
+fn records_of_arrangements_and_decisions_replay() {
+    let dir = scratch().join("records_of_arrangements");
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    for (ruleset, name) in [
+        ("makonn", "makonn"),
+        (
+            "tests/scenarios/rulesets/optional_relay.toml",
+            "optional_relay",
+        ),
+    ] {
+        let path = dir.join(format!("{name}.jsonl"));
+        let _ = std::fs::remove_file(&path);
+        let run = sow(
+            &[
+                "analyze",
+                ruleset,
+                "--south",
+                "random",
+                "--north",
+                "random",
+                "--games",
+                "3",
+                "--seed",
+                "5",
+                "--games-out",
+                path.to_str().expect("a path"),
+            ],
+            None,
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let text = std::fs::read_to_string(&path).expect("written");
+        let mut words = std::collections::BTreeSet::new();
+        for line in text.lines() {
+            let line: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let moves = line["moves"].as_str().expect("moves");
+            words.extend(moves.split(' ').filter_map(|m| {
+                m.ends_with('+')
+                    .then_some("put")
+                    .or(m.ends_with('-').then_some("pick"))
+            }));
+            for w in ["continue", "stop"] {
+                if moves.split(' ').any(|m| m == w) {
+                    words.insert(w);
+                }
+            }
+            let record = dir.join(format!("{name}.sow"));
+            // A record names its ruleset by a shipped name or a path from the record.
+            let named = match sow::catalog::shipped(ruleset) {
+                Some(_) => ruleset.to_string(),
+                None => root().join(ruleset).display().to_string(),
+            };
+            std::fs::write(&record, format!("ruleset = {named}\nmoves = {moves}\n"))
+                .expect("a record");
+            let replay = sow(&["replay", record.to_str().expect("a path")], None);
+            assert_eq!(replay.code, 0, "{name}: {}", replay.stderr);
+        }
+        let expected: &[&str] = if name == "makonn" {
+            &["pick", "put"]
+        } else {
+            &["continue", "stop"]
+        };
+        for w in expected {
+            assert!(words.contains(w), "{name}: no {w} in the games");
+        }
+    }
+}
