@@ -780,6 +780,23 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     if rules.entry.is_some() {
         more.push_str("  +N enters N of the seeds you hold, where the rules allow it (e.g. +3).\n");
     }
+    if rules.arrange.is_some() {
+        more.push_str(&format!(
+            "  Before play, {letter}3+ puts a seed you hold into {letter}3 and {letter}3- picks one up from it;\n  \
+             pass ends your arrangement, where the rules allow it.\n"
+        ));
+    }
+    let optional_capture = (rules.lap_captures.iter())
+        .chain(&rules.move_captures)
+        .any(|c| c.optional);
+    if optional_capture {
+        more.push_str(
+            "  Where your move stops at a capture on offer, take makes it and leave declines it.\n",
+        );
+    }
+    if rules.relay.as_ref().is_some_and(|r| r.optional) {
+        more.push_str("  Where your move stops at a relay on offer, continue makes it and stop ends the move.\n");
+    }
     let how = if rules.geometry.rows == 1 {
         format!(
             "  A move is a hole of the ring by its label, e.g. r3, or just its number; the legal moves\n  \
