@@ -164,6 +164,11 @@ fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> 
     }
 }
 
+/// The player the ruleset names `name` (any case).
+fn seat_named(rules: &Rules, name: &str) -> Option<Player> {
+    (rules.geometry.players()).find(|&p| rules.player_key(p).eq_ignore_ascii_case(name))
+}
+
 pub fn player_name(p: Player) -> &'static str {
     match p {
         0 => "South",
@@ -357,10 +362,8 @@ impl Reader<'_> {
             return self.suffix_value(1, word, span);
         }
         self.end_suffix()?;
-        let seat = |name: &str| {
-            (self.rules.geometry.players())
-                .find(|&p| self.rules.player_key(p).eq_ignore_ascii_case(name))
-        };
+        let rules = self.rules;
+        let seat = |name: &str| seat_named(rules, name);
         if let Some(p) = seat(word) {
             if self.to_move {
                 return fail("the player to move is given twice", span);
@@ -370,12 +373,7 @@ impl Reader<'_> {
             return Ok(());
         }
         if let Some(names) = word.strip_prefix("out=") {
-            for name in names.split(',') {
-                let Some(p) = seat(name) else {
-                    return fail(format!("`{name}` is not one of the players"), span);
-                };
-                self.pos.out |= 1 << p;
-            }
+            self.pos.out |= self.seats(names, span)?;
             return Ok(());
         }
         let named_holding = word
@@ -472,13 +470,7 @@ impl Reader<'_> {
                     span,
                 );
             }
-            let mut left = 0u8;
-            for name in names.split(',') {
-                let Some(p) = seat(name) else {
-                    return fail(format!("`{name}` is not one of the players"), span);
-                };
-                left |= 1 << p;
-            }
+            let left = self.seats(names, span)?;
             self.pos.offer = crate::engine::Offer::Arrange { left };
         } else if word == "held" {
             // Only introduces the holdings that follow (games of more than two players).
@@ -508,6 +500,18 @@ impl Reader<'_> {
             );
         }
         Ok(())
+    }
+
+    /// Players named and joined by commas (`out=`, `arranging=`), as a mask of seats.
+    fn seats(&self, names: &str, span: Range<usize>) -> Result<u8, PositionError> {
+        let mut seats = 0u8;
+        for name in names.split(',') {
+            let Some(p) = seat_named(self.rules, name) else {
+                return fail(format!("`{name}` is not one of the players"), span);
+            };
+            seats |= 1 << p;
+        }
+        Ok(seats)
     }
 
     /// A move stopped for the mover's decision ([`crate::render::stopped_word`]).

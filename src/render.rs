@@ -14,7 +14,7 @@ pub use output::{Output, compact_json, pretty_json};
 pub use stream::{Played, play_traced};
 
 use crate::engine::Position;
-use crate::rules::{MAX_SEATS, NO_HOLE, Player, Pos, Rules, bit};
+use crate::rules::{ClauseId, MAX_SEATS, NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::{NeutralSeeds, Remaining};
 use crate::trace::{EndCause, Event, Limit};
 
@@ -67,13 +67,8 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
             .map(|p| format!("{}={}", rules.player_key(p), pos.held(rules, p)))
             .collect();
         s = format!("{rows} held {}", held.join(" "));
-        let out: Vec<String> = g
-            .players()
-            .filter(|&p| pos.out & (1 << p) != 0)
-            .map(|p| rules.player_key(p).to_string())
-            .collect();
-        if !out.is_empty() {
-            s.push_str(&format!(" out={}", out.join(",")));
+        if pos.out != 0 {
+            s.push_str(&format!(" out={}", seat_names(rules, pos.out)));
         }
     }
     if pos.rotation != 0 && rules.rounds.as_ref().is_some_and(|r| r.win_holes) {
@@ -98,11 +93,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         }
         // The players still to arrange their seeds before play.
         crate::engine::Offer::Arrange { left } => {
-            let names: Vec<&str> = (g.players())
-                .filter(|&p| left & (1 << p) != 0)
-                .map(|p| rules.player_key(p))
-                .collect();
-            s.push_str(&format!(" arranging={}", names.join(",")));
+            s.push_str(&format!(" arranging={}", seat_names(rules, *left)));
         }
     }
     let [south, north, ..] = pos.taken;
@@ -408,6 +399,33 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 
 /// A set of holes (a mask of positions) as the notation writes it: the labels joined by `+`,
 /// or `-` for none.
+/// The players of a mask of seats, by name, joined by commas (`out=`, `arranging=`).
+fn seat_names(rules: &Rules, seats: u8) -> String {
+    (rules.geometry.players())
+        .filter(|&p| seats & (1 << p) != 0)
+        .map(|p| rules.player_key(p))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// What a player does to a hole in the arrangement before play (`put`, or a pick), as text
+/// and the HTML replay write it.
+pub fn placed_words(put: bool) -> &'static str {
+    if put {
+        "puts a seed into"
+    } else {
+        "picks up a seed from"
+    }
+}
+
+/// The relay as a trace line names it: the ruleset's only one, with no name of its own, so
+/// `relay` and its citation.
+fn relay_words(rules: &Rules, c: ClauseId) -> String {
+    let cites =
+        (rules.clause(c).cites.as_ref()).map_or(String::new(), |c| format!(" [{}]", escape(c)));
+    format!("relay{cites}")
+}
+
 fn set_labels(g: &crate::rules::Geometry, mask: u64) -> String {
     let labels: Vec<String> = (0..g.positions)
         .filter(|&h| mask & crate::rules::bit(h) != 0)
@@ -870,10 +888,11 @@ impl TextTrace {
             }
             Event::Relay { clause: c, hole } if laps => {
                 self.finish(out);
-                // The relay is the ruleset's only one and has no name of its own.
-                let cites = (rules.clause(*c).cites.as_ref())
-                    .map_or(String::new(), |c| format!(" [{}]", escape(c)));
-                out.say(format_args!("  relay{cites} from {}\n", l(*hole)));
+                out.say(format_args!(
+                    "  {} from {}\n",
+                    relay_words(rules, *c),
+                    l(*hole)
+                ));
             }
             Event::Redirect {
                 clause: c,
@@ -974,10 +993,9 @@ impl TextTrace {
             }
             Event::RelayOffered { clause: c, hole } => {
                 self.finish(out);
-                let cites = (rules.clause(*c).cites.as_ref())
-                    .map_or(String::new(), |c| format!(" [{}]", escape(c)));
                 out.say(format_args!(
-                    "  relay{cites} from {} on offer: the move stops for the mover's decision, continue or stop\n",
+                    "  {} from {} on offer: the move stops for the mover's decision, continue or stop\n",
+                    relay_words(rules, *c),
                     l(*hole)
                 ));
             }
@@ -988,14 +1006,10 @@ impl TextTrace {
                 put,
             } => {
                 self.finish(out);
-                let what = if *put {
-                    "puts a seed into"
-                } else {
-                    "picks up a seed from"
-                };
                 out.say(format_args!(
-                    "ply {ply}: {} {what} {}\n",
+                    "ply {ply}: {} {} {}\n",
                     name(rules, *player),
+                    placed_words(*put),
                     l(*hole)
                 ));
             }

@@ -86,6 +86,15 @@ fn transcript(args: &[&str], inputs: &[&str], stdin: Option<&str>) -> (Run, Stri
     (run, t)
 }
 
+/// The moves of a game `sow --format json` wrote (`play` or `replay`), joined by spaces.
+fn played(stdout: &str) -> String {
+    let doc: serde_json::Value = serde_json::from_str(stdout).expect("one JSON document");
+    (doc["plies"].as_array().expect("plies").iter())
+        .filter_map(|p| p["move"].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn snapshot(name: &str, args: &[&str], inputs: &[&str], stdin: Option<&str>) -> Run {
     let (run, t) = transcript(args, inputs, stdin);
     insta::assert_snapshot!(name, t);
@@ -1147,11 +1156,7 @@ fn play_plays_the_game_analyze_counted() {
     let mut play = vec!["--format", "json", "play", "kalah", "--seed", "11"];
     play.extend(players);
     let run = sow(&play, None);
-    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
-    let moves: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
-        .filter_map(|p| p["move"].as_str())
-        .collect();
-    assert_eq!(Some(moves.join(" ").as_str()), line["moves"].as_str());
+    assert_eq!(Some(played(&run.stdout).as_str()), line["moves"].as_str());
 }
 
 /// Where the mover chooses the direction, the computer players' moves name it: analyze's
@@ -1197,12 +1202,7 @@ fn search_players_choose_directions_on_the_command_line() {
             let mut play = vec!["--format", "json", "play", ruleset, "--seed", "2"];
             play.extend(players);
             let run = sow(&play, None);
-            let doc: serde_json::Value =
-                serde_json::from_str(&run.stdout).expect("one JSON document");
-            let played: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
-                .filter_map(|p| p["move"].as_str())
-                .collect();
-            assert_eq!(played.join(" "), moves);
+            assert_eq!(played(&run.stdout), moves);
         }
     }
 }
@@ -1471,11 +1471,7 @@ fn replay_json_arrangement() {
         None,
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
-    let played: Vec<&str> = (doc["plies"].as_array().expect("plies").iter())
-        .filter_map(|p| p["move"].as_str())
-        .collect();
-    assert_eq!(played.join(" "), moves);
+    assert_eq!(played(&run.stdout), moves);
 }
 
 /// Games with arrangements and relays on offer, written by `sow analyze --games-out` and

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sow::engine::{Game, Position};
+use sow::rules::Rules;
 use sow::trace::Event;
 
 /// Relays from every landing hole holding more than one seed, and a capture on offer at the
@@ -41,6 +42,16 @@ endless_move = { remaining = "owners", result = "most_seeds" }
 cycle = { remaining = "owners", result = "draw" }
 "#;
 
+/// A game from a random set-up position of the rulesets here (two rows of three holes): 0 to
+/// 5 seeds a hole, South to move.
+fn random_start(rules: &Arc<Rules>, rng: &mut ChaCha8Rng) -> Game {
+    let mut pos = Position::empty();
+    for h in (0..6).map(|h| rules.geometry.holes(h / 3).get(usize::from(h % 3)).copied()) {
+        pos.set(h.expect("a hole"), rng.random_range(0..6));
+    }
+    Game::from_position(rules.clone(), pos)
+}
+
 /// Random set-up positions, each legal move played, and every stop answered both ways: the
 /// traced and untraced games agree, and a move that goes on for ever after its stop is cut at
 /// its first repeated lap, counted from the move's first lap.
@@ -50,12 +61,7 @@ fn a_move_endless_after_a_decision_is_found_exactly() {
     let mut found = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     for _ in 0..3000 {
-        let mut pos = Position::empty();
-        for h in (0..6).map(|h| rules.geometry.holes(h / 3).get(usize::from(h % 3)).copied()) {
-            let h = h.expect("a hole");
-            pos.set(h, rng.random_range(0..6));
-        }
-        let start = Game::from_position(rules.clone(), pos);
+        let start = random_start(&rules, &mut rng);
         for mv in start.legal_moves().iter() {
             let mut stopped = start.clone();
             stopped.play(mv, &mut ()).expect("legal");
@@ -139,11 +145,7 @@ fn a_relay_on_offer_goes_on_one_lap_at_a_time() {
     let (mut continued, mut stopped_there) = (0, 0);
     let mut rng = ChaCha8Rng::seed_from_u64(19);
     for _ in 0..500 {
-        let mut pos = Position::empty();
-        for h in (0..6).map(|h| rules.geometry.holes(h / 3).get(usize::from(h % 3)).copied()) {
-            pos.set(h.expect("a hole"), rng.random_range(0..6));
-        }
-        let start = Game::from_position(rules.clone(), pos);
+        let start = random_start(&rules, &mut rng);
         let mut games: Vec<Game> = start
             .legal_moves()
             .iter()

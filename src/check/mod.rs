@@ -1610,11 +1610,7 @@ impl Checker<'_> {
         let effects = (f.effect.iter())
             .filter(|e| matches!(e.at, Moment::Put | Moment::Pick))
             .map(|e| ("effect", &e.name, e.when.as_ref().map(|w| w.span().start)));
-        let misplaced: Vec<_> = captures
-            .chain(effects)
-            .map(|(kind, name, at)| (kind, name.clone(), at))
-            .collect();
-        for (kind, name, at) in misplaced {
+        for (kind, name, at) in captures.chain(effects) {
             let d = Diagnostic::new(
                 Code::PutWithoutArrange,
                 format!("{kind} \"{name}\" is tried after a seed put or picked up, but the rules have no arrangement before play"),

@@ -306,6 +306,12 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether `clause` is the relay's: a move stopped at it waits for `continue` or `stop`
+    /// (else, at an optional capture, for `take` or `leave`).
+    pub fn is_relay(&self, clause: ClauseId) -> bool {
+        self.relay.as_ref().is_some_and(|r| r.id == clause)
+    }
+
     /// Whether a lap can be sown against the move's direction (a relay turns it round).
     #[inline(always)]
     pub fn reverses(&self) -> bool {

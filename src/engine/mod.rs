@@ -608,11 +608,6 @@ impl Decision {
         Decision::Continue,
         Decision::Stop,
     ];
-
-    /// Whether this answers a relay on offer (else a capture on offer).
-    pub fn on_relay(self) -> bool {
-        matches!(self, Decision::Continue | Decision::Stop)
-    }
 }
 
 impl Move {
@@ -1695,14 +1690,6 @@ impl Game {
         list
     }
 
-    /// Whether the move stopped at `p` waits for a decision on the relay (else on a capture).
-    fn relay_stop(&self, p: &Pending) -> bool {
-        self.program
-            .relay
-            .as_ref()
-            .is_some_and(|r| r.id == p.clause)
-    }
-
     /// The moves of a player offered more than sowing ([`Game::moves_of`]; out of line, so
     /// that an ordinary turn's listing stays short).
     #[inline(never)]
@@ -1710,7 +1697,9 @@ impl Game {
         match self.pos.offer {
             // The mover's move stopped at an optional capture or relay: they decide, nothing
             // else.
-            Offer::Decide(p) => MoveList::deciding(self.rules.direction, self.relay_stop(&p)),
+            Offer::Decide(p) => {
+                MoveList::deciding(self.rules.direction, self.program.is_relay(p.clause))
+            }
             Offer::Decline => self.legal_for(player).with_pass(),
             Offer::Arrange { .. } => self.arrangement_moves(player),
             Offer::Sow => self.legal_for(player),
@@ -1994,7 +1983,7 @@ impl Game {
         self.illegality(player, mv).map(|why| match why {
             Illegality::Pass => "passing is not a move now: a player passes only when they cannot sow and the rules let them wait, or to decline an extra turn the rules make optional".to_string(),
             Illegality::MustPass => "the player to move cannot sow: they pass".to_string(),
-            Illegality::MustDecide(id) if self.program.relay.as_ref().is_some_and(|r| r.id == id) => format!(
+            Illegality::MustDecide(id) if self.program.is_relay(id) => format!(
                 "the move stopped where the rule {} would relay, which the mover may do or not: answer continue or stop",
                 self.rule_words(id)
             ),

@@ -772,12 +772,7 @@ impl<'a> Mover<'a> {
             laps: lap,
             ..MoveRun::new()
         };
-        if self
-            .program
-            .relay
-            .as_ref()
-            .is_some_and(|r| r.id == pending.clause)
-        {
+        if self.program.is_relay(pending.clause) {
             // A relay the mover may decline: made, or the move ends where its lap ended.
             let outcome = match decision {
                 Decision::Continue => {

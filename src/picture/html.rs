@@ -251,6 +251,14 @@ impl Replay {
         }
     }
 
+    /// Takes `fewer` seeds from a site (none below zero).
+    fn remove_seeds(&mut self, step: &mut Step, site: Option<usize>, fewer: u32) {
+        if let Some(i) = site {
+            let now = self.model.sites.get(i).map_or(0, |s| s.seeds);
+            self.set_seeds(step, Some(i), now.saturating_sub(fewer));
+        }
+    }
+
     fn add_seeds(&mut self, step: &mut Step, site: Option<usize>, more: u32) {
         if let Some(i) = site {
             let now = self.model.sites.get(i).map_or(0, |s| s.seeds) + more;
@@ -374,10 +382,7 @@ impl Replay {
                 step.lap = *lap;
                 self.hand = u32::from(*seeds);
                 let bank = self.layout.bank_of(&self.rules, self.mover());
-                if let Some(i) = bank {
-                    let now = self.model.sites.get(i).map_or(0, |s| s.seeds);
-                    self.set_seeds(&mut step, Some(i), now.saturating_sub(u32::from(*seeds)));
-                }
+                self.remove_seeds(&mut step, bank, u32::from(*seeds));
                 step.text = format!(
                     "lap {lap}: takes {} from hand, the first into {}",
                     seeds_words(u32::from(*seeds)),
@@ -622,24 +627,14 @@ impl Replay {
                     end: self.steps.len() + 1,
                 });
                 let (from, to) = if *put { (bank, at) } else { (at, bank) };
-                if let Some(i) = from {
-                    let now = self.model.sites.get(i).map_or(0, |s| s.seeds);
-                    self.set_seeds(&mut step, Some(i), now.saturating_sub(1));
-                }
+                self.remove_seeds(&mut step, from, 1);
                 self.add_seeds(&mut step, to, 1);
-                step.text = if *put {
-                    format!(
-                        "{} puts a seed into {}",
-                        self.name(*player),
-                        self.label(*hole)
-                    )
-                } else {
-                    format!(
-                        "{} picks up a seed from {}",
-                        self.name(*player),
-                        self.label(*hole)
-                    )
-                };
+                step.text = format!(
+                    "{} {} {}",
+                    self.name(*player),
+                    render::placed_words(*put),
+                    self.label(*hole)
+                );
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
                 step.highlights
                     .extend(at.map(|i| (i, if *put { "gain" } else { "lift" })));
