@@ -738,7 +738,25 @@ impl Explainer<'_> {
                 &a.cites,
                 self.header_line("[arrange]", 0),
             );
-            s.say("Before play, the players arrange their seeds one after the other, in turn order from the first mover. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, the first mover makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun.");
+            let (at, first) = match &self.rules.arrange {
+                Some(r) => (r.at, r.first),
+                None => Default::default(),
+            };
+            let when = match at {
+                ruleset::ArrangeAt::Start => "Before play",
+                ruleset::ArrangeAt::Rounds => "At the start of every round after the first, once the board has been refilled",
+                ruleset::ArrangeAt::Always => "Before play, and again at the start of every later round once the board has been refilled",
+            };
+            let refill_none = at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
+            let order = match first {
+                ruleset::ArrangeFirst::Starter => "in turn order from the round's first mover",
+                ruleset::ArrangeFirst::Poorer => "in turn order from the player holding the fewest seeds (the first in turn order on equal totals)",
+                ruleset::ArrangeFirst::Richer => "in turn order from the player holding the most seeds (the later in turn order on equal totals)",
+            };
+            s.say(format!("{when}, the players arrange their seeds one after the other, {order}. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, the round's first mover makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun."));
+            if refill_none {
+                s.say("Between rounds nothing is refilled by count: every hole is emptied into its owner's hand, and the arrangement lays the seeds out.");
+            }
             s.note(self.note(
                 "a seed the mover holds may be put into a hole when, this hole being the one tried",
                 &a.put,
@@ -921,8 +939,11 @@ impl Explainer<'_> {
                 .refill_from
                 .clone()
                 .unwrap_or(ruleset::Setting::Fixed(RowEnd::Left));
+            let laid_out = refill == 0 && !restart;
             if restart {
                 s.say("Every round starts again from the start position, the holes as the board lays them out and each player holding what they held at the start: a match of separate games, the seeds won in one not carried into the next.");
+            } else if laid_out {
+                s.say("When a round ends, each player empties their holes into what they hold; nothing is refilled by count: the players lay out their seeds in the arrangement that starts every later round.");
             } else if win {
                 s.say(format!(
                 "When a round ends, each player empties the holes they held into what they hold and fills their own holes again (those the board gives them at the start, whoever held them since), {refill} seeds a hole{last}, {}. Then the players with seeds left, one hole each in turn order, fill the holes nobody filled, going on round the board from their own holes in the same direction, and own the holes they fill for the round; {unfilled}.",
@@ -954,6 +975,13 @@ impl Explainer<'_> {
                     };
                     format!("The player holding the fewest seeds (the first in turn order on equal totals) lays out all of them; every other player fills the same number of holes and keeps the rest off the board, counted at the next refill. The hole matching the poorest player's partial last hole (the same place in the refill order) gets {matching}.")
                 }));
+            }
+            if let Some(e) = &r.closed {
+                s.note(self.hole_note(
+                    "after every round but the last, once the round-end effects are made, these holes are out of play for the next round (not filled; play treats them as closed):",
+                    e,
+                    Ctx::End,
+                ));
             }
             if let Some(give) = &r.give {
                 s.say(format!(
@@ -990,8 +1018,9 @@ impl Explainer<'_> {
                     }
                 ));
             }
-            if restart {
-                // Every round starts from the layout: nobody is ever short of seeds.
+            if restart || laid_out {
+                // Every round starts from the layout, or the players lay out what they have:
+                // nobody is ever short of a refill.
             } else if partial && least > 1 {
                 s.say(format!(
                     "A player holding fewer than {least} seeds at the end of a round cannot fill a hole{}",

@@ -1170,10 +1170,16 @@ impl TextTrace {
                     Some((h, k)) => format!(" ({} with {k})", rules.geometry.label(*h)),
                     None => String::new(),
                 };
-                let mut s = format!(
-                    "  refill {}: {holes} holes with {seeds} seeds{with}, {kept} kept",
-                    name(rules, *player)
-                );
+                let laid_out = rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
+                let mut s = if laid_out {
+                    // No refill count: the player's seeds are all in hand, to be laid out.
+                    format!("  {} holds {kept} seeds to lay out", name(rules, *player))
+                } else {
+                    format!(
+                        "  refill {}: {holes} holes with {seeds} seeds{with}, {kept} kept",
+                        name(rules, *player)
+                    )
+                };
                 if *closed != 0 {
                     s.push_str(&format!(", closed {}", mask_labels(rules, *closed)));
                 }
@@ -1185,10 +1191,18 @@ impl TextTrace {
             }
             Event::RoundStart { round, starter } => {
                 self.finish(out);
-                out.say(format_args!(
-                    "round {round} starts, {} to move\n",
-                    name(rules, *starter)
-                ));
+                let arranged = (rules.arrange.as_ref()).is_some_and(|a| a.at.at_rounds());
+                if arranged {
+                    out.say(format_args!(
+                        "round {round} starts: the players lay out their seeds, then {} moves first\n",
+                        name(rules, *starter)
+                    ));
+                } else {
+                    out.say(format_args!(
+                        "round {round} starts, {} to move\n",
+                        name(rules, *starter)
+                    ));
+                }
             }
             Event::Out { player } => {
                 self.finish(out);

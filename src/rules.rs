@@ -229,6 +229,11 @@ impl Geometry {
         self.store.get(usize::from(player)).copied().flatten()
     }
 
+    /// Every seat, one bit each.
+    pub fn seat_mask(&self) -> u8 {
+        u8::try_from((1u16 << self.seats.min(8)) - 1).unwrap_or(u8::MAX)
+    }
+
     /// A player's holes, in their own numbering ([`NOBODY`] has none).
     #[inline]
     pub fn holes(&self, player: Player) -> &[Pos] {
@@ -706,6 +711,10 @@ pub struct ArrangeRule {
     pub put: BoolX,
     pub pick: BoolX,
     pub done: BoolX,
+    /// Before the first move, at every later round's start, or both.
+    pub at: crate::ruleset::ArrangeAt,
+    /// Who arranges first.
+    pub first: crate::ruleset::ArrangeFirst,
 }
 
 /// A compiled extra-turn clause.
@@ -818,6 +827,8 @@ pub struct RoundsRule {
     pub next_starter: NextStarter,
     /// The match ends when this holds after a round (besides a player unable to fill a hole).
     pub match_ends: Option<BoolX>,
+    /// The holes out of play for the next round, read before the refill.
+    pub closed: Option<SetX>,
     /// The match ends when a round would start from an earlier round's start.
     pub end_on_repeated_start: bool,
     /// Every this many rounds the holes move on one player (0: never).

@@ -958,6 +958,56 @@ pub struct Arrange {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub done: Option<Expr>,
+    /// When the players arrange: `"start"` (the default: before the first move of the game),
+    /// `"rounds"` (at the start of every round after the first, once the board has been
+    /// refilled; with no `[rounds] refill`, every hole is emptied into its owner's hand and the
+    /// arrangement lays out all the seeds) or `"always"` (both).
+    #[serde(default)]
+    pub at: Setting<ArrangeAt>,
+    /// Who arranges first, the others following in turn order: `"starter"` (the default: the
+    /// round's first mover), `"poorer"` or `"richer"` (the player holding the fewest or most
+    /// seeds, on the board and off it, the first in turn order counting as the poorer on equal
+    /// totals). Once every player has arranged, the round's first mover moves.
+    #[serde(default)]
+    pub first: Setting<ArrangeFirst>,
+}
+
+/// When the players arrange their seeds (`[arrange] at`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrangeAt {
+    /// Before the first move of the game.
+    #[default]
+    Start,
+    /// At the start of every round after the first, after the refill.
+    Rounds,
+    /// Before the first move, and at the start of every later round.
+    Always,
+}
+
+impl ArrangeAt {
+    /// Whether the players arrange before the game's first move.
+    pub fn at_start(self) -> bool {
+        matches!(self, ArrangeAt::Start | ArrangeAt::Always)
+    }
+
+    /// Whether the players arrange at the start of every round after the first.
+    pub fn at_rounds(self) -> bool {
+        matches!(self, ArrangeAt::Rounds | ArrangeAt::Always)
+    }
+}
+
+/// Who arranges first (`[arrange] first`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrangeFirst {
+    /// The round's first mover.
+    #[default]
+    Starter,
+    /// The player holding the fewest seeds; the first in turn order on equal totals.
+    Poorer,
+    /// The player holding the most seeds; the later in turn order on equal totals.
+    Richer,
 }
 
 /// How a game or round ends.
@@ -1109,12 +1159,13 @@ pub struct Rounds {
     /// Seeds put into each hole when the board is refilled from a player's reserve. A player
     /// holding fewer than this at a round's end cannot open a hole, and the match ends.
     /// A number, or `{ option = "NAME" }` for an option whose values are numbers. Required
-    /// unless every round starts again (`restart`).
+    /// unless every round starts again (`restart`) or the players lay out their seeds
+    /// themselves (`[arrange] at = "rounds"`: every hole is then emptied into its owner's
+    /// hand for the arrangement).
     #[serde(default)]
     #[schemars(with = "Option<Seeds>")]
     pub refill: Option<toml::Spanned<Seeds>>,
-    /// The end of their own row from which each player refills. Required unless every round
-    /// starts again (`restart`).
+    /// The end of their own row from which each player refills. Required with `refill`.
     #[serde(default)]
     pub refill_from: Option<Setting<RowEnd>>,
     /// What a player's last hole gets when their seeds do not fill it: `"closed"` (the
@@ -1152,6 +1203,13 @@ pub struct Rounds {
     /// for the round) or `"open"` (left empty on the circuit, sown into and playable).
     #[serde(default)]
     pub unfilled: Setting<Unfilled>,
+    /// Holes out of play for the next round, by a rule: a set of holes (e.g. `filter(all_holes,
+    /// number(hole) > holes - cut)`), read after every round but the last, once the round-end
+    /// effects are made and the match goes on, before the refill. They are not filled, and
+    /// play treats them as `[sowing] closed_holes` says; a later round may bring them back.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub closed: Option<Expr>,
     /// Who starts the next round.
     pub next_starter: Setting<NextStarter>,
     /// The match ends when this holds after a round has ended (before the board is

@@ -202,8 +202,10 @@ pub enum Event {
     Restart,
     /// A player refilled their holes for the next round: `holes` holes took `seeds` in all,
     /// `refill` each but for `partial`, the last filled and the seeds it took when fewer;
-    /// `closed` holds the holes left closed, `open` those left empty on the circuit
-    /// (`[rounds] unfilled = "open"`).
+    /// `closed` holds the holes left closed (unfilled, or out of play by `[rounds] closed`),
+    /// `open` those left empty on the circuit (`[rounds] unfilled = "open"`). With no refill
+    /// count (the players lay out their seeds, `[arrange] at = "rounds"`), every hole was
+    /// emptied into the player's hand: `kept` is what they hold to lay out.
     Refill {
         player: Player,
         holes: u8,

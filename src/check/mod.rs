@@ -474,8 +474,11 @@ impl Checker<'_> {
                 .hint(format!("add `{key} = {example}`, or `restart = true` for a match of separate games"));
                 checker.error(d.near(header.clone()));
             };
+            // Players who lay out their own seeds at every later round need no refill count.
+            let laid_out = arrange.as_ref().is_some_and(|a| a.at.at_rounds());
             let refill = match (&r.refill, restart) {
                 (_, true) => 0,
+                (None, false) if laid_out => 0,
                 (None, false) => {
                     missing(self, "refill", "4");
                     return None;
@@ -509,6 +512,7 @@ impl Checker<'_> {
             };
             let from = match (&r.refill_from, restart) {
                 (Some(from), false) => self.setting(from, "rounds.refill_from")?,
+                (None, false) if refill == 0 => ruleset::RowEnd::Left,
                 (None, false) => {
                     missing(self, "refill_from", "\"left\"");
                     return None;
@@ -589,6 +593,8 @@ impl Checker<'_> {
                 Some(("`holes_filled = \"poorest\"`", "with `poorest` nobody fills more holes than the poorest player, so nobody wins any"))
             } else if rotating {
                 Some(("`rotate_owners`", "the holes' owners are found anew at every refill; they cannot also move on by turns"))
+            } else if r.closed.is_some() {
+                Some(("`closed`", "every hole is filled or won at this refill; holes out of play by a rule would leave some nobody can win"))
             } else {
                 None
             };
@@ -604,6 +610,23 @@ impl Checker<'_> {
             }
             let match_ends = match &r.match_ends {
                 Some(e) => Some(self.condition(e, AFTER_PLY, "in `match_ends`", "rounds")?),
+                None => None,
+            };
+            let closed = match &r.closed {
+                Some(e) => {
+                    let set = self.expression(e, AFTER_PLY, "in `closed`", "rounds", typing::compile_set)?;
+                    if restart {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::SettingWithoutEffect,
+                                "`closed` changes nothing with `restart = true`: every round starts again from the layout",
+                            )
+                            .at(e.span())
+                            .hint("remove `closed`, or refill the board from what the players hold (`restart = false`)"),
+                        );
+                    }
+                    Some(set)
+                }
                 None => None,
             };
             Some(RoundsRule {
@@ -630,6 +653,7 @@ impl Checker<'_> {
                     next
                 },
                 match_ends,
+                closed,
                 end_on_repeated_start: self
                     .setting(&r.end_on_repeated_start, "rounds.end_on_repeated_start")?,
                 give: match &r.give {
@@ -664,6 +688,18 @@ impl Checker<'_> {
                 },
             })
         });
+        if let Some(a) = &arrange
+            && a.at.at_rounds()
+            && rounds.as_ref().is_none_or(|r| r.restart)
+        {
+            let d = Diagnostic::new(
+                Code::SettingWithoutEffect,
+                "the arrangement is made at every later round's start, but there is no refill between rounds",
+            )
+            .hint("add a [rounds] table that refills the board, or arrange before play only (`at = \"start\"`; a match of separate games arranges again from the start)");
+            let at = self.source.find("\n[arrange]").map(|at| at + 1);
+            self.diags.push(d.near(at.and_then(|at| key_near(self.source, at, "at"))));
+        }
 
         // Options declared but read nowhere are likely a mistake.
         for name in f.options.keys() {
@@ -1591,11 +1627,15 @@ impl Checker<'_> {
             Some(e) => self.condition(e, AFTER_PLY, "in the arrangement's `done`", name),
             None => Some(BoolX::Const(false)),
         };
+        let at = self.setting(&a.at, "arrange.at");
+        let first = self.setting(&a.first, "arrange.first");
         Some(ArrangeRule {
             id,
             put: put?,
             pick: pick?,
             done: done?,
+            at: at?,
+            first: first?,
         })
     }
 

@@ -281,6 +281,8 @@ pub struct Program {
     pub max_steps: u64,
     /// The rounds' `match_ends` condition.
     pub match_ends: Option<Cond>,
+    /// The rounds' holes out of play for the next round.
+    pub round_closed: Option<Holes>,
     /// The rounds' gift.
     pub give: Option<GiveProgram>,
     /// Effect clauses by moment.
@@ -403,6 +405,9 @@ impl Program {
             match_ends: (rules.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())
                 .map(|x| c.cond(x)),
+            round_closed: (rules.rounds.as_ref())
+                .and_then(|r| r.closed.as_ref())
+                .map(|x| c.set(x)),
             give: (rules.rounds.as_ref())
                 .and_then(|r| r.give.as_ref())
                 .map(|g| GiveProgram {

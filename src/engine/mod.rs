@@ -1419,6 +1419,30 @@ impl Blocks {
     }
 }
 
+/// The player who arranges first (`[arrange] first`), `starter` being the round's first
+/// mover: richer and poorer by what each holds, on the board and off it.
+fn first_arranger(
+    rules: &Rules,
+    pos: &Position,
+    first: crate::ruleset::ArrangeFirst,
+    starter: Player,
+) -> Player {
+    use crate::ruleset::ArrangeFirst;
+    let g = &rules.geometry;
+    let wealth = |p: Player| {
+        let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
+        pos.held(rules, p) + on_board
+    };
+    let seats = g.players().filter(|&p| pos.out & (1 << p) == 0);
+    // On equal totals the first in turn order counts as the poorer (`min_by_key` keeps the
+    // first of equals, `max_by_key` the last).
+    match first {
+        ArrangeFirst::Starter => starter,
+        ArrangeFirst::Poorer => seats.min_by_key(|&p| wealth(p)).unwrap_or(starter),
+        ArrangeFirst::Richer => seats.max_by_key(|&p| wealth(p)).unwrap_or(starter),
+    }
+}
+
 /// How many positions the cycle history holds before it has to grow.
 const HISTORY_CAPACITY: usize = 512;
 /// How many round starts a match holds before the list has to grow.
@@ -1449,12 +1473,12 @@ impl Game {
             pos.credit(rules, p, held);
         }
         reset_vars(rules, &mut pos, |_| true);
-        if rules.arrange.is_some() {
-            // Every seat arranges before play, from the first mover on.
-            let seats = (1u16 << rules.geometry.seats) - 1;
+        if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_start()) {
+            // Every seat arranges before play.
             pos.offer = Offer::Arrange {
-                left: u8::try_from(seats).unwrap_or(u8::MAX),
+                left: rules.geometry.seat_mask(),
             };
+            pos.to_move = first_arranger(rules, &pos, arrange.first, rules.first);
         }
         pos.recount();
         pos
@@ -3125,6 +3149,11 @@ impl Game {
                 next_up
             }
         };
+        // The holes out of play for the next round, by the rules, read before the refill.
+        let shut = match &program.round_closed {
+            Some(closed) => closed(&cx, &self.pos) & g.board_holes(),
+            None => 0,
+        };
         let after_starter = self.next_seat(self.starter);
         let rotating = rounds.rotate_owners > 0 && self.round.is_multiple_of(rounds.rotate_owners);
         let starter = match rounds.next_starter {
@@ -3200,8 +3229,10 @@ impl Game {
             }
         } else {
             // Refill: every hole is emptied and reopened, then filled from the chosen end (the
-            // holes of a player out of the match stay closed).
-            pos.closed = 0;
+            // holes of a player out of the match stay closed, and so do the holes out of play
+            // by the rules). With no refill count the players lay out their seeds themselves
+            // (`[arrange] at = "rounds"`): every hole is emptied into its owner's hand.
+            pos.closed = shut;
             // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
             // turn order on equal totals) sets how many holes everyone fills, and what the hole
             // matching their partial last hole gets.
@@ -3244,9 +3275,31 @@ impl Game {
                     pos.credit(&rules, p, supply);
                     continue;
                 }
+                if refill == 0 {
+                    // Everything goes into the player's hand, to be laid out.
+                    pos.credit(&rules, p, supply);
+                    if T::EVENTS {
+                        let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+                        tracer.event(Event::Refill {
+                            player: p,
+                            holes: 0,
+                            seeds: 0,
+                            partial: None,
+                            closed: shut & mine,
+                            open: 0,
+                            kept: supply,
+                        });
+                    }
+                    continue;
+                }
                 let (mut filled, mut sown) = (0u8, 0u32);
-                let (mut closed, mut open, mut partial) = (0u64, 0u64, None);
+                let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+                let (mut closed, mut open, mut partial) = (shut & mine, 0u64, None);
                 let mut fill = |h: Pos| {
+                    if shut & bit(h) != 0 {
+                        // Out of play by the rules: neither filled nor counted.
+                        return;
+                    }
                     // The most this hole may take: a full hole, or under the poorest player's
                     // limit nothing past their holes and their last hole's count in the last.
                     let most = match limit {
@@ -3306,6 +3359,13 @@ impl Game {
         pos.moved = 0;
         pos.turn_sowings = 0;
         reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
+        if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_rounds()) {
+            // The players still in the match arrange, before the round's first move.
+            pos.offer = Offer::Arrange {
+                left: g.seat_mask() & !pos.out,
+            };
+            pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
+        }
         self.round += 1;
         // Rounds in which nobody can move change nothing but by their ending and refill: once
         // one starts again as an earlier such round did, they repeat for ever.
