@@ -1200,6 +1200,14 @@ impl Idle {
         }
     }
 
+    /// A ply of an arrangement, the `ply`-th: an arrangement is no move of play, so rounds in
+    /// which the players only arranged and nobody could sow stay idle.
+    fn arranged(&mut self, ply: u32) {
+        if self.ply.saturating_add(1) == ply {
+            self.ply = ply;
+        }
+    }
+
     /// Takes the start of the next round, `ply` plies into the match and `phase` rounds
     /// since the holes last moved on (`rotate_owners`: starts alike in another phase lead to
     /// other rounds): whether it repeats an earlier start with no move made since.
@@ -1334,7 +1342,7 @@ pub struct Game {
     history: History,
     /// Positions at the start of each round of a match.
     round_starts: Vec<Position>,
-    /// Rounds in which nobody moved, watched for a repeat (see [`Idle`]).
+    /// Rounds in which nobody sowed, watched for a repeat (see [`Idle`]).
     idle: Idle,
     track_first_move: bool,
     track_turn_sowings: bool,
@@ -2721,6 +2729,7 @@ impl Game {
     fn place<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> PlyReport {
         let (mover, h) = (self.pos.to_move, mv.hole);
         self.ply += 1;
+        self.idle.arranged(self.ply);
         let seeds = self.pos.seeds(h);
         let put = mv.place == Some(Place::Put);
         if T::FIRINGS
@@ -2801,6 +2810,7 @@ impl Game {
         }
         if let Offer::Arrange { .. } = self.pos.offer {
             // The player ends their arrangement.
+            self.idle.arranged(self.ply);
             self.arranged(mover, tracer);
             return Ok(self.settle_arranging(tracer));
         }
