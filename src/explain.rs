@@ -1861,6 +1861,9 @@ impl Explainer<'_> {
                 }
                 "entered" => "the seeds the move entered from hand".into(),
                 "direction" if ctx == Ctx::Legal => "the direction tried".into(),
+                "direction" if self.rules.relay.as_ref().is_some_and(|r| r.reverse) => {
+                    "the direction of the lap (the last lap's, once the move has ended)".into()
+                }
                 "direction" => "the move's direction".into(),
                 "cw" => "clockwise".into(),
                 "ccw" => "counter-clockwise".into(),

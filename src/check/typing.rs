@@ -216,7 +216,7 @@ pub const NAMES: &[NameDoc] = &[
         name: "direction",
         ty: Type::Direction,
         needs: facts::ORIGIN,
-        doc: "the direction of the move (the one tried, in legality clauses)",
+        doc: "the direction of the lap being sown: the move's, unless a relay turned it (`reverse`); after the move, its last lap's; in legality clauses, the one tried",
     },
     NameDoc {
         name: "ccw",
