@@ -3369,13 +3369,6 @@ impl Game {
         pos.moved = 0;
         pos.turn_sowings = 0;
         reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
-        if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_rounds()) {
-            // The players still in the match arrange, before the round's first move.
-            pos.offer = Offer::Arrange {
-                left: g.seat_mask() & !pos.out,
-            };
-            pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
-        }
         self.round += 1;
         // Rounds in which nobody can move change nothing but by their ending and refill: once
         // one starts again as an earlier such round did, they repeat for ever.
@@ -3398,6 +3391,13 @@ impl Game {
             if rounds.end_on_repeated_start {
                 self.round_starts.push(pos);
             }
+        }
+        if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_rounds()) {
+            // The players still in the match arrange, before the round's first move.
+            pos.offer = Offer::Arrange {
+                left: g.seat_mask() & !pos.out,
+            };
+            pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
         }
         if let Some((turned, program)) = turned {
             self.rules = turned;
