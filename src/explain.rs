@@ -748,12 +748,22 @@ impl Explainer<'_> {
                 ruleset::ArrangeAt::Always => "Before play, and again at the start of every later round once the board has been refilled",
             };
             let refill_none = at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
-            let order = match first {
-                ruleset::ArrangeFirst::Starter => "in turn order from the round's first mover",
-                ruleset::ArrangeFirst::Poorer => "in turn order from the player holding the fewest seeds (the first in turn order on equal totals)",
-                ruleset::ArrangeFirst::Richer => "in turn order from the player holding the most seeds (the later in turn order on equal totals)",
+            let when = match (at, refill_none) {
+                (ruleset::ArrangeAt::Rounds, true) => "At the start of every round after the first",
+                (ruleset::ArrangeAt::Always, true) => "Before play, and again at the start of every later round",
+                _ => when,
             };
-            s.say(format!("{when}, the players arrange their seeds one after the other, {order}. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, the round's first mover makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun."));
+            let mover = if self.rules.rounds.is_some() {
+                "the round's first mover"
+            } else {
+                "the first mover"
+            };
+            let order = match first {
+                ruleset::ArrangeFirst::Starter => format!("in turn order from {mover}"),
+                ruleset::ArrangeFirst::Poorer => "in turn order from the player holding the fewest seeds (the first in turn order on equal totals)".to_string(),
+                ruleset::ArrangeFirst::Richer => "in turn order from the player holding the most seeds (the later in turn order on equal totals)".to_string(),
+            };
+            s.say(format!("{when}, the players arrange their seeds one after the other, {order}. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, {mover} makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun."));
             if refill_none {
                 s.say("Between rounds nothing is refilled by count: every hole is emptied into its owner's hand, and the arrangement lays the seeds out.");
             }
@@ -978,7 +988,7 @@ impl Explainer<'_> {
             }
             if let Some(e) = &r.closed {
                 s.note(self.hole_note(
-                    "after every round but the last, once the round-end effects are made, these holes are out of play for the next round (not filled; play treats them as closed):",
+                    "after every round but the last, once the round-end effects are made, these holes are out of play for the next round (not filled; play treats them as closed)",
                     e,
                     Ctx::End,
                 ));
@@ -2046,6 +2056,13 @@ impl Explainer<'_> {
                 format!("one of {set}"),
                 format!("each of {set}"),
                 set.clone(),
+            ),
+            // Every hole of the board: "the holes of the board", not "the holes of the holes of
+            // the board".
+            NodeKind::Name(n) if n == "all_holes" => (
+                "a hole of the board".to_string(),
+                "each hole of the board".to_string(),
+                "holes of the board".to_string(),
             ),
             _ => (
                 format!("a hole of {set}"),

@@ -480,7 +480,13 @@ impl Checker<'_> {
                 (_, true) => 0,
                 (None, false) if laid_out => 0,
                 (None, false) => {
-                    missing(self, "refill", "4");
+                    let d = Diagnostic::new(
+                        Code::MissingKey,
+                        "[rounds] has no `refill`, which is required unless every round starts again (`restart = true`) or the players lay out their seeds between rounds (`[arrange] at = \"rounds\"`)",
+                    )
+                    .label("`refill` is missing here")
+                    .hint("add `refill = 4`, `restart = true` for a match of separate games, or an arrangement at every round (`[arrange] at = \"rounds\"`)");
+                    self.error(d.near(header.clone()));
                     return None;
                 }
                 (Some(refill), false) => {
