@@ -100,7 +100,10 @@ struct Spec {
     optional_capture: bool,
     /// An arrangement before play: each player lays out two seeds they hold into their own
     /// holes (`lay`), or moves seeds one at a time between their own holes until they pass
-    /// with none in hand, a seed put into a hole making it three taking it (`free`).
+    /// with none in hand, a seed put into a hole making it three taking it (`free`); or, in a
+    /// match on two rows, a layout at every later round in place of the refill, the poorer
+    /// laying out freely and the richer copying it, with each player's first hole out of play
+    /// while someone holds few seeds (`rounds`).
     arrange: Option<&'static str>,
 }
 
@@ -285,7 +288,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     (
                         any::<bool>(),
                         any::<bool>(),
-                        prop::option::of(prop::sample::select(vec!["lay", "free"])),
+                        prop::option::of(prop::sample::select(vec!["lay", "free", "rounds"])),
                     ),
                 ),
             ),
@@ -333,6 +336,14 @@ fn spec() -> impl Strategy<Value = Spec> {
                 captures.sort_unstable();
                 captures.dedup();
                 let three_rows = three_rows && !ring && !four_rows;
+                // A layout between rounds needs a match refilled from what the players hold,
+                // on two rows whose holes face each other: it brings its match along.
+                let layout_rounds = arrange == Some("rounds") && !three_rows && !four_rows && !ring;
+                let rounds = if layout_rounds { Some("full") } else { rounds };
+                let arrange = match arrange {
+                    Some("rounds") if !layout_rounds => Some("lay"),
+                    a => a,
+                };
                 Spec {
                     four_rows: four_rows && !ring,
                     holes,
@@ -583,6 +594,12 @@ fn ruleset_text(s: &Spec) -> String {
             t += "\n[[effect]]\nname = \"a win\"\nat = \"round_end\"\nwhen = 'round_winner == mover'\nset = { streak = 'streak(mover) + 1' }\n";
             t += "\n[[effect]]\nname = \"a loss\"\nat = \"round_end\"\nwhen = 'round_winner == opponent'\nset = { streak = '0' }\n";
         }
+        Some(_) if s.arrange == Some("rounds") => {
+            t += "\n[rounds]\nnext_starter = \"richer\"\nclosed = 'filter(all_holes, number(hole) == 1 and cut)'\nmatch_ends = 'store(south) < 2 or store(north) < 2'\n";
+            t += "\n[vars.poor]\nkind = \"flag\"\nscope = \"game\"\nper_player = true\n";
+            t += "\n[vars.cut]\nkind = \"flag\"\nscope = \"game\"\n";
+            t += "\n[[effect]]\nname = \"the poorer\"\nat = \"round_end\"\nset = { poor = 'store(mover) < store(opponent)', cut = 'store(south) < 8 or store(north) < 8' }\n";
+        }
         Some(_) => {
             t += &format!(
                 "\n[rounds]\nrefill = {}\nrefill_from = \"right\"\nnext_starter = \"poorer\"\n",
@@ -602,6 +619,9 @@ fn ruleset_text(s: &Spec) -> String {
     }
     match s.arrange {
         Some("lay") => t += "\n[arrange]\nput = 'own(origin)'\n",
+        Some("rounds") => {
+            t += "\n[arrange]\nat = \"rounds\"\nfirst = \"poorer\"\nput = 'own(origin) and (poor(mover) or seeds(origin) < seeds(opposite(origin)))'\n";
+        }
         Some(_) => {
             t += "\n[arrange]\npick = 'own(origin) and store(mover) == 0'\nput = 'own(origin)'\ndone = 'store(mover) == 0'\n";
             t += "\n[[capture]]\nname = \"a third seed\"\nat = \"put\"\nwhen = 'seeds(last) == 3'\ntake = ['last']\nto = \"mover\"\n";
@@ -767,6 +787,24 @@ proptest! {
         let rules = load(&spec);
         let mut game = Game::new(rules.clone());
         prop_assert_eq!(game.position().total(), rules.total_seeds());
+        let (moves, traces) = play_out(&mut game, seed)?;
+        replays(Game::new(rules.clone()), &moves, &traces, &game)?;
+        replays_untraced(Game::new(rules), &moves, &traces, &game)?;
+    }
+
+    /// Random rulesets turned into matches on two rows laid out again at every round, the
+    /// poorer player laying out freely and the richer copying it, with holes out of play by a
+    /// rule (`[arrange] at = "rounds"`, `[rounds] closed`).
+    #[test]
+    fn layouts_between_rounds_play_safely(mut spec in spec(), seed in any::<u64>()) {
+        spec.four_rows = false;
+        spec.three_rows = false;
+        spec.ring = false;
+        spec.neutral = None;
+        spec.rounds = Some("full");
+        spec.arrange = Some("rounds");
+        let rules = load(&spec);
+        let mut game = Game::new(rules.clone());
         let (moves, traces) = play_out(&mut game, seed)?;
         replays(Game::new(rules.clone()), &moves, &traces, &game)?;
         replays_untraced(Game::new(rules), &moves, &traces, &game)?;
