@@ -401,8 +401,10 @@ fn spec() -> impl Strategy<Value = Spec> {
                             (_, _, true) => 4 * holes,
                             _ => 2 * holes,
                         };
+                        // An arrangement that lays out held seeds adds two a player.
+                        let held = if arrange == Some("lay") { 4 } else { 0 };
                         match entry {
-                            Some("choose") if holes_all * seeds > 64 => Some("all"),
+                            Some("choose") if holes_all * seeds + held > 64 => Some("all"),
                             e => e,
                         }
                     },
