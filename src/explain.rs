@@ -744,13 +744,20 @@ impl Explainer<'_> {
             };
             let when = match at {
                 ruleset::ArrangeAt::Start => "Before play",
-                ruleset::ArrangeAt::Rounds => "At the start of every round after the first, once the board has been refilled",
-                ruleset::ArrangeAt::Always => "Before play, and again at the start of every later round once the board has been refilled",
+                ruleset::ArrangeAt::Rounds => {
+                    "At the start of every round after the first, once the board has been refilled"
+                }
+                ruleset::ArrangeAt::Always => {
+                    "Before play, and again at the start of every later round once the board has been refilled"
+                }
             };
-            let refill_none = at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
+            let refill_none =
+                at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
             let when = match (at, refill_none) {
                 (ruleset::ArrangeAt::Rounds, true) => "At the start of every round after the first",
-                (ruleset::ArrangeAt::Always, true) => "Before play, and again at the start of every later round",
+                (ruleset::ArrangeAt::Always, true) => {
+                    "Before play, and again at the start of every later round"
+                }
                 _ => when,
             };
             let mover = if self.rules.rounds.is_some() {

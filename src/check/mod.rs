@@ -704,7 +704,8 @@ impl Checker<'_> {
             )
             .hint("add a [rounds] table that refills the board, or arrange before play only (`at = \"start\"`; a match of separate games arranges again from the start)");
             let at = self.source.find("\n[arrange]").map(|at| at + 1);
-            self.diags.push(d.near(at.and_then(|at| key_near(self.source, at, "at"))));
+            self.diags
+                .push(d.near(at.and_then(|at| key_near(self.source, at, "at"))));
         }
 
         // Options declared but read nowhere are likely a mistake.
