@@ -780,9 +780,14 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     if rules.entry.is_some() {
         more.push_str("  +N enters N of the seeds you hold, where the rules allow it (e.g. +3).\n");
     }
-    if rules.arrange.is_some() {
+    if let Some(arrange) = &rules.arrange {
+        let when = match arrange.at {
+            sow::ruleset::ArrangeAt::Start => "Before play",
+            sow::ruleset::ArrangeAt::Rounds => "At the start of every round after the first",
+            sow::ruleset::ArrangeAt::Always => "Before play and at every round's start",
+        };
         more.push_str(&format!(
-            "  Before play, {letter}3+ puts a seed you hold into {letter}3 and {letter}3- picks one up from it;\n  \
+            "  {when}, {letter}3+ puts a seed you hold into {letter}3 and {letter}3- picks one up from it;\n  \
              pass ends your arrangement, where the rules allow it.\n"
         ));
     }

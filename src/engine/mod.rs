@@ -2028,7 +2028,7 @@ impl Game {
                 self.rules.player_title(player),
                 self.rule_words(id)
             ),
-            Illegality::NoArrangement => "nobody is arranging seeds now: s3+ and s3- are moves of the arrangement before play".to_string(),
+            Illegality::NoArrangement => "nobody is arranging seeds now: s3+ and s3- are moves of an arrangement (before play, or at a round's start where the rules have one)".to_string(),
             Illegality::NotDone(id) => format!(
                 "the rule {} does not let {} end their arrangement now",
                 self.rule_words(id),
