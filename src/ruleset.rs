@@ -1205,7 +1205,8 @@ pub struct Rounds {
     pub unfilled: Setting<Unfilled>,
     /// Holes out of play for the next round, by a rule: a set of holes (e.g. `filter(all_holes,
     /// number(hole) > holes - cut)`), read after every round but the last, once the round-end
-    /// effects are made and the match goes on, before the refill. They are not filled, and
+    /// effects are made and the match goes on, before the refill (and before holes change
+    /// hands by `rotate_owners`). They are not filled, and
     /// play treats them as `[sowing] closed_holes` says; a later round may bring them back.
     #[serde(default)]
     #[schemars(with = "Option<String>")]

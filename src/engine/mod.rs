@@ -3159,7 +3159,8 @@ impl Game {
                 next_up
             }
         };
-        // The holes out of play for the next round, by the rules, read before the refill.
+        // The holes out of play for the next round, by the rules, read before the refill (and
+        // before holes change hands, `rotate_owners`).
         let shut = match &program.round_closed {
             Some(closed) => closed(&cx, &self.pos) & g.board_holes(),
             None => 0,
@@ -3285,11 +3286,11 @@ impl Game {
                     pos.credit(&rules, p, supply);
                     continue;
                 }
+                let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
                 if refill == 0 {
                     // Everything goes into the player's hand, to be laid out.
                     pos.credit(&rules, p, supply);
                     if T::EVENTS {
-                        let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
                         tracer.event(Event::Refill {
                             player: p,
                             holes: 0,
@@ -3303,7 +3304,6 @@ impl Game {
                     continue;
                 }
                 let (mut filled, mut sown) = (0u8, 0u32);
-                let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
                 let (mut closed, mut open, mut partial) = (shut & mine, 0u64, None);
                 let mut fill = |h: Pos| {
                     if shut & bit(h) != 0 {
