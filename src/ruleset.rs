@@ -928,12 +928,12 @@ pub struct Entry {
     pub start: Expr,
 }
 
-/// The arrangement before play (`[arrange]`): the players, one after the other in turn order
-/// from the first mover, lay out seeds one at a time, each a ply of its own. A player's
-/// arrangement ends when they pass (where `done` allows it) or when they can neither put nor
-/// pick up a seed; once every player's has ended, the first mover makes the first move.
-/// Seeds put come from what the mover holds (their reserve, or their store), and seeds picked
-/// up go there.
+/// The arrangement before play, or at every round's start (`[arrange]`, `at`): the players,
+/// one after the other in turn order from the first mover (or as `first` says), lay out seeds
+/// one at a time, each a ply of its own. A player's arrangement ends when they pass (where
+/// `done` allows it) or when they can neither put nor pick up a seed; once every player's has
+/// ended, the round's first mover makes the first move. Seeds put come from what the mover
+/// holds (their reserve, or their store), and seeds picked up go there.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Arrange {
