@@ -742,23 +742,20 @@ impl Explainer<'_> {
                 Some(r) => (r.at, r.first),
                 None => Default::default(),
             };
-            let when = match at {
-                ruleset::ArrangeAt::Start => "Before play",
-                ruleset::ArrangeAt::Rounds => {
+            let refill_none =
+                at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.laid_out());
+            let when = match (at, refill_none) {
+                (ruleset::ArrangeAt::Start, _) => "Before play",
+                (ruleset::ArrangeAt::Rounds, true) => "At the start of every round after the first",
+                (ruleset::ArrangeAt::Rounds, false) => {
                     "At the start of every round after the first, once the board has been refilled"
                 }
-                ruleset::ArrangeAt::Always => {
-                    "Before play, and again at the start of every later round once the board has been refilled"
-                }
-            };
-            let refill_none =
-                at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
-            let when = match (at, refill_none) {
-                (ruleset::ArrangeAt::Rounds, true) => "At the start of every round after the first",
                 (ruleset::ArrangeAt::Always, true) => {
                     "Before play, and again at the start of every later round"
                 }
-                _ => when,
+                (ruleset::ArrangeAt::Always, false) => {
+                    "Before play, and again at the start of every later round once the board has been refilled"
+                }
             };
             let mover = if self.rules.rounds.is_some() {
                 "the round's first mover"
@@ -956,7 +953,7 @@ impl Explainer<'_> {
                 .refill_from
                 .clone()
                 .unwrap_or(ruleset::Setting::Fixed(RowEnd::Left));
-            let laid_out = refill == 0 && !restart;
+            let laid_out = self.rules.rounds.as_ref().is_some_and(|r| r.laid_out());
             if restart {
                 s.say("Every round starts again from the start position, the holes as the board lays them out and each player holding what they held at the start: a match of separate games, the seeds won in one not carried into the next.");
             } else if laid_out {

@@ -397,8 +397,6 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A set of holes (a mask of positions) as the notation writes it: the labels joined by `+`,
-/// or `-` for none.
 /// The players of a mask of seats, by name, joined by commas (`out=`, `arranging=`).
 fn seat_names(rules: &Rules, seats: u8) -> String {
     (rules.geometry.players())
@@ -426,6 +424,8 @@ fn relay_words(rules: &Rules, c: ClauseId) -> String {
     format!("relay{cites}")
 }
 
+/// A set of holes (a mask of positions) as the notation writes it: the labels joined by `+`,
+/// or `-` for none.
 fn set_labels(g: &crate::rules::Geometry, mask: u64) -> String {
     let labels: Vec<String> = (0..g.positions)
         .filter(|&h| mask & crate::rules::bit(h) != 0)
@@ -1170,7 +1170,7 @@ impl TextTrace {
                     Some((h, k)) => format!(" ({} with {k})", rules.geometry.label(*h)),
                     None => String::new(),
                 };
-                let laid_out = rules.rounds.as_ref().is_some_and(|r| r.refill == 0);
+                let laid_out = rules.rounds.as_ref().is_some_and(|r| r.laid_out());
                 let mut s = if laid_out {
                     // No refill count: the player's seeds are all in hand, to be laid out.
                     format!("  {} holds {kept} seeds to lay out", name(rules, *player))

@@ -837,6 +837,15 @@ pub struct RoundsRule {
     pub give: Option<GiveRule>,
 }
 
+impl RoundsRule {
+    /// Whether the board is not refilled by count between rounds but laid out by the players
+    /// (`[arrange] at = "rounds"` with no `refill`): every hole is emptied into its owner's
+    /// hand.
+    pub fn laid_out(&self) -> bool {
+        self.refill == 0 && !self.restart
+    }
+}
+
 /// A gift of seeds between rounds (`[rounds.give]`).
 #[derive(Debug, Clone)]
 pub struct GiveRule {

@@ -465,13 +465,15 @@ impl Checker<'_> {
             let restart = self.setting(&r.restart, "rounds.restart")?;
             // The table's header, for what it lacks.
             let header = (self.source.find("\n[rounds]")).map(|at| at + 1..at + 9);
-            let missing = |checker: &mut Self, key: &str, example: &str| {
+            // `unless`: the other ways out, after `restart`; `ways`: the hint's choices after the
+            // key's own.
+            let missing = |checker: &mut Self, key: &str, example: &str, (unless, ways): (&str, &str)| {
                 let d = Diagnostic::new(
                     Code::MissingKey,
-                    format!("[rounds] has no `{key}`, which is required unless every round starts again (`restart = true`)"),
+                    format!("[rounds] has no `{key}`, which is required unless every round starts again (`restart = true`){unless}"),
                 )
                 .label(format!("`{key}` is missing here"))
-                .hint(format!("add `{key} = {example}`, or `restart = true` for a match of separate games"));
+                .hint(format!("add `{key} = {example}`, {ways}"));
                 checker.error(d.near(header.clone()));
             };
             // Players who lay out their own seeds at every later round need no refill count.
@@ -480,13 +482,11 @@ impl Checker<'_> {
                 (_, true) => 0,
                 (None, false) if laid_out => 0,
                 (None, false) => {
-                    let d = Diagnostic::new(
-                        Code::MissingKey,
-                        "[rounds] has no `refill`, which is required unless every round starts again (`restart = true`) or the players lay out their seeds between rounds (`[arrange] at = \"rounds\"`)",
-                    )
-                    .label("`refill` is missing here")
-                    .hint("add `refill = 4`, `restart = true` for a match of separate games, or an arrangement at every round (`[arrange] at = \"rounds\"`)");
-                    self.error(d.near(header.clone()));
+                    let laid_out_too = (
+                        " or the players lay out their seeds between rounds (`[arrange] at = \"rounds\"`)",
+                        "`restart = true` for a match of separate games, or an arrangement at every round (`[arrange] at = \"rounds\"`)",
+                    );
+                    missing(self, "refill", "4", laid_out_too);
                     return None;
                 }
                 (Some(refill), false) => {
@@ -520,7 +520,7 @@ impl Checker<'_> {
                 (Some(from), false) => self.setting(from, "rounds.refill_from")?,
                 (None, false) if refill == 0 => ruleset::RowEnd::Left,
                 (None, false) => {
-                    missing(self, "refill_from", "\"left\"");
+                    missing(self, "refill_from", "\"left\"", ("", "or `restart = true` for a match of separate games"));
                     return None;
                 }
                 (_, true) => ruleset::RowEnd::Left,

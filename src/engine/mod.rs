@@ -1436,18 +1436,31 @@ fn first_arranger(
     starter: Player,
 ) -> Player {
     use crate::ruleset::ArrangeFirst;
-    let g = &rules.geometry;
-    let wealth = |p: Player| {
-        let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
-        pos.held(rules, p) + on_board
-    };
-    let seats = g.players().filter(|&p| pos.out & (1 << p) == 0);
-    // On equal totals the first in turn order counts as the poorer (`min_by_key` keeps the
-    // first of equals, `max_by_key` the last).
+    let seats = rules
+        .geometry
+        .players()
+        .filter(|&p| pos.out & (1 << p) == 0);
+    let wealth = |p: Player| pos.held(rules, p) + pos.row_seeds(rules, p);
     match first {
         ArrangeFirst::Starter => starter,
-        ArrangeFirst::Poorer => seats.min_by_key(|&p| wealth(p)).unwrap_or(starter),
-        ArrangeFirst::Richer => seats.max_by_key(|&p| wealth(p)).unwrap_or(starter),
+        ArrangeFirst::Poorer => by_wealth(seats, wealth, false).unwrap_or(starter),
+        ArrangeFirst::Richer => by_wealth(seats, wealth, true).unwrap_or(starter),
+    }
+}
+
+/// The player of `seats` holding the fewest seeds by `wealth`, the first in turn order on
+/// equal totals; or, `richer`, the most, the later in turn order on equal totals (so that of
+/// two equal players the first counts as the poorer either way).
+fn by_wealth(
+    seats: impl Iterator<Item = Player>,
+    wealth: impl Fn(Player) -> u32,
+    richer: bool,
+) -> Option<Player> {
+    // `min_by_key` keeps the first of equals, `max_by_key` the last.
+    if richer {
+        seats.max_by_key(|&p| wealth(p))
+    } else {
+        seats.min_by_key(|&p| wealth(p))
     }
 }
 
@@ -3181,14 +3194,11 @@ impl Game {
                 }
             }
             NextStarter::WithHoles => self.starter,
-            // On equal totals the first in turn order counts as the poorer.
-            // (`max_by_key` keeps the last of equals, `min_by_key` the first.)
-            NextStarter::Richer => (active.clone())
-                .max_by_key(|&p| scores.get(usize::from(p)).copied().unwrap_or(0))
-                .unwrap_or(after_starter),
-            NextStarter::Poorer => (active.clone())
-                .min_by_key(|&p| scores.get(usize::from(p)).copied().unwrap_or(0))
-                .unwrap_or(after_starter),
+            NextStarter::Richer | NextStarter::Poorer => {
+                let score = |p: Player| scores.get(usize::from(p)).copied().unwrap_or(0);
+                let richer = rounds.next_starter == NextStarter::Richer;
+                by_wealth(active.clone(), score, richer).unwrap_or(after_starter)
+            }
         };
         let mut pos = self.pos;
         for p in seats.clone().filter(|&p| short & (1 << p) != 0) {
@@ -3248,14 +3258,11 @@ impl Game {
             // turn order on equal totals) sets how many holes everyone fills, and what the hole
             // matching their partial last hole gets.
             // What each player lays out: what they hold and what their own holes hold.
-            let supply_of = |pos: &Position, p: Player| {
-                let on_board: u32 = g.holes_of(p).map(|h| u32::from(pos.seeds(h))).sum();
-                pos.held(&rules, p) + on_board
-            };
+            let supply_of =
+                |pos: &Position, p: Player| pos.held(&rules, p) + pos.row_seeds(&rules, p);
             let limit = if rounds.poorest {
-                let poorest = (seats.clone())
-                    .filter(|&p| pos.out & (1 << p) == 0)
-                    .min_by_key(|&p| supply_of(&pos, p));
+                let active = seats.clone().filter(|&p| pos.out & (1 << p) == 0);
+                let poorest = by_wealth(active, |p| supply_of(&pos, p), false);
                 poorest.map(|p| {
                     let have = supply_of(&pos, p);
                     let holes = g.holes(p).len() as u32;
@@ -3287,7 +3294,7 @@ impl Game {
                     continue;
                 }
                 let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
-                if refill == 0 {
+                if rounds.laid_out() {
                     // Everything goes into the player's hand, to be laid out.
                     pos.credit(&rules, p, supply);
                     if T::EVENTS {
