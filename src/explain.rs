@@ -728,6 +728,29 @@ impl Explainer<'_> {
             out.push(s);
         }
 
+        if let (Some(kind), Some((name, decl))) = (&self.rules.pieces, f.pieces.iter().next()) {
+            let mut s = Section::new(
+                "pieces",
+                format!("Pieces: \"{}\"", kind.name),
+                &decl.cites,
+                self.header_line(&format!("[pieces.{}]", name.get_ref()), 0),
+            );
+            if let Some(about) = &decl.about {
+                s.say(format!("The {}: {about}.", kind.name));
+            }
+            s.say(format!("Each player starts holding one {name}, off the board. On the board a {name} counts as a seed wherever seeds are counted: an empty hole holds neither, a lift takes it with the seeds, a capture takes it with the seeds of its hole and gives it to the capturer's hand, off the board. Held off the board it is no seed of its holder's. A position shows it in its hole, `5+{name}`.", name = kind.name));
+            s.say(match kind.sown {
+                ruleset::PieceOrder::Stack => format!("A hole is sown as a stack: the last piece or seed to arrive is sown first, so a {} falls after the seeds and pieces dropped on it since it arrived.", kind.name),
+                ruleset::PieceOrder::Last => format!("A lifted hole's {} falls after all its seeds.", kind.name),
+                ruleset::PieceOrder::First => format!("A lifted hole's {} falls before all its seeds.", kind.name),
+            });
+            s.say(match kind.round_end {
+                ruleset::PieceRoundEnd::Remainder => format!("At a round's end a {} on the board goes with the seeds of its hole; at the refill, one still on the board goes to its hole's owner.", kind.name),
+                ruleset::PieceRoundEnd::Holder => format!("At a round's end a {} on the board goes back to the player who put it down.", kind.name),
+            });
+            out.push(s);
+        }
+
         if let Some(a) = &f.arrange {
             let mut s = Section::new(
                 "arrange",
@@ -738,13 +761,15 @@ impl Explainer<'_> {
                 &a.cites,
                 self.header_line("[arrange]", 0),
             );
-            let (at, first) = match &self.rules.arrange {
-                Some(r) => (r.at, r.first),
+            let (at, first, refill_after) = match &self.rules.arrange {
+                Some(r) => (r.at, r.first, r.refill_after),
                 None => Default::default(),
             };
             let refill_none =
                 at.at_rounds() && self.rules.rounds.as_ref().is_some_and(|r| r.laid_out());
-            let when = match (at, refill_none) {
+            // Whether the round's arrangement comes before its refill, or on a refilled board.
+            let before_refill = refill_none || refill_after;
+            let when = match (at, before_refill) {
                 (ruleset::ArrangeAt::Start, _) => "Before play",
                 (ruleset::ArrangeAt::Rounds, true) => "At the start of every round after the first",
                 (ruleset::ArrangeAt::Rounds, false) => {
@@ -770,12 +795,25 @@ impl Explainer<'_> {
             s.say(format!("{when}, the players arrange their seeds one after the other, {order}. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, {mover} makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun."));
             if refill_none {
                 s.say("Between rounds nothing is refilled by count: every hole is emptied into its owner's hand, and the arrangement lays the seeds out.");
+            } else if refill_after && at.at_rounds() {
+                s.say("Between rounds every hole is first emptied into its owner's hand; the refill waits until every player has arranged, and then fills the holes the arrangement left empty.");
             }
-            s.note(self.note(
-                "a seed the mover holds may be put into a hole when, this hole being the one tried",
-                &a.put,
-                Ctx::Place,
-            ));
+            match &a.put {
+                Some(e) => s.note(self.note(
+                    "a seed the mover holds may be put into a hole when, this hole being the one tried",
+                    e,
+                    Ctx::Place,
+                )),
+                None => s.say("No seed is put: the arrangement puts pieces only."),
+            }
+            if let (Some(e), Some(kind)) = (&a.place, &self.rules.pieces) {
+                s.note(self.note(
+                    "a piece the mover holds may be put into a hole (written s3+ and the piece's name) when, this hole being the one tried",
+                    e,
+                    Ctx::Place,
+                ));
+                s.say(format!("A player who holds a {} cannot end their arrangement while they may still put it down.", kind.name));
+            }
             match &a.pick {
                 Some(e) => s.note(self.note("a seed may be picked up from a hole holding seeds when, this hole being the one tried", e, Ctx::Place)),
                 None => s.say("No seed is picked up: the players lay out what they hold."),
@@ -2321,6 +2359,12 @@ fn destination(d: Destination) -> &'static str {
         Destination::Opponent => "to the mover's opponent",
         Destination::Owner => "to the owner of the hole they are taken from",
         Destination::Removed => "out of the game (counted as taken by the mover)",
+        Destination::PieceHolder => {
+            "to the player holding the piece just dropped (to the mover when a seed was dropped)"
+        }
+        Destination::PieceOwner => {
+            "to the player whose piece was just dropped, whoever holds it now (to the mover when a seed was dropped)"
+        }
     }
 }
 

@@ -8,8 +8,9 @@
 //! who may only wait, or who declines an optional extra turn, writes `pass`. Where a move
 //! stopped at an optional capture, the mover writes `take` or `leave`; at a relay they may
 //! decline, `continue` or `stop`. In the arrangement
-//! before play, `s3+` puts one seed the mover holds into `s3`, `s3-` picks one up from it, and
-//! `pass` ends the mover's arrangement.
+//! before play, `s3+` puts one seed the mover holds into `s3`, `s3-` picks one up from it,
+//! `s3+stone` puts a piece they hold (`[pieces.stone]`), and `pass` ends the mover's
+//! arrangement.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
@@ -17,7 +18,10 @@
 //! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline),
 //! `stopped=...` (the player to move's move stopped at an optional capture, see
 //! [`crate::render::stopped_word`]), `arranging=south,north` (the players whose arrangement
-//! before play has not ended, the player to move among them)
+//! before play has not ended, the player to move among them), the pieces (`[pieces]`) not
+//! held by their owners off the board (`stone.south=s3^2@north`: South's stone in s3, two
+//! seeds or pieces dropped on it since, held by North; a cell shows the pieces it holds,
+//! `5+stone`)
 //! and the player to move (`south` or `north`, default South). A closed hole is
 //! written `x`. It is the notation [`crate::render::notation`] writes: a printed position
 //! reads back as the same position. A mistake is reported at the cell or word at fault.
@@ -57,6 +61,25 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
         },
     };
     let what = hole.trim();
+    if let Some(kind) = &rules.pieces
+        && let Some(label) = what.strip_suffix(kind.name.as_str())
+        && let Some(label) = label.strip_suffix('+')
+    {
+        if dir.is_some() {
+            return Err(format!(
+                "`{text}`: a {name} put has no direction; write {label}+{name}",
+                name = kind.name
+            ));
+        }
+        let at = rules.geometry.site_labelled(label.trim());
+        return match at {
+            Some(h) if rules.geometry.is_hole(h) => Ok(Move::placing(h, Place::Piece)),
+            _ => Err(format!(
+                "`{label}` is not a hole of the board; write a hole's label and +{name}, e.g. s3+{name}",
+                name = kind.name
+            )),
+        };
+    }
     for place in [Place::Put, Place::Pick] {
         if let Some(label) = what.strip_suffix(place.sign()) {
             if dir.is_some() {
@@ -280,6 +303,10 @@ struct Reader<'a> {
     claim_spans: [Option<Range<usize>>; 2],
     /// The `removed` or `claimed` just read, with its span and whether a value followed it.
     suffix: Option<(Suffix, Range<usize>, bool)>,
+    /// The pieces (`[pieces]`) each hole's cell shows (`5+stone`), and whose place a word
+    /// has given (`stone.south=s3`).
+    marks: [u8; MAX_POSITIONS],
+    placed: [bool; MAX_SEATS],
 }
 
 impl Reader<'_> {
@@ -333,22 +360,56 @@ impl Reader<'_> {
                 self.pos.closed |= 1u64.checked_shl(u32::from(h)).unwrap_or(0);
                 continue;
             }
-            *seeds = match count(cell) {
-                // At most MAX_SEEDS, which fits a hole.
-                Count::Seeds(k) => u16::try_from(k).unwrap_or(u16::MAX),
-                Count::TooMany => {
-                    return fail(
-                        format!("`{cell}` seeds in one hole: a board holds at most {MAX_SEEDS}"),
-                        span,
-                    );
-                }
-                Count::NotANumber => {
-                    return fail(
-                        format!("`{cell}` is not a seed count (a closed hole is written x)"),
-                        span,
-                    );
+            // `5+stone`: five seeds and a piece, which the hole's count includes.
+            let (cell, marks) = match cell.split_once('+') {
+                None => (cell, 0u16),
+                Some((number, pieces)) => {
+                    let name = self.rules.pieces.as_ref().map(|p| p.name.as_str());
+                    let all = pieces.split('+').all(|p| Some(p) == name);
+                    match name {
+                        Some(_) if all => (number, pieces.split('+').count() as u16),
+                        Some(name) => {
+                            return fail(
+                                format!(
+                                    "`{cell}`: a hole holds seeds and pieces, written 5+{name}"
+                                ),
+                                span,
+                            );
+                        }
+                        None => {
+                            return fail(
+                                format!(
+                                    "`{cell}`: {} has no pieces beside the seeds (`[pieces]`)",
+                                    self.rules.name
+                                ),
+                                span,
+                            );
+                        }
+                    }
                 }
             };
+            if let Some(m) = self.marks.get_mut(usize::from(h)) {
+                *m = u8::try_from(marks).unwrap_or(u8::MAX);
+            }
+            *seeds = marks
+                + match count(cell) {
+                    // At most MAX_SEEDS, which fits a hole.
+                    Count::Seeds(k) => u16::try_from(k).unwrap_or(u16::MAX),
+                    Count::TooMany => {
+                        return fail(
+                            format!(
+                                "`{cell}` seeds in one hole: a board holds at most {MAX_SEEDS}"
+                            ),
+                            span,
+                        );
+                    }
+                    Count::NotANumber => {
+                        return fail(
+                            format!("`{cell}` is not a seed count (a closed hole is written x)"),
+                            span,
+                        );
+                    }
+                };
         }
         Ok(())
     }
@@ -471,7 +532,35 @@ impl Reader<'_> {
                 );
             }
             let left = self.seats(names, span)?;
-            self.pos.offer = crate::engine::Offer::Arrange { left };
+            self.pos.offer = crate::engine::Offer::Arrange {
+                left,
+                refill: false,
+            };
+        } else if word == "then_refill" {
+            let waits = (self.rules.arrange.as_ref()).is_some_and(|a| a.refill_after);
+            match self.pos.offer {
+                crate::engine::Offer::Arrange { left, .. } if waits => {
+                    self.pos.offer = crate::engine::Offer::Arrange { left, refill: true };
+                }
+                _ if !waits => {
+                    return fail(
+                        format!(
+                            "{}'s refill never waits for an arrangement: no `then_refill`",
+                            self.rules.name
+                        ),
+                        span,
+                    );
+                }
+                _ => {
+                    return fail("`then_refill` follows `arranging=...`", span);
+                }
+            }
+        } else if let Some(kind) = &rules.pieces
+            && let Some(rest) = word
+                .strip_prefix(kind.name.as_str())
+                .and_then(|r| r.strip_prefix('.'))
+        {
+            self.piece(rest, span)?;
         } else if word == "held" {
             // Only introduces the holdings that follow (games of more than two players).
         } else if let Some((name, value)) = word.split_once('=')
@@ -498,6 +587,129 @@ impl Reader<'_> {
                 format!("unexpected `{word}` in the position; {SHAPE}"),
                 span,
             );
+        }
+        Ok(())
+    }
+
+    /// A piece's place (`[pieces]`), after `NAME.`: `south=s3^2@north` is South's piece in
+    /// s3 with two seeds or pieces dropped on it since, held by North; `held` for off the
+    /// board. By default a piece is its owner's, off the board.
+    fn piece(&mut self, value: &str, span: Range<usize>) -> Result<(), PositionError> {
+        let rules = self.rules;
+        let name = rules.pieces.as_ref().map_or("piece", |p| p.name.as_str());
+        let shape = format!(
+            "write {name}.PLAYER=HOLE (or held), then ^ and the seeds on it, @ and who holds it if not its owner: {name}.south=s3^2@north"
+        );
+        let Some((owner, rest)) = value.split_once('=') else {
+            return fail(format!("`{name}.{value}`: {shape}"), span);
+        };
+        let Some(owner) = seat_named(rules, owner) else {
+            return fail(
+                format!("`{owner}` is not one of the players; {shape}"),
+                span,
+            );
+        };
+        let (rest, holder) = match rest.split_once('@') {
+            Some((rest, who)) => match seat_named(rules, who) {
+                Some(p) => (rest, p),
+                None => return fail(format!("`{who}` is not one of the players; {shape}"), span),
+            },
+            None => (rest, owner),
+        };
+        let (place, covered) = match rest.split_once('^') {
+            Some((place, k)) => match k.parse::<u16>() {
+                Ok(k) => (place, k),
+                Err(_) => return fail(format!("`{k}` is not a count of seeds; {shape}"), span),
+            },
+            None => (rest, 0),
+        };
+        let at = if place == "held" {
+            NO_HOLE
+        } else {
+            match rules
+                .geometry
+                .site_labelled(place)
+                .filter(|&h| rules.geometry.is_hole(h))
+            {
+                Some(h) => h,
+                None => {
+                    return fail(
+                        format!("`{place}` is not a hole of the board; {shape}"),
+                        span,
+                    );
+                }
+            }
+        };
+        if at == NO_HOLE && covered > 0 {
+            return fail(
+                format!("a {name} held off the board has nothing on it; {shape}"),
+                span,
+            );
+        }
+        let slot = usize::from(owner);
+        if self.placed.get(slot).copied().unwrap_or(true) {
+            return fail(
+                format!("the {name} of {} is given twice", rules.player_title(owner)),
+                span,
+            );
+        }
+        if let (Some(seen), Some(piece)) =
+            (self.placed.get_mut(slot), self.pos.pieces.get_mut(slot))
+        {
+            *seen = true;
+            *piece = crate::engine::Piece {
+                at,
+                holder,
+                covered,
+            };
+        }
+        Ok(())
+    }
+
+    /// Whether the holes' cells show the pieces the words put there (`5+stone` and
+    /// `stone.south=s3`), each piece below as many seeds as the hole holds.
+    fn check_pieces(&self, whole: Range<usize>) -> Result<(), PositionError> {
+        let Some(kind) = &self.rules.pieces else {
+            return Ok(());
+        };
+        let g = &self.rules.geometry;
+        for (h, &marks) in (0u8..).zip(&self.marks) {
+            let there = self.pos.pieces_in(h);
+            let span = self
+                .cells
+                .get(usize::from(h))
+                .cloned()
+                .flatten()
+                .unwrap_or(whole.clone());
+            if u16::from(marks) != there {
+                return fail(
+                    format!(
+                        "{} shows {marks} {name}{}, but {there} {} placed there by {name}.PLAYER=",
+                        g.label(h),
+                        if marks == 1 { "" } else { "s" },
+                        if there == 1 { "is" } else { "are" },
+                        name = kind.name
+                    ),
+                    span,
+                );
+            }
+            let seeds = self.pos.seeds(h);
+            if let Some(p) = self
+                .pos
+                .pieces
+                .iter()
+                .find(|p| p.at == h && p.covered >= seeds)
+            {
+                return fail(
+                    format!(
+                        "{} holds {seeds} in all, so no {} there has {} on it",
+                        g.label(h),
+                        kind.name,
+                        p.covered
+                    ),
+                    span,
+                );
+            }
         }
         Ok(())
     }
@@ -928,7 +1140,17 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         cells: std::array::from_fn(|_| None),
         claim_spans: [None, None],
         suffix: None,
+        marks: [0; MAX_POSITIONS],
+        placed: [false; MAX_SEATS],
     };
+    if rules.pieces.is_some() {
+        // Each player holds their own piece unless a word says otherwise.
+        for p in g.players() {
+            if let Some(piece) = r.pos.pieces.get_mut(usize::from(p)) {
+                piece.holder = p;
+            }
+        }
+    }
     let mut at = 0;
     loop {
         let rest = after(text, at);
@@ -980,6 +1202,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         return fail("a position needs both rows: S[...] N[...]", whole);
     }
     r.check_claims()?;
+    r.check_pieces(whole.clone())?;
     let mut pos = r.pos;
     if pos.out & (1 << (pos.to_move & 7)) != 0 {
         return fail(

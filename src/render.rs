@@ -42,7 +42,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
                 if pos.closed & (1 << h) != 0 {
                     "x".to_string()
                 } else {
-                    seeds_in(pos, h).to_string()
+                    content(rules, seeds_in(pos, h), pos.pieces_in(h))
                 }
             })
             .collect::<Vec<_>>()
@@ -92,8 +92,11 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
             s.push_str(&stopped_word(rules, p));
         }
         // The players still to arrange their seeds before play.
-        crate::engine::Offer::Arrange { left } => {
+        crate::engine::Offer::Arrange { left, refill } => {
             s.push_str(&format!(" arranging={}", seat_names(rules, *left)));
+            if *refill {
+                s.push_str(" then_refill");
+            }
         }
     }
     let [south, north, ..] = pos.taken;
@@ -108,6 +111,31 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         .collect();
     if !claims.is_empty() {
         s.push_str(&format!(" claimed {}", claims.join(" ")));
+    }
+    // The pieces not held by their owners off the board, as they start (the others read
+    // back so): `stone.south=s3^2@north`, where it is, how many are on it, who holds it.
+    if let Some(kind) = &rules.pieces {
+        for (owner, piece) in (0u8..).zip(&pos.pieces).filter(|(_, p)| p.used()) {
+            if piece.at == NO_HOLE && piece.holder == owner {
+                continue;
+            }
+            let place = if piece.at == NO_HOLE {
+                "held".to_string()
+            } else {
+                g.label(piece.at)
+            };
+            s.push_str(&format!(
+                " {}.{}={place}",
+                kind.name,
+                rules.player_key(owner)
+            ));
+            if piece.covered > 0 {
+                s.push_str(&format!("^{}", piece.covered));
+            }
+            if piece.holder != owner {
+                s.push_str(&format!("@{}", rules.player_key(piece.holder)));
+            }
+        }
     }
     // The variables that differ from their first values (the others read back as those).
     // Each value from its slots at `at` (a set of holes takes two).
@@ -148,6 +176,28 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
     s
 }
 
+/// The letter that marks a player's piece (`[pieces]`) in a drawn hole: their name's first,
+/// lower-case (`s`, `n`).
+fn piece_letter(rules: &Rules, owner: Player) -> char {
+    let first = rules.player_key(owner).chars().next().unwrap_or('?');
+    first.to_ascii_lowercase()
+}
+
+/// The pieces (`[pieces]`) player `p` holds off the board, as a drawing writes them after their
+/// seeds: ` and stones s, n` (each by its first owner's letter), or nothing.
+fn held_pieces(rules: &Rules, pos: &Position, p: Player) -> String {
+    let letters: Vec<String> = (0u8..)
+        .zip(&pos.pieces)
+        .filter(|(_, x)| x.used() && x.at == NO_HOLE && x.holder == p)
+        .map(|(owner, _)| piece_letter(rules, owner).to_string())
+        .collect();
+    match letters.len() {
+        0 => String::new(),
+        1 => format!(" and {} {}", piece_name(rules), letters.join(", ")),
+        _ => format!(" and {}s {}", piece_name(rules), letters.join(", ")),
+    }
+}
+
 /// Seeds in position `h` (0 for a position beyond the board).
 fn seeds_in(pos: &Position, h: Pos) -> u16 {
     pos.board.get(usize::from(h)).copied().unwrap_or(0)
@@ -178,6 +228,13 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
             } else {
                 format!("{:>3}", format!("{}{seeds}", letter(p)))
             }
+        } else if pos.pieces_in(h) > 0 {
+            // The pieces after the seeds, each by its first owner's letter: `5n`.
+            let mut text = (seeds - pos.pieces_in(h)).to_string();
+            for (owner, _) in (0u8..).zip(&pos.pieces).filter(|(_, p)| p.at == h) {
+                text.push(piece_letter(rules, owner));
+            }
+            format!("{text:>3}")
         } else {
             format!("{seeds:>3}")
         }
@@ -239,7 +296,14 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         None => " ".repeat(6),
     };
     let mut out = String::new();
-    let reserve = |p: Player| format!("      {} reserve {}\n", name(rules, p), pos.held(rules, p));
+    let reserve = |p: Player| {
+        format!(
+            "      {} reserve {}{}\n",
+            name(rules, p),
+            pos.held(rules, p),
+            held_pieces(rules, pos, p)
+        )
+    };
     if track.is_none() {
         // The players other than South (the first) above the board, in turn order.
         for p in g.players().skip(1) {
@@ -408,12 +472,32 @@ fn seat_names(rules: &Rules, seats: u8) -> String {
 
 /// What a player does to a hole in the arrangement before play (`put`, or a pick), as text
 /// and the HTML replay write it.
-pub fn placed_words(put: bool) -> &'static str {
-    if put {
-        "puts a seed into"
-    } else {
-        "picks up a seed from"
+pub fn placed_words(rules: &Rules, put: bool, piece: bool) -> String {
+    match (put, piece) {
+        (_, true) => format!("puts a {} into", piece_name(rules)),
+        (true, false) => "puts a seed into".to_string(),
+        (false, false) => "picks up a seed from".to_string(),
     }
+}
+
+/// The name of the rules' pieces (`[pieces.NAME]`).
+pub fn piece_name(rules: &Rules) -> &str {
+    rules.pieces.as_ref().map_or("piece", |p| p.name.as_str())
+}
+
+/// A hole's content as positions write it: its seeds, then `+NAME` for each piece in it
+/// (`5+stone`); `units` counts the pieces too.
+pub fn content(rules: &Rules, units: u16, pieces: u16) -> String {
+    if pieces == 0 {
+        return units.to_string();
+    }
+    let name = piece_name(rules);
+    let mut text = units.saturating_sub(pieces).to_string();
+    for _ in 0..pieces {
+        text.push('+');
+        text.push_str(name);
+    }
+    text
 }
 
 /// The relay as a trace line names it: the ruleset's only one, with no name of its own, so
@@ -851,11 +935,17 @@ impl TextTrace {
                     ),
                 );
             }
-            Event::Lift { lap, hole, seeds } if laps => {
+            Event::Lift {
+                lap,
+                hole,
+                seeds,
+                pieces,
+            } if laps => {
                 self.finish(out);
+                let lifted = content(rules, *seeds, *pieces);
                 self.push(
                     out,
-                    format_args!("  lap {lap}: lift {} ({seeds})", l(*hole)),
+                    format_args!("  lap {lap}: lift {} ({lifted})", l(*hole)),
                 );
             }
             Event::Resow { lap, after, seeds } if laps => {
@@ -869,8 +959,13 @@ impl TextTrace {
                     ),
                 );
             }
-            Event::Drop { hole, seeds } if drops => {
-                self.push(out, format_args!(" {}:{seeds}", l(*hole)));
+            Event::Drop {
+                hole,
+                seeds,
+                pieces,
+            } if drops => {
+                let now = content(rules, *seeds, *pieces);
+                self.push(out, format_args!(" {}:{now}", l(*hole)));
             }
             Event::Skip { hole, clause: None } if drops => {
                 self.push(out, format_args!(" (skip {})", l(*hole)));
@@ -931,6 +1026,7 @@ impl TextTrace {
                 clause: c,
                 hole,
                 seeds,
+                pieces,
                 to,
                 resown,
             } => {
@@ -938,7 +1034,7 @@ impl TextTrace {
                     "capture {}: {} {} -> {}",
                     clause(rules, *c),
                     l(*hole),
-                    seeds,
+                    content(rules, *seeds, *pieces),
                     taker(rules, *to, *resown)
                 );
                 if laps {
@@ -1004,12 +1100,13 @@ impl TextTrace {
                 player,
                 hole,
                 put,
+                piece,
             } => {
                 self.finish(out);
                 out.say(format_args!(
                     "ply {ply}: {} {} {}\n",
                     name(rules, *player),
-                    placed_words(*put),
+                    placed_words(rules, *put, *piece),
                     l(*hole)
                 ));
             }
@@ -1164,6 +1261,8 @@ impl TextTrace {
                 closed,
                 open,
                 kept,
+                waiting,
+                ..
             } => {
                 self.finish(out);
                 let with = match partial {
@@ -1174,6 +1273,11 @@ impl TextTrace {
                 let mut s = if laid_out {
                     // No refill count: the player's seeds are all in hand, to be laid out.
                     format!("  {} holds {kept} seeds to lay out", name(rules, *player))
+                } else if *waiting {
+                    format!(
+                        "  {} holds {kept} seeds, to refill the holes left empty once the players have arranged",
+                        name(rules, *player)
+                    )
                 } else {
                     format!(
                         "  refill {}: {holes} holes with {seeds} seeds{with}, {kept} kept",
@@ -1317,13 +1421,32 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::Enter { lap, hole, seeds } => {
             json!({"event": "enter", "lap": lap, "hole": l(*hole), "seeds": seeds})
         }
-        Event::Lift { lap, hole, seeds } => {
-            json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds})
+        Event::Lift {
+            lap,
+            hole,
+            seeds,
+            pieces,
+        } => {
+            let mut v = json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds});
+            if *pieces > 0 {
+                v["pieces"] = json!(pieces);
+            }
+            v
         }
         Event::Resow { lap, after, seeds } => {
             json!({"event": "resow", "lap": lap, "after": l(*after), "seeds": seeds})
         }
-        Event::Drop { hole, seeds } => json!({"event": "drop", "hole": l(*hole), "seeds": seeds}),
+        Event::Drop {
+            hole,
+            seeds,
+            pieces,
+        } => {
+            let mut v = json!({"event": "drop", "hole": l(*hole), "seeds": seeds});
+            if *pieces > 0 {
+                v["pieces"] = json!(pieces);
+            }
+            v
+        }
         Event::Skip { hole, clause: None } => json!({"event": "skip", "hole": l(*hole)}),
         Event::Skip {
             hole,
@@ -1337,10 +1460,15 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             clause,
             hole,
             seeds,
+            pieces,
             to,
             resown,
         } => {
-            json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p), "resown": resown})
+            let mut v = json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p), "resown": resown});
+            if *pieces > 0 {
+                v["pieces"] = json!(pieces);
+            }
+            v
         }
         Event::Diverted { clause, hole, to } => {
             json!({"event": "diverted", "clause": c(*clause), "hole": l(*hole), "to": p(*to)})
@@ -1384,8 +1512,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             player,
             hole,
             put,
+            piece,
         } => json!({
-            "event": if *put { "put" } else { "pick" },
+            "event": match (*put, *piece) { (_, true) => "place", (true, false) => "put", (false, false) => "pick" },
             "ply": ply,
             "player": p(*player),
             "hole": l(*hole),
@@ -1428,6 +1557,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             closed,
             open,
             kept,
+            waiting,
+            ..
         } => {
             let labels = |m: u64| {
                 (0..64u8)
@@ -1435,12 +1566,16 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
                     .map(|b| g.label(b))
                     .collect::<Vec<_>>()
             };
-            json!({
+            let mut v = json!({
                 "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
                 "closed": labels(*closed), "kept": kept,
                 "partial": partial.map(|(h, k)| json!({"hole": g.label(h), "seeds": k})),
                 "open": labels(*open),
-            })
+            });
+            if *waiting {
+                v["waiting"] = json!(true);
+            }
+            v
         }
         Event::RoundStart { round, starter } => {
             json!({"event": "round_start", "round": round, "starter": p(*starter)})

@@ -470,6 +470,13 @@ pub enum IntX {
     Var(u8),
     /// A player's number variable (its first slot, and the player).
     VarOf(u8, Box<PlayerX>),
+    /// `pieces(h)`: the pieces (`[pieces]`) in a hole, counted in its seeds too.
+    Pieces(HoleX),
+    /// `pieces_held(p)`: the pieces a player holds off the board.
+    PiecesHeld(PlayerX),
+    /// `landed_on`: the seeds (and pieces) the hole of the lap's last drop held just before
+    /// it fell, whatever that drop's captures took since.
+    LandedOn,
     /// An aggregate over a set of holes: the body read with `hole` bound to each in turn.
     Over(Aggregate, Box<SetX>, Box<IntX>),
     /// `count(set, condition)`: the holes of the set where the condition holds.
@@ -529,6 +536,8 @@ pub enum BoolX {
     ReachedOpponent,
     /// `resowing`: the lap being sown is captured seeds sown again (`then = "sow"`).
     Resowing,
+    /// `piece_dropped`: what has just been dropped is a piece (`[pieces]`), not a seed.
+    PieceDropped,
     /// A flag variable.
     Var(u8),
     /// A player's flag variable.
@@ -642,6 +651,8 @@ pub struct CaptureRule {
     pub lift_also: Option<IntX>,
     /// The mover may decline the capture (lap-end and move-end clauses).
     pub optional: bool,
+    /// At a drop: the seed or piece just dropped stays where it fell (`keep = "dropped"`).
+    pub keep_dropped: bool,
 }
 
 /// A compiled legality clause.
@@ -715,6 +726,23 @@ pub struct ArrangeRule {
     pub at: crate::ruleset::ArrangeAt,
     /// Who arranges first.
     pub first: crate::ruleset::ArrangeFirst,
+    /// Where the mover may put a piece they hold (`false` where the rules have no pieces).
+    pub place: BoolX,
+    /// Whether the refill between rounds waits for the arrangement, filling the holes it
+    /// left empty.
+    pub refill_after: bool,
+}
+
+/// The rules' pieces unlike seeds (`[pieces.NAME]`): one kind, one piece a player.
+#[derive(Debug, Clone)]
+pub struct PiecesRule {
+    pub id: ClauseId,
+    /// The kind's name, as moves (`s3+NAME`) and positions write it.
+    pub name: String,
+    /// Where a piece falls in the sowing of the hole it is lifted from.
+    pub sown: crate::ruleset::PieceOrder,
+    /// Where a piece on the board goes at a round's end.
+    pub round_end: crate::ruleset::PieceRoundEnd,
 }
 
 /// A compiled extra-turn clause.
@@ -909,6 +937,8 @@ pub struct Rules {
     pub entry: Option<EntryRule>,
     /// The arrangement before play, when the rules have one.
     pub arrange: Option<ArrangeRule>,
+    /// The pieces unlike seeds, when the rules have them.
+    pub pieces: Option<PiecesRule>,
     /// Capture and effect clauses tried after each seed put, or picked up, in the
     /// arrangement.
     pub put_captures: Vec<CaptureRule>,
@@ -995,6 +1025,15 @@ impl Rules {
         .flatten()
         .chain(self.end_when.iter().map(|(_, e)| e))
         .find(|e| e.id == id)
+    }
+
+    /// The pieces in the game (`[pieces]`): one a player.
+    pub fn piece_count(&self) -> u32 {
+        if self.pieces.is_some() {
+            u32::from(self.geometry.seats)
+        } else {
+            0
+        }
     }
 
     /// Total seeds at the start.
@@ -1232,6 +1271,7 @@ impl BoolX {
             | BoolX::FirstMove
             | BoolX::ReachedOpponent
             | BoolX::Resowing
+            | BoolX::PieceDropped
             | BoolX::Var(_) => 1,
         }
     }
@@ -1256,7 +1296,11 @@ impl BoolX {
             BoolX::Dir(_, a, b) => a.reads(fact) || b.reads(fact),
             BoolX::Holds(_, set, body) => set.reads(fact) || body.reads(fact),
             BoolX::InSet(h, set) => h.reads(fact) || set.reads(fact),
-            BoolX::Const(_) | BoolX::LastSeed | BoolX::Resowing | BoolX::Var(_) => false,
+            BoolX::Const(_)
+            | BoolX::LastSeed
+            | BoolX::Resowing
+            | BoolX::PieceDropped
+            | BoolX::Var(_) => false,
         }
     }
 }
@@ -1264,8 +1308,10 @@ impl BoolX {
 impl IntX {
     fn size(&self) -> u64 {
         match self {
-            IntX::Seeds(h) | IntX::Number(h) => 1 + h.size(),
-            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => 1 + p.size(),
+            IntX::Seeds(h) | IntX::Number(h) | IntX::Pieces(h) => 1 + h.size(),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) | IntX::PiecesHeld(p) => {
+                1 + p.size()
+            }
             IntX::Neg(a) => 1 + a.size(),
             IntX::Arith(_, a, b) => 1 + a.size() + b.size(),
             IntX::VarOf(_, p) => 1 + p.size(),
@@ -1280,6 +1326,7 @@ impl IntX {
             | IntX::Hand
             | IntX::Lap
             | IntX::Entered
+            | IntX::LandedOn
             | IntX::Var(_) => 1,
         }
     }
@@ -1288,8 +1335,10 @@ impl IntX {
         match self {
             IntX::TurnSowings => fact == Fact::TurnSowings,
             IntX::Lap => fact == Fact::Lap,
-            IntX::Seeds(h) | IntX::Number(h) => h.reads(fact),
-            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => p.reads(fact),
+            IntX::Seeds(h) | IntX::Number(h) | IntX::Pieces(h) => h.reads(fact),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) | IntX::PiecesHeld(p) => {
+                p.reads(fact)
+            }
             IntX::Neg(a) => a.reads(fact),
             IntX::Arith(_, a, b) => a.reads(fact) || b.reads(fact),
             IntX::VarOf(_, p) => p.reads(fact),
@@ -1302,6 +1351,7 @@ impl IntX {
             | IntX::MoveCaptures
             | IntX::Hand
             | IntX::Entered
+            | IntX::LandedOn
             | IntX::Var(_) => false,
         }
     }

@@ -67,6 +67,12 @@ pub struct RulesetFile {
     /// one up) until they pass or can do nothing more; then play begins.
     #[serde(default)]
     pub arrange: Option<Arrange>,
+    /// Pieces unlike seeds (`[pieces.NAME]`, one kind): each player starts holding one, puts it
+    /// on the board in the arrangement (`s3+NAME`), and it is then sown, counted and taken as a
+    /// seed, while the position keeps where it is and who holds it.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, PieceDecl>")]
+    pub pieces: BTreeMap<toml::Spanned<String>, PieceDecl>,
     /// Variables the rules keep beyond the seeds (a count, a flag, a direction), each with
     /// the scope that resets it. Expressions read `NAME` (or `NAME(player)` for one a player);
     /// `[[effect]]` clauses set them.
@@ -711,6 +717,67 @@ pub enum Destination {
     Owner,
     /// Nobody: the seeds leave the game (counted as taken by the mover).
     Removed,
+    /// At a drop: the player holding the piece just dropped (`[pieces]`); the mover when the
+    /// drop was a seed.
+    PieceHolder,
+    /// At a drop: the player the piece just dropped belonged to at the start; the mover when
+    /// the drop was a seed.
+    PieceOwner,
+}
+
+/// What a capture leaves in a hole it takes (`keep`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Keep {
+    /// At a drop: the seed or piece just dropped stays where it fell; the hole's other
+    /// seeds and pieces are taken.
+    Dropped,
+}
+
+/// A kind of piece unlike a seed (`[pieces.NAME]`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PieceDecl {
+    /// What the piece is, for explanations.
+    #[serde(default)]
+    pub about: Option<String>,
+    /// The documented clauses it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// Where in the sowing of a hole lifted the piece falls: `"stack"` (the default: the
+    /// pieces and seeds of a hole are sown in the reverse of their arrival, so the piece falls
+    /// after the seeds dropped on it since it arrived), `"last"` or `"first"`.
+    #[serde(default)]
+    pub sown: Setting<PieceOrder>,
+    /// Where a piece still on the board goes when a round ends: `"remainder"` (the default:
+    /// with the seeds of its hole, as the ending says) or `"holder"` (back to the player who
+    /// held it when it was put on the board).
+    #[serde(default)]
+    pub round_end: Setting<PieceRoundEnd>,
+}
+
+/// Where a piece falls in the sowing of the hole it is lifted from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceOrder {
+    /// Last in, first out: after the seeds dropped on it since it arrived.
+    #[default]
+    Stack,
+    /// After every seed of the hole.
+    Last,
+    /// Before every seed of the hole.
+    First,
+}
+
+/// Where a piece on the board goes at a round's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceRoundEnd {
+    /// With the seeds of its hole, to whoever the ending gives them.
+    #[default]
+    Remainder,
+    /// Back to the player who held it when it was put on the board.
+    Holder,
 }
 
 /// A capture clause.
@@ -772,6 +839,10 @@ pub struct Capture {
     #[serde(default)]
     #[schemars(with = "Setting<bool>")]
     pub optional: Setting<bool>,
+    /// For `drop` captures: `"dropped"` leaves the seed or piece just dropped where it fell,
+    /// and takes the rest of the hole.
+    #[serde(default)]
+    pub keep: Option<Keep>,
 }
 
 /// A chain of captures: from the hole just taken (`hole`), step to another while a condition holds.
@@ -944,9 +1015,11 @@ pub struct Arrange {
     #[serde(default)]
     pub cites: Option<String>,
     /// Where the mover may put one seed they hold: `origin` is the hole tried (e.g.
-    /// `own(origin)`). Never offered to a mover who holds no seed.
-    #[schemars(with = "String")]
-    pub put: Expr,
+    /// `own(origin)`). Never offered to a mover who holds no seed. Default: nowhere (an
+    /// arrangement that only puts pieces, `place`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub put: Option<Expr>,
     /// Where the mover may pick up one seed into their hand (`origin` the hole tried; never
     /// an empty hole). Default: nowhere, so the players only lay out what they hold.
     #[serde(default)]
@@ -970,6 +1043,28 @@ pub struct Arrange {
     /// totals). Once every player has arranged, the round's first mover moves.
     #[serde(default)]
     pub first: Setting<ArrangeFirst>,
+    /// Where the mover may put a piece they hold (`[pieces]`), written `s3+NAME`: `origin` is
+    /// the hole tried. Default: nowhere. A player's arrangement does not end while they may
+    /// still put one.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub place: Option<Expr>,
+    /// With `at` including `"rounds"`: whether the refill comes `"before"` the arrangement
+    /// (the default) or `"after"` it, filling the holes the arrangement left empty.
+    #[serde(default)]
+    pub refill: Setting<ArrangeRefill>,
+}
+
+/// When the refill between rounds is made, beside the arrangement (`[arrange] refill`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrangeRefill {
+    /// The board is refilled, then the players arrange.
+    #[default]
+    Before,
+    /// Every hole is emptied into its owner's hand, the players arrange, and then the refill
+    /// fills the holes that are still empty.
+    After,
 }
 
 /// When the players arrange their seeds (`[arrange] at`).

@@ -6,7 +6,7 @@
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
 
-use crate::rules::{ClauseId, MAX_SEATS, Player, Pos};
+use crate::rules::{ClauseId, MAX_SEATS, NO_HOLE, Player, Pos};
 
 /// Why a game or round ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,11 +62,18 @@ pub enum Event {
     /// Seeds the mover holds taken up to be sown as a lap, the first into `hole`.
     Enter { lap: u32, hole: Pos, seeds: u16 },
     /// Seeds lifted to start a lap.
-    Lift { lap: u32, hole: Pos, seeds: u16 },
+    /// `seeds` counts the pieces (`[pieces]`) lifted too; `pieces` says how many there were.
+    Lift {
+        lap: u32,
+        hole: Pos,
+        seeds: u16,
+        pieces: u16,
+    },
     /// Captured seeds taken up to be sown as a lap, starting after `after`.
     Resow { lap: u32, after: Pos, seeds: u16 },
-    /// One seed dropped; `seeds` is the count after the drop.
-    Drop { hole: Pos, seeds: u16 },
+    /// One seed (or piece) dropped; `seeds` is the count after the drop, the hole's
+    /// `pieces` (`[pieces]`) included.
+    Drop { hole: Pos, seeds: u16, pieces: u16 },
     /// The sowing passed over a hole: the origin (`clause` none), or a hole a skip clause
     /// names for this seed.
     Skip { hole: Pos, clause: Option<ClauseId> },
@@ -77,10 +84,13 @@ pub enum Event {
     /// A capture clause took `seeds` from `hole`; `to` is None when the seeds leave the game.
     /// With `resown`, the seeds are not banked but held to be sown as the next lap (`to` is
     /// who the clause names).
+    /// `seeds` counts the pieces (`[pieces]`) taken too; `pieces` says how many there were
+    /// (they go to the taker's hand, to the mover's when the seeds leave the game).
     Capture {
         clause: ClauseId,
         hole: Pos,
         seeds: u16,
+        pieces: u16,
         to: Option<Player>,
         resown: bool,
     },
@@ -121,6 +131,8 @@ pub enum Event {
         player: Player,
         hole: Pos,
         put: bool,
+        /// The mover put a piece (`[pieces]`), not a seed.
+        piece: bool,
     },
     /// `player`'s arrangement before play has ended: they passed, or could do nothing more.
     Arranged { player: Player },
@@ -214,6 +226,11 @@ pub enum Event {
         closed: u64,
         open: u64,
         kept: u32,
+        /// The holes filled.
+        filled: u64,
+        /// The filling waits for the arrangement (`[arrange] refill = "after"`): the player
+        /// holds everything for now.
+        waiting: bool,
     },
     /// A new round starts.
     RoundStart { round: u32, starter: Player },
@@ -362,10 +379,16 @@ impl Tracer for Firings {
 /// longer holds every seed. Start it from the position before a ply; after the ply,
 /// [`Ledger::check`] compares it with the position the engine left. Tests and fuzz targets use
 /// it; so can anyone who doubts a trace.
+///
+/// Pieces (`[pieces]`) are counted as seeds wherever the board holds them; the ledger keeps
+/// no track of which unit is which, only of how many pieces are held off the board (`loose`).
 #[derive(Debug, Clone)]
 pub struct Ledger {
     rules: std::sync::Arc<crate::rules::Rules>,
+    /// The position by the events, its pieces forgotten (so every unit on the board counts).
     pos: crate::engine::Position,
+    /// The pieces held off the board.
+    loose: u32,
     hand: u32,
     mover: Player,
     total: u32,
@@ -383,10 +406,15 @@ impl Ledger {
     ) -> Ledger {
         Ledger {
             rules: rules.clone(),
-            pos: *before,
+            pos: before.without_pieces(),
+            loose: before
+                .pieces
+                .iter()
+                .filter(|p| p.used() && p.at == NO_HOLE)
+                .count() as u32,
             hand: 0,
             mover: before.to_move,
-            total: before.total(),
+            total: before.units(),
             events: 0,
             broken: None,
             refilled: false,
@@ -412,7 +440,7 @@ impl Ledger {
         }
         let mine = (self.pos.board, self.pos.reserve, self.pos.taken);
         if self.refilled {
-            if after.total() != self.total {
+            if after.units() != self.total {
                 return Err(format!("the refilled board holds {} seeds", after.total()));
             }
         } else if mine != (after.board, after.reserve, after.taken) {
@@ -431,12 +459,14 @@ impl Ledger {
         }
     }
 
-    /// Takes the whole of `hole`, which must hold `seeds`.
+    /// Takes `seeds` from `hole`: the whole of it, or all but what was just dropped there
+    /// (`keep = "dropped"`; the ply's end compares the board exactly).
     fn take(&mut self, hole: Pos, seeds: u16, e: &Event) {
-        if self.pos.seeds(hole) != seeds {
-            self.fail(format!("{e:?}: the hole holds {}", self.pos.seeds(hole)));
+        let there = self.pos.seeds(hole);
+        if there != seeds && there != seeds + 1 {
+            self.fail(format!("{e:?}: the hole holds {there}"));
         }
-        self.pos.set(hole, 0);
+        self.pos.set(hole, there.saturating_sub(seeds));
     }
 }
 
@@ -448,11 +478,21 @@ impl Tracer for Ledger {
             | Event::Pass { player, .. }
             | Event::Decided { player, .. } => self.mover = *player,
             Event::Placed {
-                player, hole, put, ..
+                player,
+                hole,
+                put,
+                piece,
+                ..
             } => {
                 self.mover = *player;
                 let (held, there) = (self.pos.held(&self.rules, *player), self.pos.seeds(*hole));
-                if *put {
+                if *piece {
+                    if self.loose == 0 {
+                        self.fail(format!("{e:?}: nobody holds a piece"));
+                    }
+                    self.loose = self.loose.saturating_sub(1);
+                    self.pos.set(*hole, there.saturating_add(1));
+                } else if *put {
                     if held == 0 {
                         self.fail(format!("{e:?}: the mover holds nothing"));
                     }
@@ -484,7 +524,7 @@ impl Tracer for Ledger {
                 self.pos.debit(&self.rules, self.mover, u32::from(*seeds));
                 self.hand += u32::from(*seeds);
             }
-            Event::Drop { hole, seeds } => {
+            Event::Drop { hole, seeds, .. } => {
                 self.hand = self.hand.wrapping_sub(1);
                 self.pos.set(*hole, self.pos.seeds(*hole).saturating_add(1));
                 if self.pos.seeds(*hole) != *seeds {
@@ -514,12 +554,15 @@ impl Tracer for Ledger {
             Event::Capture {
                 hole,
                 seeds,
+                pieces,
                 to,
                 resown,
                 ..
             } => {
                 self.take(*hole, *seeds, &e);
-                let n = u32::from(*seeds);
+                // The pieces go to a hand, apart from the seeds.
+                self.loose += u32::from(*pieces);
+                let n = u32::from(seeds - pieces);
                 match (to, resown) {
                     (_, true) => self.hand += n,
                     (Some(p), false) => self.pos.credit(&self.rules, *p, n),
@@ -541,13 +584,15 @@ impl Tracer for Ledger {
                 if self.hand != 0 {
                     self.fail(format!("{e:?}: {} seeds still in hand", self.hand));
                 }
-                if board.total() != self.total {
+                if board.units() != self.total {
                     self.fail(format!(
                         "{e:?}: the board at the end holds {}",
                         board.total()
                     ));
                 }
-                self.pos = **board;
+                let off = board.pieces.iter().filter(|p| p.used() && p.at == NO_HOLE);
+                self.loose = off.count() as u32;
+                self.pos = board.without_pieces();
             }
             Event::Refill { .. } => {
                 // A refill moves every player's seeds at once, as the rounds' rule says; the
@@ -563,7 +608,7 @@ impl Tracer for Ledger {
                 // A new game from the layout: the ply's end is checked by the game's totals (a
                 // set-up position may have held fewer).
                 self.refilled = true;
-                self.total = self.rules.total_seeds();
+                self.total = self.rules.total_seeds() + self.rules.piece_count();
             }
             Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {
                 // Between rounds, like the refill: the next ply's totals check the board.
@@ -589,8 +634,8 @@ impl Tracer for Ledger {
             | Event::Cycle { .. }
             | Event::GameEnd { .. } => {}
         }
-        if !self.refilled && self.pos.total() + self.hand != self.total {
-            let (placed, hand) = (self.pos.total(), self.hand);
+        if !self.refilled && self.pos.total() + self.hand + self.loose != self.total {
+            let (placed, hand) = (self.pos.total() + self.loose, self.hand);
             self.fail(format!("{e:?}: {placed} seeds placed and {hand} in hand"));
         }
     }

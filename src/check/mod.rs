@@ -415,6 +415,7 @@ impl Checker<'_> {
             Some(a) => Some(self.arrange(a)?),
             None => None,
         };
+        let pieces = self.pieces(f);
         let (mut drop_effects, mut lap_effects, mut move_effects, mut round_effects) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut put_effects, mut pick_effects) = (Vec::new(), Vec::new());
@@ -774,6 +775,7 @@ impl Checker<'_> {
             extra_turns,
             entry,
             arrange,
+            pieces: pieces?,
             put_captures,
             put_effects,
             pick_captures,
@@ -1625,7 +1627,10 @@ impl Checker<'_> {
     fn arrange(&mut self, a: &ruleset::Arrange) -> Option<ArrangeRule> {
         let name = a.name.as_deref().unwrap_or("arrangement");
         let id = self.clause(name, &a.cites);
-        let put = self.condition(&a.put, LEGAL, "in the arrangement's `put`", name);
+        let put = match &a.put {
+            Some(e) => self.condition(e, LEGAL, "in the arrangement's `put`", name),
+            None => Some(BoolX::Const(false)),
+        };
         let pick = match &a.pick {
             Some(e) => self.condition(e, LEGAL, "in the arrangement's `pick`", name),
             None => Some(BoolX::Const(false)),
@@ -1634,8 +1639,13 @@ impl Checker<'_> {
             Some(e) => self.condition(e, AFTER_PLY, "in the arrangement's `done`", name),
             None => Some(BoolX::Const(false)),
         };
+        let place = match &a.place {
+            Some(e) => self.condition(e, LEGAL, "in the arrangement's `place`", name),
+            None => Some(BoolX::Const(false)),
+        };
         let at = self.setting(&a.at, "arrange.at");
         let first = self.setting(&a.first, "arrange.first");
+        let refill = self.setting(&a.refill, "arrange.refill");
         Some(ArrangeRule {
             id,
             put: put?,
@@ -1643,7 +1653,158 @@ impl Checker<'_> {
             done: done?,
             at: at?,
             first: first?,
+            place: place?,
+            refill_after: refill? == ruleset::ArrangeRefill::After,
         })
+    }
+
+    /// Checks `[pieces]`, and every key that speaks of pieces, against the rest of the rules:
+    /// one kind of piece, whose name moves and positions can write (`s3+stone`), put on the
+    /// board by the arrangement, and none of the settings that move part of a hole or send a
+    /// seed elsewhere than where it is due (a piece in them would have no defined place).
+    fn pieces(&mut self, f: &RulesetFile) -> Option<Option<crate::rules::PiecesRule>> {
+        let refuse = |checker: &mut Self,
+                      message: String,
+                      hint: &str,
+                      near: Option<std::ops::Range<usize>>| {
+            let d = Diagnostic::new(Code::PiecesUnsupported, message).hint(hint.to_string());
+            checker.error(d.near(near));
+        };
+        let header = self.source.find("\n[pieces").map(|at| at + 1..at + 8);
+        let mut kinds = f.pieces.iter();
+        let first = kinds.next();
+        let place = f.arrange.as_ref().and_then(|a| a.place.as_ref());
+        let Some((name, decl)) = first else {
+            if let Some(place) = place {
+                refuse(
+                    self,
+                    "the arrangement's `place` puts a piece, but the rules declare no pieces"
+                        .into(),
+                    "declare the pieces under [pieces.NAME], or remove `place`",
+                    Some(place.span()),
+                );
+                return None;
+            }
+            for c in &f.capture {
+                let to_piece = matches!(
+                    c.to,
+                    Setting::Fixed(
+                        ruleset::Destination::PieceHolder | ruleset::Destination::PieceOwner
+                    )
+                );
+                if to_piece {
+                    refuse(
+                        self,
+                        format!(
+                            "capture clause \"{}\" gives the seeds to a piece's holder or owner, but the rules declare no pieces",
+                            c.name
+                        ),
+                        "declare the pieces under [pieces.NAME], or give the seeds to the `mover`, `opponent` or `owner`",
+                        key_near(self.source, c.when.span().start, "to"),
+                    );
+                    return None;
+                }
+            }
+            return Some(None);
+        };
+        if let Some((extra, _)) = kinds.next() {
+            refuse(
+                self,
+                format!(
+                    "the rules declare two kinds of piece, `{}` and `{}`; one kind is supported",
+                    name.get_ref(),
+                    extra.get_ref()
+                ),
+                "declare one kind under [pieces.NAME]: each player holds one piece of it",
+                Some(extra.span()),
+            );
+            return None;
+        }
+        let word = name.get_ref().as_str();
+        let writable = word.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && !matches!(word, "pass" | "take" | "leave" | "continue" | "stop");
+        if !writable {
+            refuse(
+                self,
+                format!(
+                    "`{word}` cannot name a piece: moves write it after a hole, as in s3+{word}"
+                ),
+                "name it with lower-case letters, digits and `_`, starting with a letter (e.g. `stone`)",
+                Some(name.span()),
+            );
+            return None;
+        }
+        let clash: Option<(&str, &str)> = if f.board.stores == ruleset::Stores::Track {
+            Some((
+                "stores on the track, which a piece would be sown into",
+                "keep captures beside the board (`stores = \"reserve\"`), or remove the pieces",
+            ))
+        } else if f.sowing.lift.is_some() {
+            Some((
+                "`[sowing] lift`, which leaves part of a hole",
+                "a piece is sown with its whole hole: remove `lift`, or the pieces",
+            ))
+        } else if !f.sowing.redirect.is_empty() {
+            Some((
+                "`[[sowing.redirect]]`, which sends a seed elsewhere than the hole it is due into",
+                "remove the redirects, or the pieces",
+            ))
+        } else if f.capture.iter().any(|c| c.claim) {
+            Some((
+                "a claimed hole (`claim = true`), whose seeds go to the claimer as they fall",
+                "remove `claim`, or the pieces",
+            ))
+        } else if f.capture.iter().any(|c| c.then == ruleset::After::Sow) {
+            Some((
+                "captured seeds sown again (`then = \"sow\"`)",
+                "a captured piece goes to the capturer's hand: remove `then = \"sow\"`, or the pieces",
+            ))
+        } else if f
+            .rounds
+            .as_ref()
+            .is_some_and(|r| r.give.is_some() || !matches!(r.win_holes, Setting::Fixed(false)))
+        {
+            Some((
+                "a gift or holes won between rounds (`[rounds.give]`, `win_holes`)",
+                "remove them, or the pieces",
+            ))
+        } else if !matches!(
+            f.end.neutral_seeds,
+            Setting::Fixed(ruleset::NeutralSeeds::Stay)
+        ) {
+            Some((
+                "neutral seeds shared at the end (`neutral_seeds`), which would split a piece",
+                "leave the neutral holes' seeds on the board, or remove the pieces",
+            ))
+        } else if place.is_none() {
+            Some((
+                "no arrangement that puts a piece on the board",
+                "add `place = 'CONDITION'` under [arrange] (e.g. `place = 'own(origin)'`): each player starts holding their piece",
+            ))
+        } else {
+            None
+        };
+        if let Some((what, hint)) = clash {
+            refuse(
+                self,
+                format!("pieces (`[pieces.{word}]`) cannot go with {what}"),
+                hint,
+                header,
+            );
+            return None;
+        }
+        let id = self.clause(word, &decl.cites);
+        let sown = self.setting(&decl.sown, "pieces.sown");
+        let round_end = self.setting(&decl.round_end, "pieces.round_end");
+        Some(Some(crate::rules::PiecesRule {
+            id,
+            name: word.to_string(),
+            sown: sown?,
+            round_end: round_end?,
+        }))
     }
 
     /// Refuses clauses tried after a seed put where the rules have no arrangement.
@@ -2170,6 +2331,25 @@ impl Checker<'_> {
             let d = d.near(key_near(self.source, c.when.span().start, "optional"));
             self.error(d);
         }
+        let to_piece = matches!(
+            to,
+            Some(ruleset::Destination::PieceHolder | ruleset::Destination::PieceOwner)
+        );
+        if (c.keep.is_some() || to_piece) && c.at != Moment::Drop {
+            let what = if c.keep.is_some() {
+                "`keep = \"dropped\"` leaves what was just dropped"
+            } else {
+                "`to` names the holder or owner of the piece just dropped"
+            };
+            let d = Diagnostic::new(
+                Code::KeepNotAtDrop,
+                format!("capture clause \"{}\": {what}, which only a drop capture (`at = \"drop\"`) has", c.name),
+            )
+            .hint("try the clause at `drop`, or give the seeds to the `mover`, `opponent` or `owner` and take the whole hole");
+            let key = if c.keep.is_some() { "keep" } else { "to" };
+            let d = d.near(key_near(self.source, c.when.span().start, key));
+            self.error(d);
+        }
         if c.then != ruleset::After::Continue && c.at != Moment::LapEnd {
             let d = Diagnostic::new(
                 Code::ThenNotAtLapEnd,
@@ -2251,6 +2431,7 @@ impl Checker<'_> {
             sow_after,
             lift_also,
             optional: optional?,
+            keep_dropped: c.keep == Some(ruleset::Keep::Dropped),
         })
     }
 

@@ -201,6 +201,18 @@ pub const NAMES: &[NameDoc] = &[
         doc: "at a drop: whether it is the lap's last seed",
     },
     NameDoc {
+        name: "piece_dropped",
+        ty: Type::Bool,
+        needs: facts::DROP,
+        doc: "at a drop: whether what fell is a piece (`[pieces]`), not a seed",
+    },
+    NameDoc {
+        name: "landed_on",
+        ty: Type::Number,
+        needs: facts::LAST,
+        doc: "the seeds and pieces the hole of the lap's last seed held just before it fell, whatever a capture at that drop took since",
+    },
+    NameDoc {
         name: "first_move",
         ty: Type::Bool,
         needs: 0,
@@ -352,6 +364,18 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         args: &[Type::Player],
         ty: Type::Number,
         doc: "seeds a player holds in their store or reserve",
+    },
+    FunctionDoc {
+        name: "pieces",
+        args: &[Type::Hole],
+        ty: Type::Number,
+        doc: "the pieces (`[pieces]`) in a hole, which its seeds count too",
+    },
+    FunctionDoc {
+        name: "pieces_held",
+        args: &[Type::Player],
+        ty: Type::Number,
+        doc: "the pieces (`[pieces]`) a player holds off the board",
     },
     FunctionDoc {
         name: "row_seeds",
@@ -701,6 +725,9 @@ fn least(x: &IntX) -> Option<i64> {
         | IntX::Hand
         | IntX::Lap
         | IntX::Entered
+        | IntX::Pieces(_)
+        | IntX::PiecesHeld(_)
+        | IntX::LandedOn
         | IntX::Count(..) => Some(0),
         IntX::Over(_, _, body) => least(body).filter(|&low| low >= 0).map(|_| 0),
         IntX::If(_, a, b) => Some(least(a)?.min(least(b)?)),
@@ -865,6 +892,8 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "entered" => Typed::Number(IntX::Entered),
         "resowing" => Typed::Bool(BoolX::Resowing),
         "last_seed" => Typed::Bool(BoolX::LastSeed),
+        "piece_dropped" => Typed::Bool(BoolX::PieceDropped),
+        "landed_on" => Typed::Number(IntX::LandedOn),
         "first_move" => Typed::Bool(BoolX::FirstMove),
         "direction" => Typed::Dir(DirX::Move),
         "none" => Typed::Dir(DirX::Const(0)),
@@ -1069,6 +1098,7 @@ fn call_node(
     };
     Ok(match name {
         "seeds" => Typed::Number(IntX::Seeds(hole())),
+        "pieces" => Typed::Number(IntX::Pieces(hole())),
         "number" => Typed::Number(IntX::Number(hole())),
         "next" => Typed::Hole(HoleX::Next(Box::new(hole()))),
         "ahead" => {
@@ -1089,13 +1119,14 @@ fn call_node(
         "closed" => Typed::Bool(BoolX::IsClosed(hole())),
         "claimed" => Typed::Bool(BoolX::Claimed(hole())),
         "store" | "row_seeds" | "max_seeds" | "hole" | "claim" | "holes_of" | "inner_row"
-        | "outer_row" => {
+        | "outer_row" | "pieces_held" => {
             let player = match typed.next() {
                 Some(Typed::Player(p)) => p,
                 _ => PlayerX::Mover,
             };
             match name {
                 "store" => Typed::Number(IntX::Store(player)),
+                "pieces_held" => Typed::Number(IntX::PiecesHeld(player)),
                 "row_seeds" => Typed::Number(IntX::RowSeeds(player)),
                 "holes_of" => Typed::Set(SetX::HolesOf(player)),
                 "inner_row" => Typed::Set(SetX::Inner(player)),

@@ -249,6 +249,20 @@ before play (`at = \"put\"`) is not part of a move, and cannot be declined eithe
 arrangement before play. Without an `[arrange]` table nobody puts a seed, so the clause would
 never be tried: add `[arrange]`, or try the clause at `drop`, `lap_end` or `move_end`."
 
+    PiecesUnsupported "E0136" Error "Pieces with settings they cannot go with"
+"`[pieces.NAME]` declares one kind of piece unlike a seed; each player starts holding one and
+puts it on the board in the arrangement (`[arrange] place`). A piece is sown with the whole
+of its hole, and goes wherever its hole's seeds go; settings that lift part of a hole, send a
+seed elsewhere than the hole it is due into, sow captured seeds again, or move holes and seeds
+between players at the refill would leave a piece no defined place, so they are refused with
+pieces. Keys that speak of pieces (`place`, `to = \"piece_holder\"`) need `[pieces]`."
+
+    KeepNotAtDrop "E0137" Error "A capture that keeps what was just dropped, not at a drop"
+"`keep = \"dropped\"` leaves the seed or piece just dropped in the hole it takes, and
+`to = \"piece_holder\"` or `\"piece_owner\"` gives the seeds to the holder or first owner
+of the piece just dropped: both speak of a drop, so the clause must be tried at each drop
+(`at = \"drop\"`)."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -137,6 +137,8 @@ pub struct CaptureProgram {
     pub lift_also: Option<Num>,
     /// The mover may decline the capture: the move stops for their decision.
     pub optional: bool,
+    /// At a drop: the seed or piece just dropped stays where it fell.
+    pub keep_dropped: bool,
 }
 
 /// What a capture clause takes.
@@ -242,6 +244,8 @@ pub struct ArrangeProgram {
     pub put: Cond,
     pub pick: Cond,
     pub done: Cond,
+    /// Where the mover may put a piece they hold.
+    pub place: Cond,
 }
 
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
@@ -305,6 +309,9 @@ pub struct Program {
     pub quiet_laps: bool,
     /// Whether some variable goes back to its first value at the end of every lap.
     pub lap_vars: bool,
+    /// Where pieces (`[pieces]`) fall in the sowing of their hole, when the rules have
+    /// pieces: every drop then asks whether it is a piece's.
+    pub pieces: Option<crate::ruleset::PieceOrder>,
 }
 
 impl Program {
@@ -328,6 +335,7 @@ impl Program {
             then: r.then,
             claim: r.claim,
             optional: r.optional,
+            keep_dropped: r.keep_dropped,
             cost: r.when.size(),
             sow_after: r.sow_after.as_ref().map(|h| c.hole(h)),
             lift_also: r.lift_also.as_ref().map(|n| c.num(n)),
@@ -382,10 +390,12 @@ impl Program {
             && rules.skips.iter().all(|k| !may_fire(&k.when))
             && rules.redirects.iter().all(|r| !may_fire(&r.when))
             && rules.first_seed == FirstSeed::Next
+            && rules.pieces.is_none()
             && !rules.reads(Fact::ReachedOpponent);
         Program {
             quiet_laps,
             lap_vars,
+            pieces: rules.pieces.as_ref().map(|p| p.sown),
             max_laps: rules.max_laps.unwrap_or(u32::MAX),
             drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
             lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
@@ -399,6 +409,7 @@ impl Program {
                 put: c.cond(&a.put),
                 pick: c.cond(&a.pick),
                 done: c.cond(&a.done),
+                place: c.cond(&a.place),
             }),
             round_effects: rules.round_effects.iter().map(|e| c.effect(e)).collect(),
             max_steps: crate::rules::MAX_STEPS_PER_MOVE,
@@ -815,6 +826,7 @@ impl Compiler<'_> {
             BoolX::FirstMove => Box::new(|cx, pos| pos.moved & (1 << cx.mover) == 0),
             BoolX::ReachedOpponent => Box::new(|cx, _| cx.reached_opponent),
             BoolX::Resowing => Box::new(|cx, _| cx.resowing),
+            BoolX::PieceDropped => Box::new(|cx, _| cx.dropped != NOBODY),
         }
     }
 
@@ -1162,6 +1174,20 @@ impl Compiler<'_> {
             IntX::Lap => Box::new(|cx, _| i64::from(cx.lap)),
             IntX::Entered => Box::new(|cx, _| i64::from(cx.entered)),
             IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
+            IntX::Pieces(h) => on_hole!(self, h, |cx, pos, p| i64::from(pos.pieces_in(p))),
+            IntX::PiecesHeld(p) => {
+                let p = self.who(p);
+                Box::new(move |cx, pos| i64::from(pos.pieces_held(p(cx, pos))))
+            }
+            IntX::LandedOn => Box::new(|cx, pos| {
+                // Recorded where a drop clause was tried at the lap's last drop (it may have
+                // taken seeds since); otherwise the hole holds what it held and the seed.
+                if cx.landed_at == cx.last && cx.last != NO_HOLE {
+                    i64::from(cx.landed_on)
+                } else {
+                    i64::from(pos.seeds(cx.last).saturating_sub(1))
+                }
+            }),
             IntX::Count(set, body) => {
                 let set = self.set(set);
                 if let Some(test) = self.seed_test(body) {

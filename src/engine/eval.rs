@@ -34,6 +34,13 @@ pub struct Cx<'a> {
     pub round_winner: Player,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
+    /// At a drop: the piece just dropped (its slot, by first owner), or [`NOBODY`] for a seed.
+    pub dropped: Player,
+    /// The hole of the lap's last drop where a drop clause was tried, and the seeds it held
+    /// just before that drop (`landed_on`); [`NO_HOLE`] when none was tried this lap (nothing
+    /// then took seeds from it, so it held one less than it holds).
+    pub landed_at: Pos,
+    pub landed_on: u16,
 }
 
 impl<'a> Cx<'a> {
@@ -59,6 +66,9 @@ impl<'a> Cx<'a> {
             reached_opponent: false,
             round_winner: crate::rules::NOBODY,
             steps: 0,
+            dropped: crate::rules::NOBODY,
+            landed_at: NO_HOLE,
+            landed_on: 0,
         }
     }
 
@@ -132,8 +142,10 @@ pub fn reads_hole(x: &BoolX) -> bool {
     }
     fn int(x: &IntX) -> bool {
         match x {
-            IntX::Seeds(h) | IntX::Number(h) => hole(h),
-            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) => player(p),
+            IntX::Seeds(h) | IntX::Number(h) | IntX::Pieces(h) => hole(h),
+            IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) | IntX::PiecesHeld(p) => {
+                player(p)
+            }
             IntX::Neg(a) => int(a),
             IntX::Arith(_, a, b) => int(a) || int(b),
             IntX::VarOf(_, p) => player(p),
@@ -147,6 +159,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
             | IntX::TurnSowings
             | IntX::Hand
             | IntX::Lap
+            | IntX::LandedOn
             // The same for every hole of a listing (0 for sowings; entries are tried apart).
             | IntX::Entered
             | IntX::Var(_) => false,
@@ -165,7 +178,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
     match x {
         BoolX::Const(_) | BoolX::FirstMove => false,
         // Moment facts: constant outside a move, but count them as varying to be safe.
-        BoolX::LastSeed | BoolX::ReachedOpponent | BoolX::Resowing => true,
+        BoolX::LastSeed | BoolX::ReachedOpponent | BoolX::Resowing | BoolX::PieceDropped => true,
         BoolX::Not(a) => reads_hole(a),
         BoolX::And(a, b) | BoolX::Or(a, b) => reads_hole(a) || reads_hole(b),
         BoolX::Int(_, a, b) => int(a) || int(b),

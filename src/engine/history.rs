@@ -74,6 +74,7 @@ struct Rest {
     out: u8,
     rotation: u8,
     offer: super::Offer,
+    pieces: [super::Piece; MAX_SEATS],
 }
 
 impl Rest {
@@ -95,6 +96,7 @@ impl Rest {
             out: pos.out,
             rotation: pos.rotation,
             offer,
+            pieces: pos.pieces,
         }
     }
 }

@@ -17,7 +17,8 @@ use crate::rules::{
     NO_HOLE, NOBODY, Player, Pos, Rules, bit,
 };
 use crate::ruleset::{
-    ClosedHoles, MatchWinner, NeutralSeeds, NextStarter, Remaining, RowEnd, VarScope, Verdict,
+    ClosedHoles, MatchWinner, NeutralSeeds, NextStarter, PieceRoundEnd, Remaining, RowEnd,
+    VarScope, Verdict,
 };
 use crate::trace::{EndCause, Event, Limit, Tracer};
 use compile::Program;
@@ -57,12 +58,49 @@ pub struct Position {
     pub offer: Offer,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
+    /// The pieces unlike seeds (`[pieces]`), one a player, by their first owner. A piece on
+    /// the board is counted in its hole's seeds as well. Unused slots stay [`Piece::NONE`].
+    pub pieces: [Piece; MAX_SEATS],
     /// The positions holding seeds, as a mask, kept with `board` by every write through
     /// [`Position`]'s methods, and recounted whenever a position enters a [`Game`] (so a
     /// `board` written directly counts from then on). Whether a row is empty, and which holes
     /// can be played, are then one mask operation. A function of `board`, so it changes
     /// neither equality nor hashing.
     sown: u64,
+}
+
+/// Where a piece is while it is in the hand of a lap being sown: never a position of the
+/// board, and never left there once the lap ends.
+pub(crate) const IN_HAND: Pos = NO_HOLE - 1;
+
+/// A piece unlike a seed (`[pieces]`): where it is, who holds it, and how deep it lies in its
+/// hole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// The hole it is in, or [`NO_HOLE`] while a player holds it off the board.
+    pub at: Pos,
+    /// The player holding it: the one who put it on the board, or who took it since.
+    /// [`NOBODY`] for an unused slot.
+    pub holder: Player,
+    /// Under the sown order `"stack"`: the seeds and pieces dropped on it since it came into
+    /// its hole, which are sown before it when the hole is lifted (always below the hole's
+    /// seeds). 0 under the other orders.
+    pub covered: u16,
+}
+
+impl Piece {
+    /// An unused slot.
+    pub const NONE: Piece = Piece {
+        at: NO_HOLE,
+        holder: NOBODY,
+        covered: 0,
+    };
+
+    /// Whether the slot holds a piece.
+    #[inline]
+    pub fn used(&self) -> bool {
+        self.holder != NOBODY
+    }
 }
 
 /// What the player to move may do beside sowing, by the state of their turn. One field of the
@@ -79,8 +117,9 @@ pub enum Offer {
     Decide(Pending),
     /// Arrange seeds before play (`[arrange]`): put one they hold into a hole, pick one up,
     /// or end their arrangement with `pass`. `left` is the seats whose arrangement has not
-    /// ended, the player to move's included.
-    Arrange { left: u8 },
+    /// ended, the player to move's included; with `refill`, the refill between rounds comes
+    /// once every seat has arranged (`[arrange] refill = "after"`).
+    Arrange { left: u8, refill: bool },
 }
 
 impl Offer {
@@ -137,6 +176,7 @@ impl Position {
             rotation: 0,
             offer: Offer::Sow,
             vars: [0; MAX_VARS],
+            pieces: [Piece::NONE; MAX_SEATS],
             sown: 0,
         }
     }
@@ -172,6 +212,7 @@ impl Position {
         self.rotation = other.rotation;
         self.offer = other.offer;
         self.vars = other.vars;
+        self.pieces = other.pieces;
         self.sown = other.sown;
     }
 
@@ -298,11 +339,67 @@ impl Position {
         }
     }
 
-    /// Seeds on the board, in reserves and removed: constant through a game.
+    /// Seeds on the board, in reserves and removed: constant through a game. Pieces
+    /// (`[pieces]`) on the board are counted in their holes, so they are left out here.
     pub fn total(&self) -> u32 {
-        self.board.iter().map(|&s| u32::from(s)).sum::<u32>()
+        let on_board = self.pieces.iter().filter(|p| p.at != NO_HOLE).count() as u32;
+        self.board.iter().map(|&s| u32::from(s)).sum::<u32>() - on_board
             + self.reserve.iter().sum::<u32>()
             + self.taken.iter().sum::<u32>()
+    }
+
+    /// Seeds and pieces (`[pieces]`), on the board or off it: constant through a game.
+    pub fn units(&self) -> u32 {
+        self.total() + self.pieces.iter().filter(|p| p.used()).count() as u32
+    }
+
+    /// This position with its pieces forgotten: those on the board count as seeds.
+    pub fn without_pieces(&self) -> Position {
+        Position {
+            pieces: [Piece::NONE; MAX_SEATS],
+            ..*self
+        }
+    }
+
+    /// The pieces in hole `h`.
+    #[inline]
+    pub fn pieces_in(&self, h: Pos) -> u16 {
+        if h == NO_HOLE {
+            return 0;
+        }
+        self.pieces.iter().filter(|p| p.at == h).count() as u16
+    }
+
+    /// The pieces player `p` holds off the board.
+    pub fn pieces_held(&self, p: Player) -> u16 {
+        let held = |x: &&Piece| x.at == NO_HOLE && x.holder == p;
+        self.pieces.iter().filter(held).count() as u16
+    }
+
+    /// Sends the pieces in hole `h` to player `to`'s hand ([`NOBODY`]: back to their
+    /// holder's), the hole's count left to the caller, which moves the seeds: returns how many
+    /// there were. Every place that takes the seeds of a hole calls it, so a piece goes where
+    /// its hole's seeds go.
+    #[inline]
+    pub fn pieces_out(&mut self, h: Pos, to: Player) -> u16 {
+        self.pieces_out_but(h, to, NOBODY)
+    }
+
+    /// [`Position::pieces_out`], but the piece of slot `kept` stays where it is.
+    pub fn pieces_out_but(&mut self, h: Pos, to: Player, kept: Player) -> u16 {
+        let mut n = 0;
+        let there = |(slot, p): &(usize, &mut Piece)| {
+            p.at == h && h != NO_HOLE && *slot != usize::from(kept)
+        };
+        for (_, piece) in self.pieces.iter_mut().enumerate().filter(there) {
+            piece.at = NO_HOLE;
+            piece.covered = 0;
+            if to != NOBODY {
+                piece.holder = to;
+            }
+            n += 1;
+        }
+        n
     }
 
     /// Equality, comparing only the first `positions` board entries (the rest are always 0).
@@ -320,6 +417,7 @@ impl Position {
             && self.rotation == other.rotation
             && self.offer == other.offer
             && self.vars == other.vars
+            && self.pieces == other.pieces
     }
 
     /// Seeds banked so far; a change means no earlier position can come back.
@@ -564,13 +662,16 @@ pub enum Place {
     Put,
     /// One seed of the hole, picked up into the mover's hand: written `s3-`.
     Pick,
+    /// A piece the mover holds (`[pieces]`), put into the hole: written `s3+` and the
+    /// piece's name, `s3+stone`.
+    Piece,
 }
 
 impl Place {
     /// The sign the notation writes after the hole.
     pub fn sign(self) -> char {
         match self {
-            Place::Put => '+',
+            Place::Put | Place::Piece => '+',
             Place::Pick => '-',
         }
     }
@@ -671,13 +772,17 @@ impl Move {
     }
 
     /// The move as the notation writes it: `s3`, `s3:cw`, `+5`, `+5:cw`, `pass`, `take`,
-    /// `leave`, `s3+`, `s3-`.
+    /// `leave`, `s3+`, `s3-`, `s3+stone`.
     pub fn label(self, rules: &Rules) -> String {
         if let Some(d) = self.decision {
             return d.word().into();
         }
         if let Some(place) = self.place {
-            return format!("{}{}", rules.geometry.label(self.hole), place.sign());
+            let piece = match place {
+                Place::Piece => crate::render::piece_name(rules),
+                Place::Put | Place::Pick => "",
+            };
+            return format!("{}{}{piece}", rules.geometry.label(self.hole), place.sign());
         }
         let what = if self.is_entry() {
             format!("+{}", self.entered)
@@ -812,11 +917,13 @@ impl MoveList {
     }
 
     /// An arrangement's moves: a seed put into each hole of `puts`, one picked up from each
-    /// of `picks`, and the pass first where the mover may end their arrangement (`done`).
-    fn arranging(puts: u64, picks: u64, done: bool, fixed: Dir) -> Self {
+    /// of `picks`, a piece put into each of `pieces`, and the pass first where the mover may
+    /// end their arrangement (`done`).
+    fn arranging(puts: u64, picks: u64, pieces: u64, done: bool, fixed: Dir) -> Self {
         let mut list = MoveList::of(puts, fixed);
-        list.entries = [picks, 0];
-        list.meta = list.meta | ARRANGE | u64::from(picks.count_ones()) << 16;
+        list.entries = [picks, pieces];
+        let others = picks.count_ones() + pieces.count_ones();
+        list.meta = list.meta | ARRANGE | u64::from(others) << 16;
         if done { list.with_pass() } else { list }
     }
 
@@ -973,6 +1080,7 @@ impl MoveList {
             && match mv.place {
                 Some(Place::Put) => bit(self.mask),
                 Some(Place::Pick) => bit(self.entries[0]),
+                Some(Place::Piece) => bit(self.entries[1]),
                 None => mv.is_pass() && self.pass(),
             }
     }
@@ -1044,15 +1152,15 @@ impl MoveList {
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
         let decisions = self.decisions();
         // An arrangement's seeds placed: its sowings and entries are then none but the pass.
-        let (plain, puts, picks) = if self.arranges() {
+        let (plain, puts, picks, pieces) = if self.arranges() {
             let pass_only = MoveList {
                 mask: 0,
                 entries: [0; 2],
                 ..*self
             };
-            (pass_only, self.mask, self.entries[0])
+            (pass_only, self.mask, self.entries[0], self.entries[1])
         } else {
-            (*self, 0, 0)
+            (*self, 0, 0, 0)
         };
         let placed = |mask: u64, place: Place| {
             let mut rest = mask;
@@ -1067,6 +1175,7 @@ impl MoveList {
             .chain(plain.entry_moves())
             .chain(placed(puts, Place::Put))
             .chain(placed(picks, Place::Pick))
+            .chain(placed(pieces, Place::Piece))
     }
 
     /// The sowings (or the pass), in hole order.
@@ -1270,6 +1379,8 @@ enum Illegality {
     NotDone(crate::rules::ClauseId),
     /// A seed put by a player who holds none.
     NothingHeld,
+    /// A piece put by a player who holds none.
+    NoPieceHeld,
     Pass,
     MustPass,
     NoDirection,
@@ -1427,6 +1538,184 @@ impl Blocks {
     }
 }
 
+/// When the refill between rounds fills the holes, beside the arrangement (`[arrange]
+/// refill`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Filling {
+    /// At the round's end: every hole emptied into its owner's hand, then filled.
+    Now,
+    /// At the round's end, the filling waiting for the arrangement: every hole emptied into
+    /// its owner's hand.
+    Later,
+    /// Once the arrangement is over: the holes it left empty are filled from what each
+    /// player holds.
+    AfterArrangement,
+}
+
+/// The refill between rounds (see [`Filling`]): each player fills their holes from the chosen end
+/// with what they hold, the holes in `pos.closed` (out of play by the rules, or a player's
+/// out of the match) left closed.
+fn fill_holes<T: Tracer>(
+    rules: &Rules,
+    rounds: &crate::rules::RoundsRule,
+    pos: &mut Position,
+    when: Filling,
+    tracer: &mut T,
+) {
+    let g = &rules.geometry;
+    let seats = g.players();
+    let refill = u32::from(rounds.refill);
+    let shut = pos.closed;
+    // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
+    // turn order on equal totals) sets how many holes everyone fills, and what the hole
+    // matching their partial last hole gets.
+    // What each player lays out: what they hold and what their own holes hold.
+    // Once the arrangement is over, the seeds on the board stay where they are.
+    let supply_of = |pos: &Position, p: Player| match when {
+        Filling::AfterArrangement => pos.held(rules, p),
+        Filling::Now | Filling::Later => pos.held(rules, p) + pos.row_seeds(rules, p),
+    };
+    let limit = if rounds.poorest {
+        let active = seats.clone().filter(|&p| pos.out & (1 << p) == 0);
+        let poorest = by_wealth(active, |p| supply_of(&pos, p), false);
+        poorest.map(|p| {
+            let have = supply_of(&pos, p);
+            let holes = g.holes(p).len() as u32;
+            let full = (have / refill).min(holes);
+            let rest = have - full * refill;
+            match (rounds.partial && full < holes && rest > 0, rounds.mirrored) {
+                (true, true) => (full + 1, rest),
+                (true, false) => (full + 1, refill),
+                (false, _) => (full, refill),
+            }
+        })
+    } else {
+        None
+    };
+    for p in seats {
+        let mut supply = supply_of(&pos, p);
+        if when != Filling::AfterArrangement {
+            for h in g.holes_of(p) {
+                pos.lift(h);
+            }
+        }
+        if let Some(s) = g.store_of(p) {
+            pos.set(s, 0);
+        }
+        if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
+            *reserve = 0;
+        }
+        if pos.out & (1 << p) != 0 {
+            pos.closed |= g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+            pos.credit(rules, p, supply);
+            continue;
+        }
+        let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
+        if rounds.laid_out() || when == Filling::Later {
+            // Everything goes into the player's hand, to be laid out, or to fill the
+            // holes once the arrangement is over.
+            pos.credit(rules, p, supply);
+            if T::EVENTS {
+                tracer.event(Event::Refill {
+                    player: p,
+                    holes: 0,
+                    seeds: 0,
+                    partial: None,
+                    closed: shut & mine,
+                    open: 0,
+                    kept: supply,
+                    filled: 0,
+                    waiting: when == Filling::Later,
+                });
+            }
+            continue;
+        }
+        let (mut filled, mut sown, mut filled_holes) = (0u8, 0u32, 0u64);
+        let (mut closed, mut open, mut partial) = (shut & mine, 0u64, None);
+        let mut fill = |h: Pos| {
+            if shut & bit(h) != 0 {
+                // Out of play by the rules: neither filled nor counted.
+                return;
+            }
+            if pos.seeds(h) > 0 {
+                // Laid out by the arrangement before this refill: neither filled nor
+                // counted.
+                return;
+            }
+            // The most this hole may take: a full hole, or under the poorest player's
+            // limit nothing past their holes and their last hole's count in the last.
+            let most = match limit {
+                Some((holes, _)) if u32::from(filled) >= holes => 0,
+                Some((holes, last)) if u32::from(filled) + 1 == holes => last,
+                _ => refill,
+            };
+            let put = if supply >= most || rounds.partial {
+                supply.min(most)
+            } else {
+                0
+            };
+            if put > 0 {
+                // put <= refill, which is a u16.
+                pos.set(h, u16::try_from(put).unwrap_or(rounds.refill));
+                supply -= put;
+                sown += put;
+                filled += 1;
+                filled_holes |= bit(h);
+                if put < refill {
+                    partial = Some((h, put));
+                }
+            } else if rounds.unfilled_open {
+                open |= bit(h);
+            } else {
+                closed |= bit(h);
+            }
+        };
+        let row = g.holes(p);
+        match rounds.from {
+            RowEnd::Left => row.iter().copied().for_each(&mut fill),
+            RowEnd::Right => row.iter().rev().copied().for_each(&mut fill),
+            RowEnd::OutsideIn => {
+                // 1, N, 2, N - 1, ...: the holes left closed are in the middle.
+                let n = row.len();
+                (0..n)
+                    .map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 })
+                    .filter_map(|i| row.get(i).copied())
+                    .for_each(&mut fill);
+            }
+        }
+        pos.closed |= closed;
+        pos.credit(rules, p, supply);
+        if T::EVENTS {
+            tracer.event(Event::Refill {
+                player: p,
+                holes: filled,
+                seeds: sown,
+                partial,
+                open,
+                closed,
+                kept: supply,
+                filled: filled_holes,
+                waiting: false,
+            });
+        }
+    }
+}
+
+/// Sends every piece (`[pieces]`) still on the board at the refill to its hole's owner's hand
+/// (a neutral hole's, back to its holder's), as the refill does with the seeds.
+fn gather_pieces(rules: &Rules, pos: &mut Position) {
+    if rules.pieces.is_none() {
+        return;
+    }
+    let mut rest = rules.geometry.board_holes();
+    while rest != 0 {
+        let h = rest.trailing_zeros() as Pos;
+        rest &= rest - 1;
+        let n = pos.pieces_out(h, rules.geometry.owner_of(h));
+        pos.set(h, pos.seeds(h).saturating_sub(n));
+    }
+}
+
 /// The player who arranges first (`[arrange] first`), `starter` being the round's first
 /// mover: richer and poorer by what each holds, on the board and off it.
 fn first_arranger(
@@ -1492,12 +1781,19 @@ impl Game {
                 .copied()
                 .unwrap_or(0);
             pos.credit(rules, p, held);
+            // Each player starts holding their own piece.
+            if rules.pieces.is_some()
+                && let Some(piece) = pos.pieces.get_mut(usize::from(p))
+            {
+                piece.holder = p;
+            }
         }
         reset_vars(rules, &mut pos, |_| true);
         if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_start()) {
             // Every seat arranges before play.
             pos.offer = Offer::Arrange {
                 left: rules.geometry.seat_mask(),
+                refill: false,
             };
             pos.to_move = first_arranger(rules, &pos, arrange.first, rules.first);
         }
@@ -1762,7 +2058,8 @@ impl Game {
         let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
         cx.dir = dir;
         let holds = self.pos.held(&self.rules, player) > 0;
-        let (mut puts, mut picks) = (0u64, 0u64);
+        let holds_piece = self.pos.pieces_held(player) > 0;
+        let (mut puts, mut picks, mut pieces) = (0u64, 0u64, 0u64);
         let mut rest = self.rules.geometry.board_holes() & !self.pos.closed;
         while rest != 0 {
             let h = rest.trailing_zeros() as Pos;
@@ -1774,10 +2071,13 @@ impl Game {
             if self.pos.seeds(h) > 0 && (arrange.pick)(&cx, &self.pos) {
                 picks |= bit(h);
             }
+            if holds_piece && (arrange.place)(&cx, &self.pos) {
+                pieces |= bit(h);
+            }
         }
         cx.origin = NO_HOLE;
         let done = (arrange.done)(&cx, &self.pos);
-        MoveList::arranging(puts, picks, done, dir)
+        MoveList::arranging(puts, picks, pieces, done, dir)
     }
 
     /// The moves `player` may make by the legality clauses, before any preference.
@@ -2051,6 +2351,11 @@ impl Game {
                 "{} holds no seed to put",
                 self.rules.player_title(player)
             ),
+            Illegality::NoPieceHeld => format!(
+                "{} holds no {} to put",
+                self.rules.player_title(player),
+                crate::render::piece_name(&self.rules)
+            ),
             Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, continue and stop a relay, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
@@ -2168,6 +2473,9 @@ impl Game {
             Some(Place::Pick) if self.pos.seeds(h) == 0 => Illegality::Empty,
             Some(Place::Put) if self.pos.held(&self.rules, self.pos.to_move) == 0 => {
                 Illegality::NothingHeld
+            }
+            Some(Place::Piece) if self.pos.pieces_held(self.pos.to_move) == 0 => {
+                Illegality::NoPieceHeld
             }
             Some(_) => Illegality::Rule(id),
         })
@@ -2744,7 +3052,8 @@ impl Game {
         self.ply += 1;
         self.idle.arranged(self.ply);
         let seeds = self.pos.seeds(h);
-        let put = mv.place == Some(Place::Put);
+        let piece = mv.place == Some(Place::Piece);
+        let put = mv.place == Some(Place::Put) || piece;
         if T::FIRINGS
             && let Some(arrange) = &self.program.arrange
         {
@@ -2756,9 +3065,35 @@ impl Game {
                 player: mover,
                 hole: h,
                 put,
+                piece,
             });
         }
-        if put {
+        // The pieces already in the hole are covered by what is put on them, and uncovered
+        // by a seed picked up (the one on top).
+        for there in self.pos.pieces.iter_mut().filter(|p| p.at == h) {
+            there.covered = if put {
+                there.covered.saturating_add(1)
+            } else {
+                there.covered.saturating_sub(1)
+            };
+        }
+        if piece {
+            // The mover's own piece first, then those they took, in turn order.
+            let order = std::iter::once(usize::from(mover)).chain(0..MAX_SEATS);
+            let held = |slot: &usize| {
+                self.pos
+                    .pieces
+                    .get(*slot)
+                    .is_some_and(|p| p.at == NO_HOLE && p.holder == mover)
+            };
+            if let Some(slot) = order.filter(held).next()
+                && let Some(p) = self.pos.pieces.get_mut(slot)
+            {
+                p.at = h;
+                p.covered = 0;
+            }
+            self.pos.set(h, seeds.saturating_add(1));
+        } else if put {
             self.pos.debit(&self.rules, mover, 1);
             self.pos.set(h, seeds.saturating_add(1));
         } else {
@@ -2791,7 +3126,7 @@ impl Game {
     #[cold]
     #[inline(never)]
     fn arranged<T: Tracer>(&mut self, seat: Player, tracer: &mut T) {
-        let Offer::Arrange { left } = self.pos.offer else {
+        let Offer::Arrange { left, refill } = self.pos.offer else {
             return;
         };
         if T::EVENTS {
@@ -2801,14 +3136,33 @@ impl Game {
         if left == 0 {
             self.pos.offer = Offer::Sow;
             self.pos.to_move = self.starter;
+            if refill {
+                self.refill_after_arrangement(tracer);
+            }
             return;
         }
-        self.pos.offer = Offer::Arrange { left };
+        self.pos.offer = Offer::Arrange { left, refill };
         let mut next = self.next_seat(seat);
         while left & (1 << (next & 7)) == 0 {
             next = self.next_seat(next);
         }
         self.pos.to_move = next;
+    }
+
+    /// Every seat has arranged at a round's start whose refill waited for the arrangement
+    /// (`[arrange] refill = "after"`): the holes it left empty are filled now.
+    #[cold]
+    #[inline(never)]
+    fn refill_after_arrangement<T: Tracer>(&mut self, tracer: &mut T) {
+        let rules = self.rules.clone();
+        let Some(rounds) = &rules.rounds else {
+            return;
+        };
+        let mut pos = self.pos;
+        fill_holes(&rules, rounds, &mut pos, Filling::AfterArrangement, tracer);
+        self.pos = pos;
+        self.use_tables(pos.closed);
+        self.banked = pos.banked(&self.bank);
     }
 
     /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
@@ -3059,6 +3413,18 @@ impl Game {
                     Remaining::Stay => continue,
                 };
                 self.pos.set(h, 0);
+                // Pieces go with the seeds of their hole, or back to their holders
+                // (`[pieces] round_end`); seeds that leave the game leave them to the owner.
+                let seeds = match &rules.pieces {
+                    Some(kind) => {
+                        let to = match kind.round_end {
+                            PieceRoundEnd::Holder => NOBODY,
+                            PieceRoundEnd::Remainder => to.unwrap_or(p),
+                        };
+                        seeds - u32::from(self.pos.pieces_out(h, to))
+                    }
+                    None => seeds,
+                };
                 match to {
                     Some(t) => {
                         self.pos.credit(&rules, t, seeds);
@@ -3152,9 +3518,15 @@ impl Game {
         } else {
             refill
         };
+        // A player holding a piece can fill a hole with it, where the arrangement puts pieces.
+        let places =
+            (rules.arrange.as_ref()).is_some_and(|a| a.at.at_rounds() && rules.pieces.is_some());
+        let holds_piece =
+            |p: Player| places && self.pos.pieces.iter().any(|x| x.used() && x.holder == p);
         let short = active
             .clone()
             .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
+            .filter(|&p| !holds_piece(p))
             .fold(0u8, |m, p| m | 1 << p);
         // A match of separate games starts each from the layout: nobody is short of seeds.
         let short = if rounds.restart { 0 } else { short };
@@ -3252,125 +3624,14 @@ impl Game {
             // Refill: every hole is emptied and reopened, then filled from the chosen end (the
             // holes of a player out of the match stay closed, and so do the holes out of play
             // by the rules). With no refill count the players lay out their seeds themselves
-            // (`[arrange] at = "rounds"`): every hole is emptied into its owner's hand.
+            // (`[arrange] at = "rounds"`): every hole is emptied into its owner's hand; with
+            // `[arrange] refill = "after"` the filling waits for the arrangement.
             pos.closed = shut;
-            // With `holes_filled = "poorest"`, the player holding the fewest seeds (the first in
-            // turn order on equal totals) sets how many holes everyone fills, and what the hole
-            // matching their partial last hole gets.
-            // What each player lays out: what they hold and what their own holes hold.
-            let supply_of =
-                |pos: &Position, p: Player| pos.held(&rules, p) + pos.row_seeds(&rules, p);
-            let limit = if rounds.poorest {
-                let active = seats.clone().filter(|&p| pos.out & (1 << p) == 0);
-                let poorest = by_wealth(active, |p| supply_of(&pos, p), false);
-                poorest.map(|p| {
-                    let have = supply_of(&pos, p);
-                    let holes = g.holes(p).len() as u32;
-                    let full = (have / refill).min(holes);
-                    let rest = have - full * refill;
-                    match (rounds.partial && full < holes && rest > 0, rounds.mirrored) {
-                        (true, true) => (full + 1, rest),
-                        (true, false) => (full + 1, refill),
-                        (false, _) => (full, refill),
-                    }
-                })
-            } else {
-                None
-            };
-            for p in seats {
-                let mut supply = supply_of(&pos, p);
-                for h in g.holes_of(p) {
-                    pos.lift(h);
-                }
-                if let Some(s) = g.store_of(p) {
-                    pos.set(s, 0);
-                }
-                if let Some(reserve) = pos.reserve.get_mut(usize::from(p)) {
-                    *reserve = 0;
-                }
-                if pos.out & (1 << p) != 0 {
-                    pos.closed |= g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
-                    pos.credit(&rules, p, supply);
-                    continue;
-                }
-                let mine = g.holes_mask.get(usize::from(p)).copied().unwrap_or(0);
-                if rounds.laid_out() {
-                    // Everything goes into the player's hand, to be laid out.
-                    pos.credit(&rules, p, supply);
-                    if T::EVENTS {
-                        tracer.event(Event::Refill {
-                            player: p,
-                            holes: 0,
-                            seeds: 0,
-                            partial: None,
-                            closed: shut & mine,
-                            open: 0,
-                            kept: supply,
-                        });
-                    }
-                    continue;
-                }
-                let (mut filled, mut sown) = (0u8, 0u32);
-                let (mut closed, mut open, mut partial) = (shut & mine, 0u64, None);
-                let mut fill = |h: Pos| {
-                    if shut & bit(h) != 0 {
-                        // Out of play by the rules: neither filled nor counted.
-                        return;
-                    }
-                    // The most this hole may take: a full hole, or under the poorest player's
-                    // limit nothing past their holes and their last hole's count in the last.
-                    let most = match limit {
-                        Some((holes, _)) if u32::from(filled) >= holes => 0,
-                        Some((holes, last)) if u32::from(filled) + 1 == holes => last,
-                        _ => refill,
-                    };
-                    let put = if supply >= most || rounds.partial {
-                        supply.min(most)
-                    } else {
-                        0
-                    };
-                    if put > 0 {
-                        // put <= refill, which is a u16.
-                        pos.set(h, u16::try_from(put).unwrap_or(rounds.refill));
-                        supply -= put;
-                        sown += put;
-                        filled += 1;
-                        if put < refill {
-                            partial = Some((h, put));
-                        }
-                    } else if rounds.unfilled_open {
-                        open |= bit(h);
-                    } else {
-                        closed |= bit(h);
-                    }
-                };
-                let row = g.holes(p);
-                match rounds.from {
-                    RowEnd::Left => row.iter().copied().for_each(&mut fill),
-                    RowEnd::Right => row.iter().rev().copied().for_each(&mut fill),
-                    RowEnd::OutsideIn => {
-                        // 1, N, 2, N - 1, ...: the holes left closed are in the middle.
-                        let n = row.len();
-                        (0..n)
-                            .map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 })
-                            .filter_map(|i| row.get(i).copied())
-                            .for_each(&mut fill);
-                    }
-                }
-                pos.closed |= closed;
-                pos.credit(&rules, p, supply);
-                if T::EVENTS {
-                    tracer.event(Event::Refill {
-                        player: p,
-                        holes: filled,
-                        seeds: sown,
-                        partial,
-                        open,
-                        closed,
-                        kept: supply,
-                    });
-                }
-            }
+            gather_pieces(&rules, &mut pos);
+            let later =
+                (rules.arrange.as_ref()).is_some_and(|a| a.at.at_rounds() && a.refill_after);
+            let when = if later { Filling::Later } else { Filling::Now };
+            fill_holes(&rules, rounds, &mut pos, when, tracer);
         }
         pos.to_move = starter;
         pos.moved = 0;
@@ -3403,6 +3664,7 @@ impl Game {
             // The players still in the match arrange, before the round's first move.
             pos.offer = Offer::Arrange {
                 left: g.seat_mask() & !pos.out,
+                refill: arrange.refill_after && !rounds.restart && !rounds.win_holes,
             };
             pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
         }
@@ -3486,6 +3748,11 @@ impl Game {
                     open: fill.unfilled & !fill.closed & home,
                     closed: fill.closed & home,
                     kept,
+                    filled: (0u8..)
+                        .zip(&fill.filler)
+                        .filter(|&(_, &f)| f == p)
+                        .fold(0u64, |m, (h, _)| m | bit(h)),
+                    waiting: false,
                 });
             }
         }

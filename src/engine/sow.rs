@@ -3,11 +3,11 @@
 use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::history::Brent;
-use super::{Blocks, Decision, Lane, OFF_TRACK, Offer, Pending, Position, Tables};
+use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Position, Tables};
 use crate::rules::{
     ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
-use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, SkipOrigin, VarScope};
+use crate::ruleset::{After, Destination, FirstSeed, PieceOrder, RelayFrom, SkipOrigin, VarScope};
 use crate::trace::{Event, Limit, Tracer};
 
 /// What a move did.
@@ -666,6 +666,7 @@ impl<'a> Mover<'a> {
             claims,
             skip: self.rules.skip_origin,
             quiet: !claims
+                && self.program.pieces.is_none()
                 && self.program.drops.counts.none()
                 && self.program.skips.is_empty()
                 && self.program.redirects.is_empty(),
@@ -1013,6 +1014,9 @@ impl<'a> Mover<'a> {
         let rules = self.rules;
         let lap_origin = cursor.from;
         cx.lap = lap;
+        cx.landed_at = NO_HOLE;
+        // With pieces, when each piece in hand falls: the seeds in hand just before it does.
+        let mut due = [0u16; MAX_SEATS];
         // An entry's seeds are in hand at its first lap; captured seeds sown again, later.
         let entering = lap == 1 && self.entered > 0;
         cx.resowing = cursor.hand != 0 && !entering;
@@ -1041,11 +1045,17 @@ impl<'a> Mover<'a> {
                 }
                 _ => pos.lift(at),
             };
+            let pieces = if self.program.pieces.is_some() {
+                self.pieces_lifted(pos, at, hand, &mut due)
+            } else {
+                0
+            };
             if T::EVENTS {
                 tracer.event(Event::Lift {
                     lap,
                     hole: at,
                     seeds: hand,
+                    pieces,
                 });
             }
             let back = match rules.first_seed {
@@ -1054,12 +1064,20 @@ impl<'a> Mover<'a> {
                 FirstSeed::OriginAlways => hand > 0,
             };
             if back {
+                if self.program.pieces.is_some() {
+                    cx.dropped = self.piece_falls(pos, at, hand, &due);
+                }
                 hand -= 1;
                 // Back into the hole lifted (which may still hold seeds `lift` left there).
                 let seeds = pos.sow_one(at);
                 cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
                 if T::EVENTS {
-                    tracer.event(Event::Drop { hole: at, seeds });
+                    let pieces = pos.pieces_in(at);
+                    tracer.event(Event::Drop {
+                        hole: at,
+                        seeds,
+                        pieces,
+                    });
                 }
                 if self.program.drops.counts.may_fire(seeds) {
                     self.drop_clauses(pos, cx, at, hand == 0, lap_origin, tracer);
@@ -1112,6 +1130,7 @@ impl<'a> Mover<'a> {
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
+        let has_pieces = self.program.pieces.is_some();
         if !T::EVENTS && route.quiet && !self.may_pass_over(route.skip, hand, len, lap_origin) {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
@@ -1157,7 +1176,7 @@ impl<'a> Mover<'a> {
         // nothing changed, means no hole will ever take the seeds in hand.
         let mut passed = 0usize;
         let counts = drops.counts;
-        if !T::EVENTS && stops == 0 {
+        if !T::EVENTS && stops == 0 && !has_pieces {
             // Nothing to stop at, only drop clauses to try: no test of the seed's position,
             // until a drop clause claims a hole. (A traced move takes the loop below, so the
             // property tests compare the two.)
@@ -1200,6 +1219,12 @@ impl<'a> Mover<'a> {
                     passed += 1;
                     if passed >= len {
                         self.refused(pos, lap_origin, hand, tracer);
+                        if has_pieces {
+                            // Pieces in hand go back with the seeds.
+                            for piece in pos.pieces.iter_mut().filter(|p| p.at == IN_HAND) {
+                                piece.at = lap_origin;
+                            }
+                        }
                         at = lap_origin;
                         break;
                     }
@@ -1249,10 +1274,18 @@ impl<'a> Mover<'a> {
                 }
             }
             passed = 0;
+            if has_pieces {
+                cx.dropped = self.piece_falls(pos, at, hand, &due);
+            }
             let seeds = pos.sow_one(at);
             hand -= 1;
             if T::EVENTS {
-                tracer.event(Event::Drop { hole: at, seeds });
+                let pieces = pos.pieces_in(at);
+                tracer.event(Event::Drop {
+                    hole: at,
+                    seeds,
+                    pieces,
+                });
             }
             if counts.may_fire(seeds) {
                 cx.reached_opponent |= reached;
@@ -1263,6 +1296,77 @@ impl<'a> Mover<'a> {
         }
         cx.reached_opponent |= reached;
         self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer)
+    }
+
+    /// The pieces (`[pieces]`) of the hole `from` just lifted, `hand` seeds and pieces in
+    /// all: each goes into the hand, and `due` says at which drop it falls (the seeds in hand
+    /// just before it does), by the rules' order. Returns how many there were.
+    #[inline(never)]
+    fn pieces_lifted(
+        &self,
+        pos: &mut Position,
+        from: Pos,
+        hand: u16,
+        due: &mut [u16; MAX_SEATS],
+    ) -> u16 {
+        let Some(order) = self.program.pieces else {
+            return 0;
+        };
+        // The hole's pieces from the top of its stack down: the least covered first.
+        let mut lifted = [(0u16, 0usize); MAX_SEATS];
+        let mut k = 0usize;
+        for (slot, piece) in pos.pieces.iter().enumerate() {
+            if piece.at == from
+                && let Some(l) = lifted.get_mut(k)
+            {
+                *l = (piece.covered, slot);
+                k += 1;
+            }
+        }
+        let lifted = lifted.get_mut(..k).unwrap_or_default();
+        lifted.sort_unstable();
+        let count = k as u16;
+        for (i, &(covered, slot)) in lifted.iter().enumerate() {
+            let i = i as u16;
+            let falls = match order {
+                // Last in, first out: the seeds and pieces dropped on it fall first.
+                PieceOrder::Stack => hand.saturating_sub(covered),
+                PieceOrder::First => hand.saturating_sub(i),
+                PieceOrder::Last => count - i,
+            };
+            if let (Some(d), Some(piece)) = (due.get_mut(slot), pos.pieces.get_mut(slot)) {
+                *d = falls;
+                piece.at = IN_HAND;
+                piece.covered = 0;
+            }
+        }
+        count
+    }
+
+    /// A seed or piece is about to fall into `at`, `hand` in hand: the piece due at this drop
+    /// (its slot) lands there, and every piece already there is covered by one more. Returns
+    /// the piece that fell, or [`NOBODY`] for a seed.
+    #[inline(always)]
+    fn piece_falls(
+        &self,
+        pos: &mut Position,
+        at: Pos,
+        hand: u16,
+        due: &[u16; MAX_SEATS],
+    ) -> Player {
+        let stack = self.program.pieces == Some(PieceOrder::Stack);
+        let mut fell = NOBODY;
+        for (slot, (piece, &d)) in pos.pieces.iter_mut().zip(due).enumerate() {
+            if piece.at == at {
+                if stack {
+                    piece.covered += 1;
+                }
+            } else if piece.at == IN_HAND && d == hand {
+                piece.at = at;
+                fell = slot as Player;
+            }
+        }
+        fell
     }
 
     /// The first skip clause that passes the seed in hand over `at`, if one does.
@@ -1496,6 +1600,7 @@ impl<'a> Mover<'a> {
                                 lap: lap + 1,
                                 hole: last,
                                 seeds: k,
+                                pieces: 0,
                             });
                         }
                     }
@@ -1626,6 +1731,12 @@ impl<'a> Mover<'a> {
         if cx.steps > self.program.max_steps {
             // The move is past its work limit: it stops at the end of this lap.
             return;
+        }
+        if last_seed {
+            // What the lap's last hole held before this seed, for `landed_on`, read before a
+            // capture at this drop takes from it.
+            cx.landed_at = at;
+            cx.landed_on = pos.seeds(at).saturating_sub(1);
         }
         if !self.program.drop_effects.is_empty() {
             // After the captures of the drop, its effects.
@@ -1905,23 +2016,52 @@ impl<'a> Mover<'a> {
         if !g.is_hole(h) || (rule.to == Destination::Owner && g.owner_of(h) == NOBODY) {
             return 0;
         }
-        let seeds = pos.lift(h);
+        let mut seeds = pos.lift(h);
+        if rule.keep_dropped && h == cx.here && seeds > 0 {
+            // What was just dropped stays where it fell.
+            seeds -= 1;
+            pos.set(h, 1);
+        }
         if seeds == 0 {
             return 0;
         }
+        // The piece just dropped, by its first owner's seat: its holder, or that owner.
+        let dropped = usize::from(cx.dropped);
         let to = match rule.to {
             Destination::Mover => Some(self.player),
             Destination::Opponent => Some(self.player ^ 1),
             Destination::Owner => Some(g.owner_of(h)),
             Destination::Removed => None,
+            Destination::PieceHolder => {
+                Some(pos.pieces.get(dropped).map_or(self.player, |p| p.holder))
+            }
+            Destination::PieceOwner => Some(if dropped < MAX_SEATS {
+                cx.dropped
+            } else {
+                self.player
+            }),
         };
+        // Pieces go with the seeds of their hole (to the mover when the seeds leave the
+        // game), but the piece kept where it fell.
+        let pieces = if self.program.pieces.is_some() {
+            let kept = if rule.keep_dropped {
+                cx.dropped
+            } else {
+                NOBODY
+            };
+            pos.pieces_out_but(h, to.unwrap_or(self.player), kept)
+        } else {
+            0
+        };
+        // What the hole's seeds are, its pieces aside.
+        let banked = u32::from(seeds - pieces);
         match to {
             // Seeds captured to be sown again stay in hand: nobody banks them.
             Some(_) if rule.then == After::Sow => {}
-            Some(p) => pos.credit(self.rules, p, u32::from(seeds)),
+            Some(p) => pos.credit(self.rules, p, banked),
             None => {
                 if let Some(taken) = pos.taken.get_mut(usize::from(self.player)) {
-                    *taken += u32::from(seeds);
+                    *taken += banked;
                 }
             }
         }
@@ -1935,6 +2075,7 @@ impl<'a> Mover<'a> {
                 clause: rule.id,
                 hole: h,
                 seeds,
+                pieces,
                 to,
                 resown: rule.then == After::Sow,
             });

@@ -202,6 +202,18 @@ impl Replay {
         self.rules.geometry.label(h)
     }
 
+    /// `text`, followed by the pieces (`[pieces]`) it counts, if any.
+    fn with_pieces(&self, text: String, pieces: u16) -> String {
+        match pieces {
+            0 => text,
+            1 => format!("{text}, a {} among them", render::piece_name(&self.rules)),
+            n => format!(
+                "{text}, {n} {}s among them",
+                render::piece_name(&self.rules)
+            ),
+        }
+    }
+
     /// An event as the text trace writes it (one line, without its indent).
     fn trace_line(&self, e: &Event) -> String {
         let text = render::trace_text(&self.rules, std::slice::from_ref(e), &[], Detail::Laps);
@@ -357,7 +369,12 @@ impl Replay {
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
                 step.highlights.extend(origin.map(|i| (i, "origin")));
             }
-            Event::Lift { lap, hole, seeds } => {
+            Event::Lift {
+                lap,
+                hole,
+                seeds,
+                pieces,
+            } => {
                 self.lap = *lap;
                 step.lap = *lap;
                 let at = self.layout.site_of(*hole);
@@ -371,7 +388,7 @@ impl Replay {
                 step.text = format!(
                     "lap {lap}: lifts {} ({})",
                     self.label(*hole),
-                    seeds_words(u32::from(*seeds))
+                    self.with_pieces(seeds_words(u32::from(*seeds)), *pieces)
                 );
                 item = Some(("lap", step.text.clone(), None));
                 step.highlights.extend(at.map(|i| (i, "lift")));
@@ -405,11 +422,16 @@ impl Replay {
                 step.highlights
                     .extend(self.layout.site_of(*after).map(|i| (i, "lift")));
             }
-            Event::Drop { hole, seeds } => {
+            Event::Drop {
+                hole,
+                seeds,
+                pieces,
+            } => {
                 let at = self.layout.site_of(*hole);
                 self.set_seeds(&mut step, at, u32::from(*seeds));
                 self.hand = self.hand.saturating_sub(1);
-                step.text = format!("a seed into {} ({seeds} now)", self.label(*hole));
+                let now = self.with_pieces(format!("{seeds} now"), *pieces);
+                step.text = format!("a seed into {} ({now})", self.label(*hole));
                 step.highlights.extend(at.map(|i| (i, "drop")));
             }
             Event::Skip { hole, clause } => {
@@ -613,6 +635,7 @@ impl Replay {
                 player,
                 hole,
                 put,
+                piece,
             } => {
                 // A seed between the mover's bank and a hole, in the arrangement before play.
                 self.ply = *ply;
@@ -627,12 +650,15 @@ impl Replay {
                     end: self.steps.len() + 1,
                 });
                 let (from, to) = if *put { (bank, at) } else { (at, bank) };
-                self.remove_seeds(&mut step, from, 1);
+                // A piece is held apart from the seeds the bank counts.
+                if !*piece {
+                    self.remove_seeds(&mut step, from, 1);
+                }
                 self.add_seeds(&mut step, to, 1);
                 step.text = format!(
                     "{} {} {}",
                     self.name(*player),
-                    render::placed_words(*put),
+                    render::placed_words(&self.rules, *put, *piece),
                     self.label(*hole)
                 );
                 item = Some(("move", format!("ply {ply}: {}", step.text), None));
@@ -707,8 +733,9 @@ impl Replay {
                 player,
                 partial,
                 closed,
-                open,
                 kept,
+                filled,
+                waiting,
                 ..
             } => {
                 let refill = self
@@ -716,6 +743,10 @@ impl Replay {
                     .rounds
                     .as_ref()
                     .map_or(0, |r| u32::from(r.refill));
+                // The refill after an arrangement leaves what was laid out where it is.
+                let after_arranging = !*waiting
+                    && (self.rules.arrange.as_ref())
+                        .is_some_and(|a| a.at.at_rounds() && a.refill_after);
                 let own: Vec<Pos> = self.rules.geometry.holes_of(*player).collect();
                 for h in own {
                     let Some(i) = self.layout.site_of(h) else {
@@ -723,7 +754,10 @@ impl Replay {
                     };
                     let shut = *closed & crate::rules::bit(h) != 0;
                     let count = match partial {
-                        _ if (*closed | *open) & crate::rules::bit(h) != 0 => 0,
+                        _ if *filled & crate::rules::bit(h) == 0 && after_arranging => {
+                            self.model.sites.get(i).map_or(0, |s| s.seeds)
+                        }
+                        _ if *filled & crate::rules::bit(h) == 0 => 0,
                         Some((at, k)) if *at == h => *k,
                         _ => refill,
                     };
