@@ -1656,6 +1656,10 @@ impl Explainer<'_> {
                 "first_move" => "the mover has not moved yet in this game or round".into(),
                 "reached_opponent" => "the move has dropped a seed into an opponent's hole".into(),
                 "resowing" => "the lap sows captured seeds again".into(),
+                "piece_dropped" => format!(
+                    "what was just dropped is a {}",
+                    crate::render::piece_name(self.rules)
+                ),
                 _ => self.value(n, ctx),
             },
             NodeKind::Unary(UnaryOp::Not, x) => match &x.kind {
@@ -1670,6 +1674,9 @@ impl Explainer<'_> {
                 }
                 NodeKind::Name(name) if name == "resowing" => {
                     "the lap does not sow captured seeds again".into()
+                }
+                NodeKind::Name(name) if name == "piece_dropped" => {
+                    "what was just dropped is a seed".into()
                 }
                 // "the number of the hole played is not 1, 8, 9 or 16" (a number, not a count).
                 NodeKind::In(a, list) if self.counted(a, ctx).is_none() => {
@@ -1920,7 +1927,12 @@ impl Explainer<'_> {
                 "cw" => "clockwise".into(),
                 "ccw" => "counter-clockwise".into(),
                 "none" => "no direction yet".into(),
-                "last_seed" | "first_move" | "reached_opponent" | "resowing" => self.cond(n, ctx),
+                "landed_on" => {
+                    "what the last hole sown held before the lap's last seed fell into it".into()
+                }
+                "last_seed" | "first_move" | "reached_opponent" | "resowing" | "piece_dropped" => {
+                    self.cond(n, ctx)
+                }
                 var if self.rules.vars.iter().any(|v| v.name == var) => format!("`{var}`"),
                 set if set.starts_with("sets.") && self.rules.sets.contains_key(&set[5..]) => {
                     let g = &self.rules.geometry;
@@ -2045,6 +2057,16 @@ impl Explainer<'_> {
             "behind" => format!("the hole behind {}", arg(0)),
             "owner" => format!("the owner of {}", arg(0)),
             "store" => format!("the seeds {} holds", arg(0)),
+            "pieces" => format!(
+                "the {}s in {}",
+                crate::render::piece_name(self.rules),
+                arg(0)
+            ),
+            "pieces_held" => format!(
+                "the {}s {} holds off the board",
+                crate::render::piece_name(self.rules),
+                arg(0)
+            ),
             "row_seeds" => format!("the seeds in {}", self.row_of(&arg(0))),
             "hole" => match args.get(1).map(|k| &k.kind) {
                 Some(NodeKind::Number(_) | NodeKind::Name(_)) | None => {

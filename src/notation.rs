@@ -80,6 +80,20 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
             )),
         };
     }
+    if let Some((label, piece)) = what.split_once('+')
+        && piece.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    {
+        return Err(match &rules.pieces {
+            Some(kind) => format!(
+                "`{piece}` is not a piece of {}: write {label}+{}",
+                rules.name, kind.name
+            ),
+            None => format!(
+                "{} has no pieces beside the seeds: write {label}+ to put a seed",
+                rules.name
+            ),
+        });
+    }
     for place in [Place::Put, Place::Pick] {
         if let Some(label) = what.strip_suffix(place.sign()) {
             if dir.is_some() {

@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), or s3+ and s3- (a seed put into s3 or picked up from it, before play)"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), s3+ and s3- (a seed put into s3 or picked up from it, before play), or s3+stone (a piece put into s3)"),
                         );
                     }
                     moves.push(m);
@@ -321,7 +321,8 @@ fn is_move_form(text: &str) -> bool {
     // The notation's forms (see `crate::notation`): `pass`; a decision, `take`, `leave`,
     // `continue` or `stop`; a
     // hole, `s3`, `n12` or a ring's `r7`; an entry, `+5`; the last two with a chosen
-    // direction, `s3:cw`, `+5:ccw`; a seed put into a hole or picked up from it, `s3+`, `s3-`.
+    // direction, `s3:cw`, `+5:ccw`; a seed put into a hole or picked up from it, `s3+`, `s3-`;
+    // a piece put, `s3+stone`.
     if ["pass", "take", "leave", "continue", "stop"]
         .iter()
         .any(|w| text.eq_ignore_ascii_case(w))
@@ -330,6 +331,14 @@ fn is_move_form(text: &str) -> bool {
     }
     if let Some(hole) = text.strip_suffix(['+', '-']) {
         return !hole.starts_with('+') && !hole.contains(':') && is_move_form(hole);
+    }
+    // A piece put into a hole, `s3+stone`: which pieces the rules have is theirs to say.
+    if let Some((hole, piece)) = text.split_once('+')
+        && !hole.is_empty()
+        && piece.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && piece.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return is_move_form(hole) && !hole.starts_with('+') && !hole.contains(':');
     }
     let (what, dir) = match text.split_once(':') {
         Some((what, dir)) => (what, Some(dir)),

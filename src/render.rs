@@ -1295,10 +1295,16 @@ impl TextTrace {
             }
             Event::RoundStart { round, starter } => {
                 self.finish(out);
-                let arranged = (rules.arrange.as_ref()).is_some_and(|a| a.at.at_rounds());
-                if arranged {
+                let arranged = (rules.arrange.as_ref()).filter(|a| a.at.at_rounds());
+                if let Some(arrange) = arranged {
+                    // An arrangement that puts no seed puts pieces down.
+                    let what = if arrange.put == crate::rules::BoolX::Const(false) {
+                        format!("put down their {}s", piece_name(rules))
+                    } else {
+                        "lay out their seeds".to_string()
+                    };
                     out.say(format_args!(
-                        "round {round} starts: the players lay out their seeds, then {} moves first\n",
+                        "round {round} starts: the players {what}, then {} moves first\n",
                         name(rules, *starter)
                     ));
                 } else {

@@ -158,7 +158,7 @@ impl<'a> Ledger<'a> {
                 board[hole as usize] = 0;
                 self.hand += u32::from(seeds);
             }
-            Event::Drop { hole, seeds } => {
+            Event::Drop { hole, seeds, .. } => {
                 self.hand = self.hand.checked_sub(1).expect("a drop from an empty hand");
                 board[hole as usize] += 1;
                 assert_eq!(

@@ -103,7 +103,10 @@ struct Spec {
     /// with none in hand, a seed put into a hole making it three taking it (`free`); or, in a
     /// match on two rows, a layout at every later round in place of the refill, the poorer
     /// laying out freely and the richer copying it, with each player's first hole out of play
-    /// while someone holds few seeds (`rounds`).
+    /// while someone holds few seeds (`rounds`); or each player putting down a stone
+    /// (`[pieces]`) before play and, in a match refilled by count, at every round's start
+    /// before a refill that waits for it, a stone dropped on seeds taking them for its holder
+    /// (`pieces`).
     arrange: Option<&'static str>,
 }
 
@@ -288,7 +291,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     (
                         any::<bool>(),
                         any::<bool>(),
-                        prop::option::of(prop::sample::select(vec!["lay", "free", "rounds"])),
+                        prop::option::of(prop::sample::select(vec!["lay", "free", "rounds", "pieces"])),
                     ),
                 ),
             ),
@@ -344,6 +347,21 @@ fn spec() -> impl Strategy<Value = Spec> {
                     Some("rounds") if !layout_rounds => Some("lay"),
                     a => a,
                 };
+                // Pieces go with none of the settings that would leave a piece no place: stores
+                // on the track, partial lifts, redirects, claims, captures sown again, holes won.
+                let pieces = arrange == Some("pieces");
+                if pieces {
+                    captures.retain(|&i| {
+                        let (_, _, _, _, claim, then) = CAPTURES[i];
+                        !claim && !then.starts_with("sow")
+                    });
+                }
+                let (track, leave_one) = (track && !pieces, leave_one && !pieces);
+                let marks = marks.filter(|_| !pieces);
+                let rounds = match rounds {
+                    Some("won") if pieces => Some("full"),
+                    r => r,
+                };
                 Spec {
                     four_rows: four_rows && !ring,
                     holes,
@@ -369,9 +387,11 @@ fn spec() -> impl Strategy<Value = Spec> {
                     prefer,
                     no_capture,
                     skip,
-                    // Neutral holes are for games of one round.
+                    // Neutral holes are for games of one round; their seeds are not shared
+                    // where a piece could be among them.
                     neutral: neutral
-                        .filter(|_| (ring || !four_rows) && holes >= 2 && rounds.is_none()),
+                        .filter(|_| (ring || !four_rows) && holes >= 2 && rounds.is_none())
+                        .filter(|&share| !(pieces && share == "shared")),
                     marks,
                     ring,
                     sown_set,
@@ -623,6 +643,18 @@ fn ruleset_text(s: &Spec) -> String {
         Some("lay") => t += "\n[arrange]\nput = 'own(origin)'\n",
         Some("rounds") => {
             t += "\n[arrange]\nat = \"rounds\"\nfirst = \"poorer\"\nput = 'own(origin) and (poor(mover) or seeds(origin) < seeds(opposite(origin)))'\n";
+        }
+        Some("pieces") => {
+            // Before play, and before every refill by count.
+            let (at, refill) = match s.rounds {
+                Some("full" | "poorest") => ("always", "after"),
+                _ => ("start", "before"),
+            };
+            t += &format!(
+                "\n[pieces.stone]\nsown = \"{}\"\n\n[arrange]\nat = \"{at}\"\nrefill = \"{refill}\"\nplace = 'own(origin) and pieces(origin) == 0'\n",
+                if s.seeds % 2 == 0 { "stack" } else { "last" }
+            );
+            t += "\n[[capture]]\nname = \"stone\"\nat = \"drop\"\nwhen = 'piece_dropped and seeds(here) > 1'\ntake = ['here']\nkeep = \"dropped\"\nto = \"piece_holder\"\n";
         }
         Some(_) => {
             t += "\n[arrange]\npick = 'own(origin) and store(mover) == 0'\nput = 'own(origin)'\ndone = 'store(mover) == 0'\n";

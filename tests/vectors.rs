@@ -130,7 +130,9 @@ fn raja_pasu_s1_takes_twelve_laps_ending_with_thirteen_from_s4() {
     let lifts: Vec<(u32, String, u16)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::Lift { lap, hole, seeds } => Some((*lap, r.geometry.label(*hole), *seeds)),
+            Event::Lift {
+                lap, hole, seeds, ..
+            } => Some((*lap, r.geometry.label(*hole), *seeds)),
             _ => None,
         })
         .collect();

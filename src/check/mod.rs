@@ -696,6 +696,19 @@ impl Checker<'_> {
             })
         });
         if let Some(a) = &arrange
+            && a.refill_after
+            && (!a.at.at_rounds() || rounds.as_ref().is_none_or(|r| r.restart || r.laid_out()))
+        {
+            let d = Diagnostic::new(
+                Code::SettingWithoutEffect,
+                "`refill = \"after\"` changes nothing: no refill between rounds follows this arrangement",
+            )
+            .hint("the refill can wait only for an arrangement at every round's start (`at = \"rounds\"` or `\"always\"`) in a match with a refill count; remove `refill`");
+            let at = self.source.find("\n[arrange]").map(|at| at + 1);
+            self.diags
+                .push(d.near(at.and_then(|at| key_near(self.source, at, "refill"))));
+        }
+        if let Some(a) = &arrange
             && a.at.at_rounds()
             && rounds.as_ref().is_none_or(|r| r.restart)
         {
@@ -1629,7 +1642,18 @@ impl Checker<'_> {
         let id = self.clause(name, &a.cites);
         let put = match &a.put {
             Some(e) => self.condition(e, LEGAL, "in the arrangement's `put`", name),
-            None => Some(BoolX::Const(false)),
+            None if a.place.is_some() => Some(BoolX::Const(false)),
+            None => {
+                let header = (self.source.find("\n[arrange]")).map(|at| at + 1..at + 10);
+                let d = Diagnostic::new(
+                    Code::MissingKey,
+                    "[arrange] has no `put`, which is required unless the arrangement only puts pieces (`place`)",
+                )
+                .label("`put` is missing here")
+                .hint("add `put = 'CONDITION'`, where a seed the mover holds may be put (`origin` the hole tried), e.g. `put = 'own(origin)'`");
+                self.error(d.near(header));
+                None
+            }
         };
         let pick = match &a.pick {
             Some(e) => self.condition(e, LEGAL, "in the arrangement's `pick`", name),

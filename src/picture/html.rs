@@ -529,11 +529,14 @@ impl Replay {
                 clause,
                 hole,
                 seeds,
+                pieces,
                 to,
                 ..
             } => {
                 let at = self.layout.site_of(*hole);
                 let n = u32::from(*seeds);
+                // Pieces go to a hand, apart from the seeds a bank counts.
+                let banked = n.saturating_sub(u32::from(*pieces));
                 let claimer = self.claimed_by(at);
                 let again = self.resown(*clause);
                 let dest = match to {
@@ -554,11 +557,15 @@ impl Replay {
                         self.label(*hole)
                     );
                 } else {
-                    self.set_seeds(&mut step, at, 0);
+                    // All the hole held, but what was just dropped where a capture keeps it.
+                    let there = at
+                        .and_then(|i| self.model.sites.get(i))
+                        .map_or(0, |s| s.seeds);
+                    self.set_seeds(&mut step, at, there.saturating_sub(n));
                     step.text = format!(
                         "capture {}: {} from {} {whose}",
                         self.clause_words(*clause),
-                        seeds_words(n),
+                        self.with_pieces(seeds_words(n), *pieces),
                         self.label(*hole)
                     );
                     if again {
@@ -584,7 +591,7 @@ impl Replay {
                         ));
                     }
                 }
-                self.add_seeds(&mut step, dest, n);
+                self.add_seeds(&mut step, dest, banked);
                 item = Some(("capture", step.text.clone(), Some(*clause)));
                 step.highlights.extend(at.map(|i| (i, "capture")));
                 step.highlights.extend(dest.map(|i| (i, "gain")));
