@@ -641,6 +641,15 @@ impl Explainer<'_> {
                     self.setting(&c.to, |d| destination(*d).to_string())
                 ));
             }
+            if c.keep.is_some() {
+                s.say("The seed or piece just dropped stays where it fell; the rest of the hole is taken.");
+            }
+            if self.rules.pieces.is_some() {
+                s.say(format!(
+                    "A {} in a hole taken goes with its seeds, into the taker's hand.",
+                    crate::render::piece_name(self.rules)
+                ));
+            }
             if let Some(e) = &c.cancel_if {
                 s.note(self.note("the whole capture is undone if afterwards", e, ctx));
             }
@@ -792,7 +801,12 @@ impl Explainer<'_> {
                 ruleset::ArrangeFirst::Poorer => "in turn order from the player holding the fewest seeds (the first in turn order on equal totals)".to_string(),
                 ruleset::ArrangeFirst::Richer => "in turn order from the player holding the most seeds (the later in turn order on equal totals)".to_string(),
             };
-            s.say(format!("{when}, the players arrange their seeds one after the other, {order}. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, {mover} makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun."));
+            let pieces_only = a.put.is_none() && a.pick.is_none();
+            if let (true, Some(kind)) = (pieces_only, &self.rules.pieces) {
+                s.say(format!("{when}, the players put down the {name}s they hold one after the other, {order}. Each ply of the arrangement puts one: `s3+{name}` puts a {name} the mover holds into s3. A player's arrangement ends when they pass, where the rules below let them, or when they can put nothing more down; once every player's has ended, {mover} makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun.", name = kind.name));
+            } else {
+                s.say(format!("{when}, the players arrange their seeds one after the other, {order}. Each ply of an arrangement moves one seed: `s3+` puts one the mover holds into s3, `s3-` picks one up from s3 into their hand. A player's arrangement ends when they pass, where the rules below let them, or when they can do nothing more; once every player's has ended, {mover} makes the first move. No ending is read, and no position is remembered for the cycle rule, until play has begun."));
+            }
             if refill_none {
                 s.say("Between rounds nothing is refilled by count: every hole is emptied into its owner's hand, and the arrangement lays the seeds out.");
             } else if refill_after && at.at_rounds() {
@@ -816,10 +830,12 @@ impl Explainer<'_> {
             }
             match &a.pick {
                 Some(e) => s.note(self.note("a seed may be picked up from a hole holding seeds when, this hole being the one tried", e, Ctx::Place)),
+                None if pieces_only => {}
                 None => s.say("No seed is picked up: the players lay out what they hold."),
             }
             match &a.done {
                 Some(e) => s.note(self.note("the mover may end their arrangement with `pass` when", e, Ctx::Legal)),
+                None if pieces_only => s.say("The mover never passes: their arrangement ends when they can put nothing more down."),
                 None => s.say("The mover never passes: their arrangement ends when they can neither put nor pick up a seed."),
             }
             out.push(s);
@@ -1006,8 +1022,18 @@ impl Explainer<'_> {
                 })
             ));
             } else {
+                let again = if self
+                    .rules
+                    .arrange
+                    .as_ref()
+                    .is_some_and(|a| a.at.at_rounds() && a.refill_after)
+                {
+                    "and, once the players have arranged, fills the holes the arrangement left empty"
+                } else {
+                    "and fills them again"
+                };
                 s.say(format!(
-                "When a round ends, each player empties their holes into what they hold and fills them again, {refill} seeds a hole{last}, {}; {unfilled}.",
+                "When a round ends, each player empties their holes into what they hold {again}, {refill} seeds a hole{last}, {}; {unfilled}.",
                 self.setting(&refill_from, |e| match e {
                     RowEnd::Left if !f.board.owners.is_empty() => "their holes in their own numbering, first to last".to_string(),
                     RowEnd::Right if !f.board.owners.is_empty() => "their holes in their own numbering, last to first".to_string(),
@@ -1091,8 +1117,21 @@ impl Explainer<'_> {
                     "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole and is out of the match: their turns are passed over and their holes stay closed. The match ends when one player is left (or a match end holds): the player holding the most seeds wins."
                 ));
             } else {
+                // A piece fills a hole where the arrangement puts pieces down at every round.
+                let piece = match &self.rules.pieces {
+                    Some(kind)
+                        if self
+                            .rules
+                            .arrange
+                            .as_ref()
+                            .is_some_and(|a| a.at.at_rounds()) =>
+                    {
+                        format!(" and no {}", kind.name)
+                    }
+                    _ => String::new(),
+                };
                 s.say(format!(
-                    "A player holding fewer than {refill} seeds at the end of a round cannot fill a hole, and the match ends: the player holding more seeds wins."
+                    "A player holding fewer than {refill} seeds{piece} at the end of a round cannot fill a hole, and the match ends: the player holding more seeds wins."
                 ));
             }
             s.say(format!(
@@ -2058,12 +2097,12 @@ impl Explainer<'_> {
             "owner" => format!("the owner of {}", arg(0)),
             "store" => format!("the seeds {} holds", arg(0)),
             "pieces" => format!(
-                "the {}s in {}",
+                "the number of {}s in {}",
                 crate::render::piece_name(self.rules),
                 arg(0)
             ),
             "pieces_held" => format!(
-                "the {}s {} holds off the board",
+                "the number of {}s {} holds off the board",
                 crate::render::piece_name(self.rules),
                 arg(0)
             ),

@@ -81,7 +81,10 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
         };
     }
     if let Some((label, piece)) = what.split_once('+')
-        && piece.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && piece
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
     {
         return Err(match &rules.pieces {
             Some(kind) => format!(
@@ -698,10 +701,9 @@ impl Reader<'_> {
             if u16::from(marks) != there {
                 return fail(
                     format!(
-                        "{} shows {marks} {name}{}, but {there} {} placed there by {name}.PLAYER=",
+                        "{}'s cell shows {marks} {name}{}, but the `{name}.PLAYER=` words put {there} there; a cell shows every {name} in its hole, as in 5+{name}",
                         g.label(h),
                         if marks == 1 { "" } else { "s" },
-                        if there == 1 { "is" } else { "are" },
                         name = kind.name
                     ),
                     span,

@@ -335,7 +335,10 @@ fn is_move_form(text: &str) -> bool {
     // A piece put into a hole, `s3+stone`: which pieces the rules have is theirs to say.
     if let Some((hole, piece)) = text.split_once('+')
         && !hole.is_empty()
-        && piece.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && piece
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
         && piece.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
         return is_move_form(hole) && !hole.starts_with('+') && !hole.contains(':');

@@ -426,7 +426,11 @@ fn walk(data: &Value, total: u32, pieces: u32) -> Vec<Vec<u64>> {
             "step {} ({}): {sum} seeds, not {total}{}",
             i + 1,
             step["x"],
-            if pieces > 0 { format!(" to {most}") } else { String::new() }
+            if pieces > 0 {
+                format!(" to {most}")
+            } else {
+                String::new()
+            }
         );
         boards.push(seeds.clone());
     }

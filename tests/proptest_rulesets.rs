@@ -291,7 +291,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                     (
                         any::<bool>(),
                         any::<bool>(),
-                        prop::option::of(prop::sample::select(vec!["lay", "free", "rounds", "pieces"])),
+                        prop::option::of(prop::sample::select(vec![
+                            "lay", "free", "rounds", "pieces",
+                        ])),
                     ),
                 ),
             ),
