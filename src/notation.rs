@@ -670,15 +670,14 @@ impl Reader<'_> {
                 span,
             );
         }
-        if let (Some(seen), Some(piece)) =
-            (self.placed.get_mut(slot), self.pos.pieces.get_mut(slot))
-        {
+        if let Some(seen) = self.placed.get_mut(slot) {
             *seen = true;
-            *piece = crate::engine::Piece {
+            let piece = crate::engine::Piece {
                 at,
                 holder,
                 covered,
             };
+            self.pos.set_piece(owner, piece);
         }
         Ok(())
     }
@@ -710,11 +709,8 @@ impl Reader<'_> {
                 );
             }
             let seeds = self.pos.seeds(h);
-            if let Some(p) = self
-                .pos
-                .pieces
-                .iter()
-                .find(|p| p.at == h && p.covered >= seeds)
+            if let Some((_, p)) =
+                (self.pos.piece_list()).find(|(_, p)| p.at == h && p.covered >= seeds)
             {
                 return fail(
                     format!(
@@ -1159,14 +1155,9 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         marks: [0; MAX_POSITIONS],
         placed: [false; MAX_SEATS],
     };
-    if rules.pieces.is_some() {
-        // Each player holds their own piece unless a word says otherwise.
-        for p in g.players() {
-            if let Some(piece) = r.pos.pieces.get_mut(usize::from(p)) {
-                piece.holder = p;
-            }
-        }
-    }
+    // Each player holds their own piece unless a word says otherwise.
+    r.pos.pieces = rules.piece_slots();
+    r.pos.pieces.start(&mut r.pos);
     let mut at = 0;
     loop {
         let rest = after(text, at);

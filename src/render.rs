@@ -115,7 +115,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
     // The pieces not held by their owners off the board, as they start (the others read
     // back so): `stone.south=s3^2@north`, where it is, how many are on it, who holds it.
     if let Some(kind) = &rules.pieces {
-        for (owner, piece) in (0u8..).zip(&pos.pieces).filter(|(_, p)| p.used()) {
+        for (owner, piece) in pos.piece_list() {
             if piece.at == NO_HOLE && piece.holder == owner {
                 continue;
             }
@@ -186,9 +186,8 @@ fn piece_letter(rules: &Rules, owner: Player) -> char {
 /// The pieces (`[pieces]`) player `p` holds off the board, as a drawing writes them after their
 /// seeds: ` and stones s, n` (each by its first owner's letter), or nothing.
 fn held_pieces(rules: &Rules, pos: &Position, p: Player) -> String {
-    let letters: Vec<String> = (0u8..)
-        .zip(&pos.pieces)
-        .filter(|(_, x)| x.used() && x.at == NO_HOLE && x.holder == p)
+    let letters: Vec<String> = (pos.piece_list())
+        .filter(|(_, x)| x.at == NO_HOLE && x.holder == p)
         .map(|(owner, _)| piece_letter(rules, owner).to_string())
         .collect();
     match letters.len() {
@@ -231,7 +230,7 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
         } else if pos.pieces_in(h) > 0 {
             // The pieces after the seeds, each by its first owner's letter: `5n`.
             let mut text = (seeds - pos.pieces_in(h)).to_string();
-            for (owner, _) in (0u8..).zip(&pos.pieces).filter(|(_, p)| p.at == h) {
+            for (owner, _) in pos.piece_list().filter(|(_, p)| p.at == h) {
                 text.push(piece_letter(rules, owner));
             }
             format!("{text:>3}")
@@ -1638,10 +1637,28 @@ pub fn position_json(rules: &Rules, pos: &Position) -> Value {
             .map(|h| g.label(h))
             .collect::<Vec<_>>()
     };
-    json!({
+    let mut v = json!({
         "south": row(0), "north": row(1),
         "held": {"south": pos.held(rules, 0), "north": pos.held(rules, 1)},
         "removed": {"south": pos.taken[0], "north": pos.taken[1]},
         "closed": closed(0).into_iter().chain(closed(1)).collect::<Vec<_>>(),
-    })
+    });
+    // The pieces (`[pieces]`), counted in the rows above where they are on the board: each
+    // by its first owner, where it is (a hole, or null off the board), who holds it, and what
+    // has been dropped on it since it came.
+    if let Some(kind) = &rules.pieces {
+        let pieces: Vec<Value> = (pos.piece_list())
+            .map(|(owner, p)| {
+                json!({
+                    "name": kind.name,
+                    "owner": rules.player_key(owner),
+                    "hole": (p.at != NO_HOLE).then(|| g.label(p.at)),
+                    "holder": rules.player_key(p.holder),
+                    "covered": p.covered,
+                })
+            })
+            .collect();
+        v["pieces"] = json!(pieces);
+    }
+    v
 }

@@ -743,6 +743,8 @@ pub struct PiecesRule {
     pub sown: crate::ruleset::PieceOrder,
     /// Where a piece on the board goes at a round's end.
     pub round_end: crate::ruleset::PieceRoundEnd,
+    /// The first of the variable slots the pieces take, one a player, after the variables'.
+    pub slot: u8,
 }
 
 /// A compiled extra-turn clause.
@@ -1025,6 +1027,26 @@ impl Rules {
         .flatten()
         .chain(self.end_when.iter().map(|(_, e)| e))
         .find(|e| e.id == id)
+    }
+
+    /// Where positions keep the pieces (`[pieces]`): none where the rules have no pieces.
+    pub fn piece_slots(&self) -> crate::engine::Pieces {
+        match &self.pieces {
+            Some(kind) => crate::engine::Pieces::new(kind.slot, self.geometry.seats),
+            None => crate::engine::Pieces::NONE,
+        }
+    }
+
+    /// The variable slots a position uses: the variables', then the pieces'.
+    pub fn var_slots(&self) -> usize {
+        let vars = (self.vars.iter())
+            .map(|v| usize::from(v.slot) + usize::from(v.slots))
+            .max()
+            .unwrap_or(0);
+        match &self.pieces {
+            Some(kind) => usize::from(kind.slot) + usize::from(self.geometry.seats),
+            None => vars,
+        }
     }
 
     /// The pieces in the game (`[pieces]`): one a player.

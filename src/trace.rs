@@ -6,7 +6,7 @@
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
 
-use crate::rules::{ClauseId, MAX_SEATS, NO_HOLE, Player, Pos};
+use crate::rules::{ClauseId, MAX_SEATS, Player, Pos};
 
 /// Why a game or round ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -407,11 +407,7 @@ impl Ledger {
         Ledger {
             rules: rules.clone(),
             pos: before.without_pieces(),
-            loose: before
-                .pieces
-                .iter()
-                .filter(|p| p.used() && p.at == NO_HOLE)
-                .count() as u32,
+            loose: u32::from(before.pieces.count()) - before.pieces.on_board(before),
             hand: 0,
             mover: before.to_move,
             total: before.units(),
@@ -590,8 +586,7 @@ impl Tracer for Ledger {
                         board.total()
                     ));
                 }
-                let off = board.pieces.iter().filter(|p| p.used() && p.at == NO_HOLE);
-                self.loose = off.count() as u32;
+                self.loose = u32::from(board.pieces.count()) - board.pieces.on_board(board);
                 self.pos = board.without_pieces();
             }
             Event::Refill { .. } => {

@@ -1820,6 +1820,20 @@ impl Checker<'_> {
             );
             return None;
         }
+        // The pieces take a variable slot a player, after the variables'.
+        let base = (self.vars.values())
+            .map(|v| usize::from(v.slot) + usize::from(v.slots))
+            .max()
+            .unwrap_or(0);
+        if base + self.players.len().max(2) > MAX_VARS {
+            let d = Diagnostic::new(
+                Code::TooManyVars,
+                format!("the variables and the pieces take more than the {MAX_VARS} slots a position holds (the pieces one a player)"),
+            )
+            .at(name.span());
+            self.error(d);
+            return None;
+        }
         let id = self.clause(word, &decl.cites);
         let sown = self.setting(&decl.sown, "pieces.sown");
         let round_end = self.setting(&decl.round_end, "pieces.round_end");
@@ -1828,6 +1842,7 @@ impl Checker<'_> {
             name: word.to_string(),
             sown: sown?,
             round_end: round_end?,
+            slot: u8::try_from(base).unwrap_or(u8::MAX),
         }))
     }
 

@@ -790,6 +790,12 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
             "  {when}, {letter}3+ puts a seed you hold into {letter}3 and {letter}3- picks one up from it;\n  \
              pass ends your arrangement, where the rules allow it.\n"
         ));
+        if let Some(kind) = &rules.pieces {
+            more.push_str(&format!(
+                "  {letter}3+{name} puts a {name} you hold into {letter}3.\n",
+                name = kind.name
+            ));
+        }
     }
     let optional_capture = (rules.lap_captures.iter())
         .chain(&rules.move_captures)

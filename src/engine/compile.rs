@@ -139,6 +139,8 @@ pub struct CaptureProgram {
     pub optional: bool,
     /// At a drop: the seed or piece just dropped stays where it fell.
     pub keep_dropped: bool,
+    /// Whether a take sets anything aside: what `keep_dropped` keeps, or pieces.
+    pub apart: bool,
 }
 
 /// What a capture clause takes.
@@ -336,6 +338,7 @@ impl Program {
             claim: r.claim,
             optional: r.optional,
             keep_dropped: r.keep_dropped,
+            apart: r.keep_dropped || rules.pieces.is_some(),
             cost: r.when.size(),
             sow_after: r.sow_after.as_ref().map(|h| c.hole(h)),
             lift_also: r.lift_also.as_ref().map(|n| c.num(n)),

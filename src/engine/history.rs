@@ -74,7 +74,6 @@ struct Rest {
     out: u8,
     rotation: u8,
     offer: super::Offer,
-    pieces: [super::Piece; MAX_SEATS],
 }
 
 impl Rest {
@@ -96,7 +95,6 @@ impl Rest {
             out: pos.out,
             rotation: pos.rotation,
             offer,
-            pieces: pos.pieces,
         }
     }
 }

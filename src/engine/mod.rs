@@ -6,11 +6,14 @@
 mod compile;
 mod eval;
 mod history;
+mod pieces;
 mod sow;
 
 use std::sync::Arc;
 
 pub use eval::{arith, compare};
+pub(crate) use pieces::IN_HAND;
+pub use pieces::{Piece, Pieces};
 
 use crate::rules::{
     ClauseId, Dir, EndingRule, MAX_ENTRY_CHOICES, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, MAX_VARS,
@@ -58,49 +61,14 @@ pub struct Position {
     pub offer: Offer,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
-    /// The pieces unlike seeds (`[pieces]`), one a player, by their first owner. A piece on
-    /// the board is counted in its hole's seeds as well. Unused slots stay [`Piece::NONE`].
-    pub pieces: [Piece; MAX_SEATS],
+    /// Where the pieces unlike seeds (`[pieces]`) are kept, in `vars`: none for most rules.
+    pub pieces: Pieces,
     /// The positions holding seeds, as a mask, kept with `board` by every write through
     /// [`Position`]'s methods, and recounted whenever a position enters a [`Game`] (so a
     /// `board` written directly counts from then on). Whether a row is empty, and which holes
     /// can be played, are then one mask operation. A function of `board`, so it changes
     /// neither equality nor hashing.
     sown: u64,
-}
-
-/// Where a piece is while it is in the hand of a lap being sown: never a position of the
-/// board, and never left there once the lap ends.
-pub(crate) const IN_HAND: Pos = NO_HOLE - 1;
-
-/// A piece unlike a seed (`[pieces]`): where it is, who holds it, and how deep it lies in its
-/// hole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Piece {
-    /// The hole it is in, or [`NO_HOLE`] while a player holds it off the board.
-    pub at: Pos,
-    /// The player holding it: the one who put it on the board, or who took it since.
-    /// [`NOBODY`] for an unused slot.
-    pub holder: Player,
-    /// Under the sown order `"stack"`: the seeds and pieces dropped on it since it came into
-    /// its hole, which are sown before it when the hole is lifted (always below the hole's
-    /// seeds). 0 under the other orders.
-    pub covered: u16,
-}
-
-impl Piece {
-    /// An unused slot.
-    pub const NONE: Piece = Piece {
-        at: NO_HOLE,
-        holder: NOBODY,
-        covered: 0,
-    };
-
-    /// Whether the slot holds a piece.
-    #[inline]
-    pub fn used(&self) -> bool {
-        self.holder != NOBODY
-    }
 }
 
 /// What the player to move may do beside sowing, by the state of their turn. One field of the
@@ -176,7 +144,7 @@ impl Position {
             rotation: 0,
             offer: Offer::Sow,
             vars: [0; MAX_VARS],
-            pieces: [Piece::NONE; MAX_SEATS],
+            pieces: Pieces::NONE,
             sown: 0,
         }
     }
@@ -212,7 +180,8 @@ impl Position {
         self.rotation = other.rotation;
         self.offer = other.offer;
         self.vars = other.vars;
-        self.pieces = other.pieces;
+        // `pieces` says where the variables keep the pieces: the same in every position of a
+        // game, so it is neither copied nor compared here.
         self.sown = other.sown;
     }
 
@@ -342,64 +311,62 @@ impl Position {
     /// Seeds on the board, in reserves and removed: constant through a game. Pieces
     /// (`[pieces]`) on the board are counted in their holes, so they are left out here.
     pub fn total(&self) -> u32 {
-        let on_board = self.pieces.iter().filter(|p| p.at != NO_HOLE).count() as u32;
-        self.board.iter().map(|&s| u32::from(s)).sum::<u32>() - on_board
+        self.board.iter().map(|&s| u32::from(s)).sum::<u32>() - self.pieces.on_board(self)
             + self.reserve.iter().sum::<u32>()
             + self.taken.iter().sum::<u32>()
     }
 
     /// Seeds and pieces (`[pieces]`), on the board or off it: constant through a game.
     pub fn units(&self) -> u32 {
-        self.total() + self.pieces.iter().filter(|p| p.used()).count() as u32
+        self.total() + u32::from(self.pieces.count())
     }
 
-    /// This position with its pieces forgotten: those on the board count as seeds.
+    /// This position with its pieces (`[pieces]`) forgotten: those on the board count as
+    /// seeds (a ledger of the seeds that knows no piece from a seed).
     pub fn without_pieces(&self) -> Position {
         Position {
-            pieces: [Piece::NONE; MAX_SEATS],
+            pieces: Pieces::NONE,
             ..*self
         }
+    }
+
+    /// The piece of player `owner` (its first owner), where the rules have pieces.
+    #[inline]
+    pub fn piece(&self, owner: Player) -> Option<Piece> {
+        self.pieces.get(self, owner)
+    }
+
+    /// Every piece (`[pieces]`), by its first owner.
+    pub fn piece_list(&self) -> impl Iterator<Item = (Player, Piece)> + '_ {
+        self.pieces.all(self)
+    }
+
+    /// Puts `piece` in the place of player `owner`'s piece.
+    #[inline]
+    pub fn set_piece(&mut self, owner: Player, piece: Piece) {
+        self.pieces.set(self, owner, piece);
     }
 
     /// The pieces in hole `h`.
     #[inline]
     pub fn pieces_in(&self, h: Pos) -> u16 {
-        if h == NO_HOLE {
-            return 0;
-        }
-        self.pieces.iter().filter(|p| p.at == h).count() as u16
+        self.pieces.in_hole(self, h)
     }
 
     /// The pieces player `p` holds off the board.
     pub fn pieces_held(&self, p: Player) -> u16 {
-        let held = |x: &&Piece| x.at == NO_HOLE && x.holder == p;
-        self.pieces.iter().filter(held).count() as u16
+        self.pieces.held_by(self, p)
     }
 
-    /// Sends the pieces in hole `h` to player `to`'s hand ([`NOBODY`]: back to their
-    /// holder's), the hole's count left to the caller, which moves the seeds: returns how many
-    /// there were. Every place that takes the seeds of a hole calls it, so a piece goes where
-    /// its hole's seeds go.
+    /// Sends the pieces in hole `h` to player `to`'s hand (see [`Pieces::out`]).
     #[inline]
     pub fn pieces_out(&mut self, h: Pos, to: Player) -> u16 {
-        self.pieces_out_but(h, to, NOBODY)
+        self.pieces.out(self, h, to, NOBODY)
     }
 
-    /// [`Position::pieces_out`], but the piece of slot `kept` stays where it is.
+    /// [`Position::pieces_out`], but the piece of player `kept` stays where it is.
     pub fn pieces_out_but(&mut self, h: Pos, to: Player, kept: Player) -> u16 {
-        let mut n = 0;
-        let there = |(slot, p): &(usize, &mut Piece)| {
-            p.at == h && h != NO_HOLE && *slot != usize::from(kept)
-        };
-        for (_, piece) in self.pieces.iter_mut().enumerate().filter(there) {
-            piece.at = NO_HOLE;
-            piece.covered = 0;
-            if to != NOBODY {
-                piece.holder = to;
-            }
-            n += 1;
-        }
-        n
+        self.pieces.out(self, h, to, kept)
     }
 
     /// Equality, comparing only the first `positions` board entries (the rest are always 0).
@@ -417,7 +384,6 @@ impl Position {
             && self.rotation == other.rotation
             && self.offer == other.offer
             && self.vars == other.vars
-            && self.pieces == other.pieces
     }
 
     /// Seeds banked so far; a change means no earlier position can come back.
@@ -1781,14 +1747,11 @@ impl Game {
                 .copied()
                 .unwrap_or(0);
             pos.credit(rules, p, held);
-            // Each player starts holding their own piece.
-            if rules.pieces.is_some()
-                && let Some(piece) = pos.pieces.get_mut(usize::from(p))
-            {
-                piece.holder = p;
-            }
         }
         reset_vars(rules, &mut pos, |_| true);
+        // Each player starts holding their own piece.
+        pos.pieces = rules.piece_slots();
+        pos.pieces.start(&mut pos);
         if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_start()) {
             // Every seat arranges before play.
             pos.offer = Offer::Arrange {
@@ -1825,6 +1788,8 @@ impl Game {
         tracer: &mut T,
     ) -> Game {
         pos.recount();
+        // Where the pieces are kept is the rules' to say, whoever set the position up.
+        pos.pieces = rules.piece_slots();
         let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
         let vars_by_move = rules.vars.iter().any(|v| v.scope == VarScope::Move);
         let vars_by_turn = rules.vars.iter().any(|v| v.scope == VarScope::Turn);
@@ -1840,13 +1805,8 @@ impl Game {
         };
         let history =
             History::with_capacity(HISTORY_CAPACITY, Blocks::of(rules.geometry.positions), {
-                // The slots the variables use, laid out one after another from 0.
-                rules
-                    .vars
-                    .iter()
-                    .map(|v| usize::from(v.slot) + usize::from(v.slots))
-                    .max()
-                    .unwrap_or(0)
+                // The slots the variables and the pieces use, one after another from 0.
+                rules.var_slots()
             })
             .with_lap(rules.reads(crate::rules::Fact::Lap) || rules.max_laps.is_some());
         let can_relay = rules.relay.is_some()
@@ -3070,27 +3030,30 @@ impl Game {
         }
         // The pieces already in the hole are covered by what is put on them, and uncovered
         // by a seed picked up (the one on top).
-        for there in self.pos.pieces.iter_mut().filter(|p| p.at == h) {
-            there.covered = if put {
-                there.covered.saturating_add(1)
-            } else {
-                there.covered.saturating_sub(1)
-            };
+        let pieces = self.pos.pieces;
+        for owner in 0..pieces.count() {
+            if let Some(there) = pieces.get(&self.pos, owner).filter(|p| p.at == h) {
+                let covered = if put {
+                    there.covered.saturating_add(1)
+                } else {
+                    there.covered.saturating_sub(1)
+                };
+                pieces.set(&mut self.pos, owner, Piece { covered, ..there });
+            }
         }
         if piece {
             // The mover's own piece first, then those they took, in turn order.
-            let order = std::iter::once(usize::from(mover)).chain(0..MAX_SEATS);
-            let held = |slot: &usize| {
-                self.pos
-                    .pieces
-                    .get(*slot)
-                    .is_some_and(|p| p.at == NO_HOLE && p.holder == mover)
+            let order = std::iter::once(mover).chain(0..pieces.count());
+            let held = |&owner: &Player| {
+                (pieces.get(&self.pos, owner)).is_some_and(|p| p.at == NO_HOLE && p.holder == mover)
             };
-            if let Some(slot) = order.filter(held).next()
-                && let Some(p) = self.pos.pieces.get_mut(slot)
-            {
-                p.at = h;
-                p.covered = 0;
+            if let Some(owner) = order.filter(held).next() {
+                let placed = Piece {
+                    at: h,
+                    holder: mover,
+                    covered: 0,
+                };
+                pieces.set(&mut self.pos, owner, placed);
             }
             self.pos.set(h, seeds.saturating_add(1));
         } else if put {
@@ -3521,8 +3484,7 @@ impl Game {
         // A player holding a piece can fill a hole with it, where the arrangement puts pieces.
         let places =
             (rules.arrange.as_ref()).is_some_and(|a| a.at.at_rounds() && rules.pieces.is_some());
-        let holds_piece =
-            |p: Player| places && self.pos.pieces.iter().any(|x| x.used() && x.holder == p);
+        let holds_piece = |p: Player| places && self.pos.piece_list().any(|(_, x)| x.holder == p);
         let short = active
             .clone()
             .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
@@ -3602,6 +3564,8 @@ impl Game {
             let (out, vars, rotation) = (pos.out, pos.vars, pos.rotation);
             pos = self.opening;
             (pos.out, pos.vars, pos.rotation) = (out, vars, rotation);
+            // Every game starts with each player holding their own piece.
+            pos.pieces.start(&mut pos);
             if T::EVENTS {
                 tracer.event(Event::Restart);
             }

@@ -3,7 +3,7 @@
 use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
 use super::eval::Cx;
 use super::history::Brent;
-use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Position, Tables};
+use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Piece, Position, Tables};
 use crate::rules::{
     ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
@@ -1014,9 +1014,7 @@ impl<'a> Mover<'a> {
         let rules = self.rules;
         let lap_origin = cursor.from;
         cx.lap = lap;
-        cx.landed_at = NO_HOLE;
-        // With pieces, when each piece in hand falls: the seeds in hand just before it does.
-        let mut due = [0u16; MAX_SEATS];
+
         // An entry's seeds are in hand at its first lap; captured seeds sown again, later.
         let entering = lap == 1 && self.entered > 0;
         cx.resowing = cursor.hand != 0 && !entering;
@@ -1046,7 +1044,7 @@ impl<'a> Mover<'a> {
                 _ => pos.lift(at),
             };
             let pieces = if self.program.pieces.is_some() {
-                self.pieces_lifted(pos, at, hand, &mut due)
+                self.pieces_lifted(pos, at, hand)
             } else {
                 0
             };
@@ -1065,7 +1063,7 @@ impl<'a> Mover<'a> {
             };
             if back {
                 if self.program.pieces.is_some() {
-                    cx.dropped = self.piece_falls(pos, at, hand, &due);
+                    cx.dropped = self.piece_falls(pos, at, hand);
                 }
                 hand -= 1;
                 // Back into the hole lifted (which may still hold seeds `lift` left there).
@@ -1221,8 +1219,18 @@ impl<'a> Mover<'a> {
                         self.refused(pos, lap_origin, hand, tracer);
                         if has_pieces {
                             // Pieces in hand go back with the seeds.
-                            for piece in pos.pieces.iter_mut().filter(|p| p.at == IN_HAND) {
-                                piece.at = lap_origin;
+                            let pieces = pos.pieces;
+                            for owner in 0..pieces.count() {
+                                if let Some(piece) =
+                                    pieces.get(pos, owner).filter(|p| p.at == IN_HAND)
+                                {
+                                    let back = Piece {
+                                        at: lap_origin,
+                                        covered: 0,
+                                        ..piece
+                                    };
+                                    pieces.set(pos, owner, back);
+                                }
                             }
                         }
                         at = lap_origin;
@@ -1275,7 +1283,7 @@ impl<'a> Mover<'a> {
             }
             passed = 0;
             if has_pieces {
-                cx.dropped = self.piece_falls(pos, at, hand, &due);
+                cx.dropped = self.piece_falls(pos, at, hand);
             }
             let seeds = pos.sow_one(at);
             hand -= 1;
@@ -1299,34 +1307,29 @@ impl<'a> Mover<'a> {
     }
 
     /// The pieces (`[pieces]`) of the hole `from` just lifted, `hand` seeds and pieces in
-    /// all: each goes into the hand, and `due` says at which drop it falls (the seeds in hand
+    /// all: each goes into the hand, marked with the drop at which it falls (the seeds in hand
     /// just before it does), by the rules' order. Returns how many there were.
     #[inline(never)]
-    fn pieces_lifted(
-        &self,
-        pos: &mut Position,
-        from: Pos,
-        hand: u16,
-        due: &mut [u16; MAX_SEATS],
-    ) -> u16 {
+    fn pieces_lifted(&self, pos: &mut Position, from: Pos, hand: u16) -> u16 {
         let Some(order) = self.program.pieces else {
             return 0;
         };
+        let pieces = pos.pieces;
         // The hole's pieces from the top of its stack down: the least covered first.
-        let mut lifted = [(0u16, 0usize); MAX_SEATS];
+        let mut lifted = [(0u16, 0 as Player); MAX_SEATS];
         let mut k = 0usize;
-        for (slot, piece) in pos.pieces.iter().enumerate() {
+        for (owner, piece) in pieces.all(pos) {
             if piece.at == from
                 && let Some(l) = lifted.get_mut(k)
             {
-                *l = (piece.covered, slot);
+                *l = (piece.covered, owner);
                 k += 1;
             }
         }
         let lifted = lifted.get_mut(..k).unwrap_or_default();
         lifted.sort_unstable();
         let count = k as u16;
-        for (i, &(covered, slot)) in lifted.iter().enumerate() {
+        for (i, &(covered, owner)) in lifted.iter().enumerate() {
             let i = i as u16;
             let falls = match order {
                 // Last in, first out: the seeds and pieces dropped on it fall first.
@@ -1334,36 +1337,44 @@ impl<'a> Mover<'a> {
                 PieceOrder::First => hand.saturating_sub(i),
                 PieceOrder::Last => count - i,
             };
-            if let (Some(d), Some(piece)) = (due.get_mut(slot), pos.pieces.get_mut(slot)) {
-                *d = falls;
-                piece.at = IN_HAND;
-                piece.covered = 0;
+            if let Some(piece) = pieces.get(pos, owner) {
+                let in_hand = Piece {
+                    at: IN_HAND,
+                    covered: falls,
+                    ..piece
+                };
+                pieces.set(pos, owner, in_hand);
             }
         }
         count
     }
 
     /// A seed or piece is about to fall into `at`, `hand` in hand: the piece due at this drop
-    /// (its slot) lands there, and every piece already there is covered by one more. Returns
-    /// the piece that fell, or [`NOBODY`] for a seed.
+    /// lands there, and every piece already there is covered by one more. Returns the piece
+    /// that fell (by its first owner), or [`NOBODY`] for a seed.
     #[inline(always)]
-    fn piece_falls(
-        &self,
-        pos: &mut Position,
-        at: Pos,
-        hand: u16,
-        due: &[u16; MAX_SEATS],
-    ) -> Player {
+    fn piece_falls(&self, pos: &mut Position, at: Pos, hand: u16) -> Player {
         let stack = self.program.pieces == Some(PieceOrder::Stack);
+        let pieces = pos.pieces;
         let mut fell = NOBODY;
-        for (slot, (piece, &d)) in pos.pieces.iter_mut().zip(due).enumerate() {
-            if piece.at == at {
-                if stack {
-                    piece.covered += 1;
-                }
-            } else if piece.at == IN_HAND && d == hand {
-                piece.at = at;
-                fell = slot as Player;
+        for owner in 0..pieces.count() {
+            let Some(piece) = pieces.get(pos, owner) else {
+                continue;
+            };
+            if piece.at == at && stack {
+                let covered = piece.covered.saturating_add(1);
+                pieces.set(pos, owner, Piece { covered, ..piece });
+            } else if piece.at == IN_HAND && piece.covered == hand {
+                pieces.set(
+                    pos,
+                    owner,
+                    Piece {
+                        at,
+                        covered: 0,
+                        ..piece
+                    },
+                );
+                fell = owner;
             }
         }
         fell
@@ -2017,42 +2028,27 @@ impl<'a> Mover<'a> {
             return 0;
         }
         let mut seeds = pos.lift(h);
-        if rule.keep_dropped && h == cx.here && seeds > 0 {
-            // What was just dropped stays where it fell.
-            seeds -= 1;
-            pos.set(h, 1);
-        }
         if seeds == 0 {
             return 0;
         }
-        // The piece just dropped, by its first owner's seat: its holder, or that owner.
-        let dropped = usize::from(cx.dropped);
         let to = match rule.to {
             Destination::Mover => Some(self.player),
             Destination::Opponent => Some(self.player ^ 1),
             Destination::Owner => Some(g.owner_of(h)),
             Destination::Removed => None,
-            Destination::PieceHolder => {
-                Some(pos.pieces.get(dropped).map_or(self.player, |p| p.holder))
+            Destination::PieceHolder | Destination::PieceOwner => {
+                Some(self.piece_taker(rule, pos, cx))
             }
-            Destination::PieceOwner => Some(if dropped < MAX_SEATS {
-                cx.dropped
-            } else {
-                self.player
-            }),
         };
-        // Pieces go with the seeds of their hole (to the mover when the seeds leave the
-        // game), but the piece kept where it fell.
-        let pieces = if self.program.pieces.is_some() {
-            let kept = if rule.keep_dropped {
-                cx.dropped
-            } else {
-                NOBODY
-            };
-            pos.pieces_out_but(h, to.unwrap_or(self.player), kept)
-        } else {
-            0
-        };
+        // Pieces, and what the capture keeps where it fell, are set aside out of line: few
+        // rules have them.
+        let mut pieces = 0;
+        if rule.apart {
+            (seeds, pieces) = self.take_apart(rule, pos, cx, h, seeds, to);
+            if seeds == 0 {
+                return 0;
+            }
+        }
         // What the hole's seeds are, its pieces aside.
         let banked = u32::from(seeds - pieces);
         match to {
@@ -2081,6 +2077,46 @@ impl<'a> Mover<'a> {
             });
         }
         u32::from(seeds)
+    }
+}
+
+impl Mover<'_> {
+    /// Who a capture to the piece just dropped gives the seeds to: its holder, or its first
+    /// owner (`to = "piece_holder"` or `"piece_owner"`); the mover when a seed was dropped.
+    #[cold]
+    #[inline(never)]
+    fn piece_taker(&self, rule: &CaptureProgram, pos: &Position, cx: &Cx<'_>) -> Player {
+        match (rule.to, pos.piece(cx.dropped)) {
+            (Destination::PieceHolder, Some(piece)) => piece.holder,
+            (Destination::PieceOwner, Some(_)) => cx.dropped,
+            _ => self.player,
+        }
+    }
+
+    /// Sets aside what a capture of the `seeds` lifted from `h` does not bank as seeds: the
+    /// seed or piece just dropped, put back where it fell (`keep = "dropped"`), and the pieces
+    /// (`[pieces]`), sent to the taker's hand (the mover's when the seeds leave the game).
+    /// Returns the seeds and pieces taken, and how many of them are pieces.
+    #[cold]
+    #[inline(never)]
+    fn take_apart(
+        &self,
+        rule: &CaptureProgram,
+        pos: &mut Position,
+        cx: &Cx<'_>,
+        h: Pos,
+        seeds: u16,
+        to: Option<Player>,
+    ) -> (u16, u16) {
+        let mut seeds = seeds;
+        let keeps = rule.keep_dropped && h == cx.here;
+        if keeps {
+            seeds -= 1;
+            pos.set(h, 1);
+        }
+        let kept = if keeps { cx.dropped } else { NOBODY };
+        let pieces = pos.pieces_out_but(h, to.unwrap_or(self.player), kept);
+        (seeds, pieces)
     }
 }
 
