@@ -677,7 +677,7 @@ impl Reader<'_> {
                 holder,
                 covered,
             };
-            self.pos.set_piece(owner, piece);
+            self.rules.piece_slots().set(&mut self.pos, owner, piece);
         }
         Ok(())
     }
@@ -690,7 +690,7 @@ impl Reader<'_> {
         };
         let g = &self.rules.geometry;
         for (h, &marks) in (0u8..).zip(&self.marks) {
-            let there = self.pos.pieces_in(h);
+            let there = self.rules.piece_slots().in_hole(&self.pos, h);
             let span = self
                 .cells
                 .get(usize::from(h))
@@ -709,8 +709,8 @@ impl Reader<'_> {
                 );
             }
             let seeds = self.pos.seeds(h);
-            if let Some((_, p)) =
-                (self.pos.piece_list()).find(|(_, p)| p.at == h && p.covered >= seeds)
+            if let Some((_, p)) = (self.rules.piece_slots().all(&self.pos))
+                .find(|(_, p)| p.at == h && p.covered >= seeds)
             {
                 return fail(
                     format!(
@@ -1156,8 +1156,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
         placed: [false; MAX_SEATS],
     };
     // Each player holds their own piece unless a word says otherwise.
-    r.pos.pieces = rules.piece_slots();
-    r.pos.pieces.start(&mut r.pos);
+    rules.piece_slots().start(&mut r.pos);
     let mut at = 0;
     loop {
         let rest = after(text, at);
@@ -1237,7 +1236,7 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<Position, PositionErr
             }
         }
     }
-    let total = pos.total();
+    let total = rules.seeds_in(&pos);
     if total > rules.total_seeds() {
         return fail(
             format!(

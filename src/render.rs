@@ -42,7 +42,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
                 if pos.closed & (1 << h) != 0 {
                     "x".to_string()
                 } else {
-                    content(rules, seeds_in(pos, h), pos.pieces_in(h))
+                    content(rules, seeds_in(pos, h), rules.piece_slots().in_hole(pos, h))
                 }
             })
             .collect::<Vec<_>>()
@@ -115,7 +115,7 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
     // The pieces not held by their owners off the board, as they start (the others read
     // back so): `stone.south=s3^2@north`, where it is, how many are on it, who holds it.
     if let Some(kind) = &rules.pieces {
-        for (owner, piece) in pos.piece_list() {
+        for (owner, piece) in rules.piece_slots().all(pos) {
             if piece.at == NO_HOLE && piece.holder == owner {
                 continue;
             }
@@ -186,7 +186,7 @@ fn piece_letter(rules: &Rules, owner: Player) -> char {
 /// The pieces (`[pieces]`) player `p` holds off the board, as a drawing writes them after their
 /// seeds: ` and stones s, n` (each by its first owner's letter), or nothing.
 fn held_pieces(rules: &Rules, pos: &Position, p: Player) -> String {
-    let letters: Vec<String> = (pos.piece_list())
+    let letters: Vec<String> = (rules.piece_slots().all(pos))
         .filter(|(_, x)| x.at == NO_HOLE && x.holder == p)
         .map(|(owner, _)| piece_letter(rules, owner).to_string())
         .collect();
@@ -227,10 +227,11 @@ pub fn picture(rules: &Rules, pos: &Position) -> String {
             } else {
                 format!("{:>3}", format!("{}{seeds}", letter(p)))
             }
-        } else if pos.pieces_in(h) > 0 {
+        } else if rules.piece_slots().in_hole(pos, h) > 0 {
             // The pieces after the seeds, each by its first owner's letter: `5n`.
-            let mut text = (seeds - pos.pieces_in(h)).to_string();
-            for (owner, _) in pos.piece_list().filter(|(_, p)| p.at == h) {
+            let pieces = rules.piece_slots();
+            let mut text = (seeds - pieces.in_hole(pos, h)).to_string();
+            for (owner, _) in pieces.all(pos).filter(|(_, p)| p.at == h) {
                 text.push(piece_letter(rules, owner));
             }
             format!("{text:>3}")
@@ -1647,7 +1648,7 @@ pub fn position_json(rules: &Rules, pos: &Position) -> Value {
     // by its first owner, where it is (a hole, or null off the board), who holds it, and what
     // has been dropped on it since it came.
     if let Some(kind) = &rules.pieces {
-        let pieces: Vec<Value> = (pos.piece_list())
+        let pieces: Vec<Value> = (rules.piece_slots().all(pos))
             .map(|(owner, p)| {
                 json!({
                     "name": kind.name,

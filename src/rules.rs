@@ -1037,6 +1037,17 @@ impl Rules {
         }
     }
 
+    /// The seeds of a position, its pieces (`[pieces]`) on the board aside: constant through
+    /// a game ([`crate::engine::Position::total`] counts a piece on the board as a seed).
+    pub fn seeds_in(&self, pos: &crate::engine::Position) -> u32 {
+        pos.total() - self.piece_slots().on_board(pos)
+    }
+
+    /// Seeds and pieces, on the board or off it: constant through a game.
+    pub fn units_in(&self, pos: &crate::engine::Position) -> u32 {
+        self.seeds_in(pos) + u32::from(self.piece_slots().count())
+    }
+
     /// The variable slots a position uses: the variables', then the pieces'.
     pub fn var_slots(&self) -> usize {
         let vars = (self.vars.iter())

@@ -385,7 +385,7 @@ impl Tracer for Firings {
 #[derive(Debug, Clone)]
 pub struct Ledger {
     rules: std::sync::Arc<crate::rules::Rules>,
-    /// The position by the events, its pieces forgotten (so every unit on the board counts).
+    /// The position by the events (its `total` counts every piece on the board as a seed).
     pos: crate::engine::Position,
     /// The pieces held off the board.
     loose: u32,
@@ -406,11 +406,11 @@ impl Ledger {
     ) -> Ledger {
         Ledger {
             rules: rules.clone(),
-            pos: before.without_pieces(),
-            loose: u32::from(before.pieces.count()) - before.pieces.on_board(before),
+            pos: *before,
+            loose: rules.units_in(before) - before.total(),
             hand: 0,
             mover: before.to_move,
-            total: before.units(),
+            total: rules.units_in(before),
             events: 0,
             broken: None,
             refilled: false,
@@ -436,7 +436,7 @@ impl Ledger {
         }
         let mine = (self.pos.board, self.pos.reserve, self.pos.taken);
         if self.refilled {
-            if after.units() != self.total {
+            if self.rules.units_in(after) != self.total {
                 return Err(format!("the refilled board holds {} seeds", after.total()));
             }
         } else if mine != (after.board, after.reserve, after.taken) {
@@ -580,14 +580,14 @@ impl Tracer for Ledger {
                 if self.hand != 0 {
                     self.fail(format!("{e:?}: {} seeds still in hand", self.hand));
                 }
-                if board.units() != self.total {
+                if self.rules.units_in(board) != self.total {
                     self.fail(format!(
                         "{e:?}: the board at the end holds {}",
                         board.total()
                     ));
                 }
-                self.loose = u32::from(board.pieces.count()) - board.pieces.on_board(board);
-                self.pos = board.without_pieces();
+                self.loose = self.rules.units_in(board) - board.total();
+                self.pos = **board;
             }
             Event::Refill { .. } => {
                 // A refill moves every player's seeds at once, as the rounds' rule says; the

@@ -478,7 +478,7 @@ fn replay_steps_account_for_every_seed_of_every_shipped_ruleset() {
                     &[] as &[u32],
                     "{name} {options:?} seed {seed}"
                 );
-                let total = game.position().total();
+                let total = r.seeds_in(game.position());
                 let data = replay.data();
                 for step in data["steps"].as_array().expect("steps") {
                     kinds.insert(step["k"].as_str().unwrap_or_default().to_string());

@@ -694,7 +694,7 @@ fn banked(rules: &Rules, pos: &Position) -> u32 {
 fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCaseError> {
     let rules = game.rules().clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut total = game.position().total();
+    let mut total = rules.seeds_in(game.position());
     let restarts = rules.rounds.as_ref().is_some_and(|r| r.restart);
     let mut moves = Vec::new();
     let mut traces = Vec::new();
@@ -720,7 +720,7 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCas
         if restarts && game.round() != round {
             total = rules.total_seeds();
         }
-        prop_assert_eq!(pos.total(), total, "seeds conserved");
+        prop_assert_eq!(rules.seeds_in(&pos), total, "seeds conserved");
         prop_assert_eq!(
             events.check(&pos),
             Ok(()),
@@ -822,7 +822,7 @@ proptest! {
     fn generated_rulesets_play_safely(spec in spec(), seed in any::<u64>()) {
         let rules = load(&spec);
         let mut game = Game::new(rules.clone());
-        prop_assert_eq!(game.position().total(), rules.total_seeds());
+        prop_assert_eq!(rules.seeds_in(game.position()), rules.total_seeds());
         let (moves, traces) = play_out(&mut game, seed)?;
         replays(Game::new(rules.clone()), &moves, &traces, &game)?;
         replays_untraced(Game::new(rules), &moves, &traces, &game)?;
@@ -897,7 +897,7 @@ proptest! {
                 return Ok(());
             }
         };
-        prop_assert!(pos.total() <= rules.total_seeds());
+        prop_assert!(rules.seeds_in(&pos) <= rules.total_seeds());
         let mut game = Game::from_position(rules.clone(), pos);
         let (moves, traces) = play_out(&mut game, seed)?;
         replays(Game::from_position(rules, pos), &moves, &traces, &game)?;

@@ -59,7 +59,7 @@ fn scenarios() {
             _ => Detail::Drops,
         };
         let mut out = format!("start {}\n", sow::render::board(&rules, game.position()));
-        let start_total = game.position().total();
+        let start_total = rules.seeds_in(game.position());
         for m in &s.moves {
             let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
             let Some(mover) = game.to_move() else {
@@ -84,7 +84,11 @@ fn scenarios() {
                 Ok(_) => out.push_str(&trace_text(&rules, &events, &[*game.position()], detail)),
                 Err(e) => out.push_str(&format!("{m}: refused: {e}\n")),
             }
-            assert_eq!(game.position().total(), start_total, "seeds are conserved");
+            assert_eq!(
+                rules.seeds_in(game.position()),
+                start_total,
+                "seeds are conserved"
+            );
         }
         out.push_str(&format!("status {:?}\n", game.status()));
         insta::with_settings!({ description => s.about.clone(), omit_expression => true }, {

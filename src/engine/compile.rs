@@ -1177,10 +1177,14 @@ impl Compiler<'_> {
             IntX::Lap => Box::new(|cx, _| i64::from(cx.lap)),
             IntX::Entered => Box::new(|cx, _| i64::from(cx.entered)),
             IntX::TurnSowings => Box::new(|_, pos| i64::from(pos.turn_sowings)),
-            IntX::Pieces(h) => on_hole!(self, h, |cx, pos, p| i64::from(pos.pieces_in(p))),
+            IntX::Pieces(h) => {
+                let pieces = self.rules.piece_slots();
+                on_hole!(self, h, |cx, pos, p| i64::from(pieces.in_hole(pos, p)))
+            }
             IntX::PiecesHeld(p) => {
                 let p = self.who(p);
-                Box::new(move |cx, pos| i64::from(pos.pieces_held(p(cx, pos))))
+                let pieces = self.rules.piece_slots();
+                Box::new(move |cx, pos| i64::from(pieces.held_by(pos, p(cx, pos))))
             }
             IntX::LandedOn => Box::new(|cx, pos| {
                 // Recorded where a drop clause was tried at the lap's last drop (it may have

@@ -61,8 +61,6 @@ pub struct Position {
     pub offer: Offer,
     /// The rules' variables (see [`crate::rules::VarInfo`]); unused slots stay 0.
     pub vars: [i32; MAX_VARS],
-    /// Where the pieces unlike seeds (`[pieces]`) are kept, in `vars`: none for most rules.
-    pub pieces: Pieces,
     /// The positions holding seeds, as a mask, kept with `board` by every write through
     /// [`Position`]'s methods, and recounted whenever a position enters a [`Game`] (so a
     /// `board` written directly counts from then on). Whether a row is empty, and which holes
@@ -144,7 +142,6 @@ impl Position {
             rotation: 0,
             offer: Offer::Sow,
             vars: [0; MAX_VARS],
-            pieces: Pieces::NONE,
             sown: 0,
         }
     }
@@ -180,8 +177,6 @@ impl Position {
         self.rotation = other.rotation;
         self.offer = other.offer;
         self.vars = other.vars;
-        // `pieces` says where the variables keep the pieces: the same in every position of a
-        // game, so it is neither copied nor compared here.
         self.sown = other.sown;
     }
 
@@ -309,64 +304,12 @@ impl Position {
     }
 
     /// Seeds on the board, in reserves and removed: constant through a game. Pieces
-    /// (`[pieces]`) on the board are counted in their holes, so they are left out here.
+    /// (`[pieces]`) on the board count as seeds here, those held off the board do not:
+    /// [`Rules::seeds_in`] counts the seeds alone.
     pub fn total(&self) -> u32 {
-        self.board.iter().map(|&s| u32::from(s)).sum::<u32>() - self.pieces.on_board(self)
+        self.board.iter().map(|&s| u32::from(s)).sum::<u32>()
             + self.reserve.iter().sum::<u32>()
             + self.taken.iter().sum::<u32>()
-    }
-
-    /// Seeds and pieces (`[pieces]`), on the board or off it: constant through a game.
-    pub fn units(&self) -> u32 {
-        self.total() + u32::from(self.pieces.count())
-    }
-
-    /// This position with its pieces (`[pieces]`) forgotten: those on the board count as
-    /// seeds (a ledger of the seeds that knows no piece from a seed).
-    pub fn without_pieces(&self) -> Position {
-        Position {
-            pieces: Pieces::NONE,
-            ..*self
-        }
-    }
-
-    /// The piece of player `owner` (its first owner), where the rules have pieces.
-    #[inline]
-    pub fn piece(&self, owner: Player) -> Option<Piece> {
-        self.pieces.get(self, owner)
-    }
-
-    /// Every piece (`[pieces]`), by its first owner.
-    pub fn piece_list(&self) -> impl Iterator<Item = (Player, Piece)> + '_ {
-        self.pieces.all(self)
-    }
-
-    /// Puts `piece` in the place of player `owner`'s piece.
-    #[inline]
-    pub fn set_piece(&mut self, owner: Player, piece: Piece) {
-        self.pieces.set(self, owner, piece);
-    }
-
-    /// The pieces in hole `h`.
-    #[inline]
-    pub fn pieces_in(&self, h: Pos) -> u16 {
-        self.pieces.in_hole(self, h)
-    }
-
-    /// The pieces player `p` holds off the board.
-    pub fn pieces_held(&self, p: Player) -> u16 {
-        self.pieces.held_by(self, p)
-    }
-
-    /// Sends the pieces in hole `h` to player `to`'s hand (see [`Pieces::out`]).
-    #[inline]
-    pub fn pieces_out(&mut self, h: Pos, to: Player) -> u16 {
-        self.pieces.out(self, h, to, NOBODY)
-    }
-
-    /// [`Position::pieces_out`], but the piece of player `kept` stays where it is.
-    pub fn pieces_out_but(&mut self, h: Pos, to: Player, kept: Player) -> u16 {
-        self.pieces.out(self, h, to, kept)
     }
 
     /// Equality, comparing only the first `positions` board entries (the rest are always 0).
@@ -1677,7 +1620,9 @@ fn gather_pieces(rules: &Rules, pos: &mut Position) {
     while rest != 0 {
         let h = rest.trailing_zeros() as Pos;
         rest &= rest - 1;
-        let n = pos.pieces_out(h, rules.geometry.owner_of(h));
+        let n = rules
+            .piece_slots()
+            .out(pos, h, rules.geometry.owner_of(h), NOBODY);
         pos.set(h, pos.seeds(h).saturating_sub(n));
     }
 }
@@ -1750,8 +1695,7 @@ impl Game {
         }
         reset_vars(rules, &mut pos, |_| true);
         // Each player starts holding their own piece.
-        pos.pieces = rules.piece_slots();
-        pos.pieces.start(&mut pos);
+        rules.piece_slots().start(&mut pos);
         if let Some(arrange) = rules.arrange.as_ref().filter(|a| a.at.at_start()) {
             // Every seat arranges before play.
             pos.offer = Offer::Arrange {
@@ -1788,8 +1732,6 @@ impl Game {
         tracer: &mut T,
     ) -> Game {
         pos.recount();
-        // Where the pieces are kept is the rules' to say, whoever set the position up.
-        pos.pieces = rules.piece_slots();
         let track_first_move = rules.reads(crate::rules::Fact::FirstMove);
         let vars_by_move = rules.vars.iter().any(|v| v.scope == VarScope::Move);
         let vars_by_turn = rules.vars.iter().any(|v| v.scope == VarScope::Turn);
@@ -2018,7 +1960,7 @@ impl Game {
         let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
         cx.dir = dir;
         let holds = self.pos.held(&self.rules, player) > 0;
-        let holds_piece = self.pos.pieces_held(player) > 0;
+        let holds_piece = self.rules.piece_slots().held_by(&self.pos, player) > 0;
         let (mut puts, mut picks, mut pieces) = (0u64, 0u64, 0u64);
         let mut rest = self.rules.geometry.board_holes() & !self.pos.closed;
         while rest != 0 {
@@ -2434,7 +2376,13 @@ impl Game {
             Some(Place::Put) if self.pos.held(&self.rules, self.pos.to_move) == 0 => {
                 Illegality::NothingHeld
             }
-            Some(Place::Piece) if self.pos.pieces_held(self.pos.to_move) == 0 => {
+            Some(Place::Piece)
+                if self
+                    .rules
+                    .piece_slots()
+                    .held_by(&self.pos, self.pos.to_move)
+                    == 0 =>
+            {
                 Illegality::NoPieceHeld
             }
             Some(_) => Illegality::Rule(id),
@@ -3030,7 +2978,7 @@ impl Game {
         }
         // The pieces already in the hole are covered by what is put on them, and uncovered
         // by a seed picked up (the one on top).
-        let pieces = self.pos.pieces;
+        let pieces = self.rules.piece_slots();
         for owner in 0..pieces.count() {
             if let Some(there) = pieces.get(&self.pos, owner).filter(|p| p.at == h) {
                 let covered = if put {
@@ -3384,7 +3332,7 @@ impl Game {
                             PieceRoundEnd::Holder => NOBODY,
                             PieceRoundEnd::Remainder => to.unwrap_or(p),
                         };
-                        seeds - u32::from(self.pos.pieces_out(h, to))
+                        seeds - u32::from(rules.piece_slots().out(&mut self.pos, h, to, NOBODY))
                     }
                     None => seeds,
                 };
@@ -3484,7 +3432,8 @@ impl Game {
         // A player holding a piece can fill a hole with it, where the arrangement puts pieces.
         let places =
             (rules.arrange.as_ref()).is_some_and(|a| a.at.at_rounds() && rules.pieces.is_some());
-        let holds_piece = |p: Player| places && self.pos.piece_list().any(|(_, x)| x.holder == p);
+        let pieces = self.rules.piece_slots();
+        let holds_piece = |p: Player| places && pieces.all(&self.pos).any(|(_, x)| x.holder == p);
         let short = active
             .clone()
             .filter(|&p| scores.get(usize::from(p)).is_some_and(|&s| s < least))
@@ -3565,7 +3514,7 @@ impl Game {
             pos = self.opening;
             (pos.out, pos.vars, pos.rotation) = (out, vars, rotation);
             // Every game starts with each player holding their own piece.
-            pos.pieces.start(&mut pos);
+            rules.piece_slots().start(&mut pos);
             if T::EVENTS {
                 tracer.event(Event::Restart);
             }

@@ -54,8 +54,9 @@ impl Piece {
     }
 }
 
-/// Where a position keeps its pieces: the first variable slot, and how many (one a player; 0
-/// for rules without pieces). Part of the position, constant through a game.
+/// Where positions keep a ruleset's pieces: the first variable slot, and how many (one a
+/// player; 0 for rules without pieces). The rules' to say ([`crate::rules::Rules::piece_slots`]),
+/// not the position's, so that a position is no larger for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Pieces {
     base: u8,

@@ -1070,7 +1070,7 @@ impl<'a> Mover<'a> {
                 let seeds = pos.sow_one(at);
                 cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
                 if T::EVENTS {
-                    let pieces = pos.pieces_in(at);
+                    let pieces = self.rules.piece_slots().in_hole(pos, at);
                     tracer.event(Event::Drop {
                         hole: at,
                         seeds,
@@ -1219,7 +1219,7 @@ impl<'a> Mover<'a> {
                         self.refused(pos, lap_origin, hand, tracer);
                         if has_pieces {
                             // Pieces in hand go back with the seeds.
-                            let pieces = pos.pieces;
+                            let pieces = self.rules.piece_slots();
                             for owner in 0..pieces.count() {
                                 if let Some(piece) =
                                     pieces.get(pos, owner).filter(|p| p.at == IN_HAND)
@@ -1288,7 +1288,7 @@ impl<'a> Mover<'a> {
             let seeds = pos.sow_one(at);
             hand -= 1;
             if T::EVENTS {
-                let pieces = pos.pieces_in(at);
+                let pieces = self.rules.piece_slots().in_hole(pos, at);
                 tracer.event(Event::Drop {
                     hole: at,
                     seeds,
@@ -1314,7 +1314,7 @@ impl<'a> Mover<'a> {
         let Some(order) = self.program.pieces else {
             return 0;
         };
-        let pieces = pos.pieces;
+        let pieces = self.rules.piece_slots();
         // The hole's pieces from the top of its stack down: the least covered first.
         let mut lifted = [(0u16, 0 as Player); MAX_SEATS];
         let mut k = 0usize;
@@ -1355,7 +1355,7 @@ impl<'a> Mover<'a> {
     #[inline(always)]
     fn piece_falls(&self, pos: &mut Position, at: Pos, hand: u16) -> Player {
         let stack = self.program.pieces == Some(PieceOrder::Stack);
-        let pieces = pos.pieces;
+        let pieces = self.rules.piece_slots();
         let mut fell = NOBODY;
         for owner in 0..pieces.count() {
             let Some(piece) = pieces.get(pos, owner) else {
@@ -2086,7 +2086,7 @@ impl Mover<'_> {
     #[cold]
     #[inline(never)]
     fn piece_taker(&self, rule: &CaptureProgram, pos: &Position, cx: &Cx<'_>) -> Player {
-        match (rule.to, pos.piece(cx.dropped)) {
+        match (rule.to, self.rules.piece_slots().get(pos, cx.dropped)) {
             (Destination::PieceHolder, Some(piece)) => piece.holder,
             (Destination::PieceOwner, Some(_)) => cx.dropped,
             _ => self.player,
@@ -2115,7 +2115,7 @@ impl Mover<'_> {
             pos.set(h, 1);
         }
         let kept = if keeps { cx.dropped } else { NOBODY };
-        let pieces = pos.pieces_out_but(h, to.unwrap_or(self.player), kept);
+        let pieces = (self.rules.piece_slots()).out(pos, h, to.unwrap_or(self.player), kept);
         (seeds, pieces)
     }
 }
