@@ -1278,6 +1278,8 @@ pub enum Fact {
     ReachedOpponent,
     /// `lap`, the number of the lap sown.
     Lap,
+    /// `landed_on`, what the lap's last hole held before its last seed.
+    LandedOn,
 }
 
 impl BoolX {
@@ -1368,6 +1370,7 @@ impl IntX {
         match self {
             IntX::TurnSowings => fact == Fact::TurnSowings,
             IntX::Lap => fact == Fact::Lap,
+            IntX::LandedOn => fact == Fact::LandedOn,
             IntX::Seeds(h) | IntX::Number(h) | IntX::Pieces(h) => h.reads(fact),
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) | IntX::PiecesHeld(p) => {
                 p.reads(fact)
@@ -1384,7 +1387,6 @@ impl IntX {
             | IntX::MoveCaptures
             | IntX::Hand
             | IntX::Entered
-            | IntX::LandedOn
             | IntX::Var(_) => false,
         }
     }

@@ -750,6 +750,7 @@ impl Checker<'_> {
             None => None,
         };
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
+
         let geometry = geometry?;
         let layouts = crate::rules::Layouts::new(geometry.holes_mask);
         let neutral_seeds = neutral_seeds?;
@@ -759,7 +760,7 @@ impl Checker<'_> {
             .chain(&move_captures)
             .find(|c| c.claim)
             .map(|c| c.id);
-        Some(Rules {
+        let rules = Rules {
             name: f.name.clone(),
             region: f.region.clone(),
             sources: f.sources.clone(),
@@ -821,7 +822,34 @@ impl Checker<'_> {
             clauses: std::mem::take(&mut self.clauses),
             looks_ahead,
             layouts,
-        })
+        };
+        // A move that stops for the mover's decision goes on from the position, which does not
+        // keep what the lap's last hole held before its last seed: `landed_on` cannot be read
+        // where a move may stop.
+        let stops = rules.relay.as_ref().is_some_and(|r| r.optional)
+            || (rules.lap_captures.iter())
+                .chain(&rules.move_captures)
+                .any(|c| c.optional);
+        if stops && rules.reads(crate::rules::Fact::LandedOn) {
+            // The first `landed_on` outside a comment.
+            let at = (self.source.match_indices("landed_on"))
+                .map(|(at, _)| at)
+                .find(|&at| {
+                    let line = self
+                        .source
+                        .get(..at)
+                        .map_or("", |b| b.rsplit('\n').next().unwrap_or(""));
+                    !line.contains('#')
+                });
+            let d = Diagnostic::new(
+                Code::LandedOnAtStop,
+                "`landed_on` cannot be read in rules whose moves may stop for the mover's decision (an optional capture or relay)",
+            )
+            .hint("a move that stops goes on from the position, which does not keep what the last hole held before the last seed: read `seeds(last)` instead, or make the capture or relay compulsory");
+            self.error(d.near(at.map(|at| at..at + "landed_on".len())));
+            return None;
+        }
+        Some(rules)
     }
 }
 

@@ -263,6 +263,13 @@ pieces. Keys that speak of pieces (`place`, `to = \"piece_holder\"`) need `[piec
 of the piece just dropped: both speak of a drop, so the clause must be tried at each drop
 (`at = \"drop\"`)."
 
+    LandedOnAtStop "E0138" Error "`landed_on` in rules whose moves may stop"
+"`landed_on` is what the hole of a lap's last seed held just before it fell, kept during the
+move. A move that stops for the mover's decision (an optional capture, `optional = true`, or a
+relay the mover may decline) goes on, after the decision, from the position alone, which does
+not keep it; so rules that may stop a move cannot read it. Read `seeds(last)`, or make the
+capture or relay compulsory."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

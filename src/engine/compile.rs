@@ -250,6 +250,16 @@ pub struct ArrangeProgram {
     pub place: Cond,
 }
 
+/// What a lap lifts from its hole: one choice, tried once a lap, whatever the rules' features.
+pub enum Lifting {
+    /// Everything, seeds alone.
+    All,
+    /// On the move's first lap, as many as the rules say (`[sowing] lift`); everything after.
+    Part(Num),
+    /// Everything, pieces (`[pieces]`) among the seeds: each is given the drop it falls at.
+    WithPieces,
+}
+
 /// Every expression of a ruleset, compiled; each list is in the order of its list in
 /// [`Rules`].
 pub struct Program {
@@ -280,8 +290,8 @@ pub struct Program {
     pub drops: Drops,
     /// The most laps a move may take by the rules (`u32::MAX` when they set none).
     pub max_laps: u32,
-    /// How many seeds a move lifts from the hole played, when not all.
-    pub lift: Option<Num>,
+    /// What a lap lifts from its hole.
+    pub lift: Lifting,
     /// The engine's limit on the work of one move, in steps
     /// ([`crate::rules::MAX_STEPS_PER_MOVE`]; lower only in tests, which cannot wait for it).
     pub max_steps: u64,
@@ -314,6 +324,10 @@ pub struct Program {
     /// Where pieces (`[pieces]`) fall in the sowing of their hole, when the rules have
     /// pieces: every drop then asks whether it is a piece's.
     pub pieces: Option<crate::ruleset::PieceOrder>,
+    /// Whether a clause reads `landed_on`, which the lap's last drop then records.
+    pub landing: bool,
+    /// Whether every drop must stop and ask: skip or redirect clauses, or pieces.
+    pub stop_everywhere: bool,
 }
 
 impl Program {
@@ -399,6 +413,7 @@ impl Program {
             quiet_laps,
             lap_vars,
             pieces: rules.pieces.as_ref().map(|p| p.sown),
+            landing: rules.reads(Fact::LandedOn),
             max_laps: rules.max_laps.unwrap_or(u32::MAX),
             drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
             lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
@@ -436,7 +451,14 @@ impl Program {
                 when: c.relay_when(r),
                 optional: r.optional,
             }),
-            lift: rules.lift.as_ref().map(|n| c.num(n)),
+            lift: match (&rules.lift, &rules.pieces) {
+                (Some(n), _) => Lifting::Part(c.num(n)),
+                (None, Some(_)) => Lifting::WithPieces,
+                (None, None) => Lifting::All,
+            },
+            stop_everywhere: !rules.skips.is_empty()
+                || !rules.redirects.is_empty()
+                || rules.pieces.is_some(),
             entry: (rules.entry.as_ref())
                 .filter(|e| may_fire(&e.when))
                 .map(|e| EntryProgram {
@@ -829,7 +851,7 @@ impl Compiler<'_> {
             BoolX::FirstMove => Box::new(|cx, pos| pos.moved & (1 << cx.mover) == 0),
             BoolX::ReachedOpponent => Box::new(|cx, _| cx.reached_opponent),
             BoolX::Resowing => Box::new(|cx, _| cx.resowing),
-            BoolX::PieceDropped => Box::new(|cx, _| cx.dropped != NOBODY),
+            BoolX::PieceDropped => Box::new(|cx, _| cx.dropped() != NOBODY),
         }
     }
 
@@ -1189,10 +1211,9 @@ impl Compiler<'_> {
             IntX::LandedOn => Box::new(|cx, pos| {
                 // Recorded where a drop clause was tried at the lap's last drop (it may have
                 // taken seeds since); otherwise the hole holds what it held and the seed.
-                if cx.landed_at == cx.last && cx.last != NO_HOLE {
-                    i64::from(cx.landed_on)
-                } else {
-                    i64::from(pos.seeds(cx.last).saturating_sub(1))
+                match cx.landed_on() {
+                    Some(before) => i64::from(before),
+                    None => i64::from(pos.seeds(cx.last).saturating_sub(1)),
                 }
             }),
             IntX::Count(set, body) => {

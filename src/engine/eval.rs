@@ -34,13 +34,12 @@ pub struct Cx<'a> {
     pub round_winner: Player,
     /// The move's work so far (see [`crate::rules::MAX_STEPS_PER_MOVE`]).
     pub steps: u64,
-    /// At a drop: the piece just dropped (its slot, by first owner), or [`NOBODY`] for a seed.
-    pub dropped: Player,
-    /// The hole of the lap's last drop where a drop clause was tried, and the seeds it held
-    /// just before that drop (`landed_on`); [`NO_HOLE`] when none was tried this lap (nothing
-    /// then took seeds from it, so it held one less than it holds).
-    pub landed_at: Pos,
-    pub landed_on: u16,
+    /// Facts of the drops, in one word so that a context starts with one store more, not
+    /// four (contexts are made several times a ply): the piece just dropped (bits 56 to 63;
+    /// [`crate::rules::NOBODY`] for a seed), and, for `landed_on`, the lap whose last drop a
+    /// drop clause was tried at (bits 0 to 31), its hole (32 to 39) and the seeds that hole held
+    /// just before that drop (40 to 55).
+    drops: u64,
 }
 
 impl<'a> Cx<'a> {
@@ -66,9 +65,7 @@ impl<'a> Cx<'a> {
             reached_opponent: false,
             round_winner: crate::rules::NOBODY,
             steps: 0,
-            dropped: crate::rules::NOBODY,
-            landed_at: NO_HOLE,
-            landed_on: 0,
+            drops: u64::from(crate::rules::NOBODY) << 56,
         }
     }
 
@@ -80,6 +77,33 @@ impl<'a> Cx<'a> {
         self.last = last;
         self.lap_origin = lap_origin;
         self.last_seed = last_seed;
+    }
+
+    /// The piece just dropped (by its first owner), or [`crate::rules::NOBODY`] for a seed.
+    #[inline]
+    pub fn dropped(&self) -> Player {
+        (self.drops >> 56) as Player
+    }
+
+    /// Notes the piece just dropped (or [`crate::rules::NOBODY`]).
+    #[inline]
+    pub fn set_dropped(&mut self, piece: Player) {
+        self.drops = self.drops & !(0xff << 56) | u64::from(piece) << 56;
+    }
+
+    /// Notes that the last drop of lap `lap` fell into `at`, which held `before` just before.
+    #[inline]
+    pub fn set_landing(&mut self, lap: u32, at: Pos, before: u16) {
+        let landing = u64::from(lap) | u64::from(at) << 32 | u64::from(before) << 40;
+        self.drops = self.drops & (0xff << 56) | landing;
+    }
+
+    /// What the hole of this lap's last drop held just before it, where a drop clause was
+    /// tried there (it may have taken seeds since); `None` otherwise.
+    #[inline]
+    pub fn landed_on(&self) -> Option<u16> {
+        let (lap, at) = (self.drops as u32, (self.drops >> 32) as Pos);
+        (lap == self.lap && at == self.last && at != NO_HOLE).then_some((self.drops >> 40) as u16)
     }
 
     #[inline]

@@ -1541,15 +1541,29 @@ fn fill_holes<T: Tracer>(
         }
         let (mut filled, mut sown, mut filled_holes) = (0u8, 0u32, 0u64);
         let (mut closed, mut open, mut partial) = (shut & mine, 0u64, None);
-        let mut fill = |h: Pos| {
+        // The holes in the refill's order: from either end, or 1, N, 2, N - 1, ... (the holes
+        // left closed are in the middle). One loop over them, not a closure per order: the
+        // refill runs at every round's end of every match.
+        let row = g.holes(p);
+        let n = row.len();
+        for i in 0..n {
+            let j = match rounds.from {
+                RowEnd::Left => i,
+                RowEnd::Right => n - 1 - i,
+                RowEnd::OutsideIn if i % 2 == 0 => i / 2,
+                RowEnd::OutsideIn => n - 1 - i / 2,
+            };
+            let Some(&h) = row.get(j) else {
+                continue;
+            };
             if shut & bit(h) != 0 {
                 // Out of play by the rules: neither filled nor counted.
-                return;
+                continue;
             }
-            if pos.seeds(h) > 0 {
+            if when == Filling::AfterArrangement && pos.seeds(h) > 0 {
                 // Laid out by the arrangement before this refill: neither filled nor
                 // counted.
-                return;
+                continue;
             }
             // The most this hole may take: a full hole, or under the poorest player's
             // limit nothing past their holes and their last hole's count in the last.
@@ -1577,19 +1591,6 @@ fn fill_holes<T: Tracer>(
                 open |= bit(h);
             } else {
                 closed |= bit(h);
-            }
-        };
-        let row = g.holes(p);
-        match rounds.from {
-            RowEnd::Left => row.iter().copied().for_each(&mut fill),
-            RowEnd::Right => row.iter().rev().copied().for_each(&mut fill),
-            RowEnd::OutsideIn => {
-                // 1, N, 2, N - 1, ...: the holes left closed are in the middle.
-                let n = row.len();
-                (0..n)
-                    .map(|i| if i % 2 == 0 { i / 2 } else { n - 1 - i / 2 })
-                    .filter_map(|i| row.get(i).copied())
-                    .for_each(&mut fill);
             }
         }
         pos.closed |= closed;

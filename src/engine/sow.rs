@@ -1,6 +1,8 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
-use super::compile::{CaptureProgram, InFull, Program, Redirected, RelayProgram, RelayWhen, Takes};
+use super::compile::{
+    CaptureProgram, InFull, Lifting, Program, Redirected, RelayProgram, RelayWhen, Takes,
+};
 use super::eval::Cx;
 use super::history::Brent;
 use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Piece, Position, Tables};
@@ -1032,21 +1034,22 @@ impl<'a> Mover<'a> {
             cx.dir = dir;
         }
         if cursor.hand == 0 {
+            let mut pieces = 0;
             hand = match &self.program.lift {
                 // The move's first lap lifts what the rules say (the rest stays).
-                Some(lift) if lap == 1 && at == self.origin => {
+                Lifting::Part(lift) if lap == 1 && at == self.origin => {
                     let all = pos.seeds(at);
                     let n = lift(cx, pos).clamp(0, i64::from(all));
                     let n = u16::try_from(n).unwrap_or(all);
                     pos.set(at, all - n);
                     n
                 }
-                _ => pos.lift(at),
-            };
-            let pieces = if self.program.pieces.is_some() {
-                self.pieces_lifted(pos, at, hand)
-            } else {
-                0
+                Lifting::WithPieces => {
+                    let n = pos.lift(at);
+                    pieces = self.pieces_lifted(pos, at, n);
+                    n
+                }
+                Lifting::All | Lifting::Part(_) => pos.lift(at),
             };
             if T::EVENTS {
                 tracer.event(Event::Lift {
@@ -1063,7 +1066,8 @@ impl<'a> Mover<'a> {
             };
             if back {
                 if self.program.pieces.is_some() {
-                    cx.dropped = self.piece_falls(pos, at, hand);
+                    let fell = self.piece_falls(pos, at, hand);
+                    cx.set_dropped(fell);
                 }
                 hand -= 1;
                 // Back into the hole lifted (which may still hold seeds `lift` left there).
@@ -1128,7 +1132,6 @@ impl<'a> Mover<'a> {
         // Whether a seed of this lap fell into an opponent's hole, kept in a register and
         // written back before any clause can read it.
         let mut reached = false;
-        let has_pieces = self.program.pieces.is_some();
         if !T::EVENTS && route.quiet && !self.may_pass_over(route.skip, hand, len, lap_origin) {
             // Nothing can happen between two drops: sow the lap in one tight loop (with no
             // look at the opponent's row unless a clause asks about it).
@@ -1163,10 +1166,11 @@ impl<'a> Mover<'a> {
         // test a seed: the skipped origin, claimed holes, and the opponent's holes until the
         // lap first reaches one (when that is watched).
         // With skip or redirect clauses, every position is a stop: each seed asks them first.
-        let skipping = if self.program.skips.is_empty() && self.program.redirects.is_empty() {
-            0
-        } else {
+        // With pieces too: each drop asks whether a piece falls.
+        let skipping = if self.program.stop_everywhere {
             u64::MAX
+        } else {
+            0
         };
         let redirecting = !self.program.redirects.is_empty();
         let mut stops = claimed | skipped | watched | skipping;
@@ -1174,7 +1178,7 @@ impl<'a> Mover<'a> {
         // nothing changed, means no hole will ever take the seeds in hand.
         let mut passed = 0usize;
         let counts = drops.counts;
-        if !T::EVENTS && stops == 0 && !has_pieces {
+        if !T::EVENTS && stops == 0 {
             // Nothing to stop at, only drop clauses to try: no test of the seed's position,
             // until a drop clause claims a hole. (A traced move takes the loop below, so the
             // property tests compare the two.)
@@ -1217,7 +1221,7 @@ impl<'a> Mover<'a> {
                     passed += 1;
                     if passed >= len {
                         self.refused(pos, lap_origin, hand, tracer);
-                        if has_pieces {
+                        if self.program.pieces.is_some() {
                             // Pieces in hand go back with the seeds.
                             let pieces = self.rules.piece_slots();
                             for owner in 0..pieces.count() {
@@ -1280,11 +1284,12 @@ impl<'a> Mover<'a> {
                     reached = true;
                     stops &= !watched | skipping;
                 }
+                if self.program.pieces.is_some() {
+                    let fell = self.piece_falls(pos, at, hand);
+                    cx.set_dropped(fell);
+                }
             }
             passed = 0;
-            if has_pieces {
-                cx.dropped = self.piece_falls(pos, at, hand);
-            }
             let seeds = pos.sow_one(at);
             hand -= 1;
             if T::EVENTS {
@@ -1743,11 +1748,10 @@ impl<'a> Mover<'a> {
             // The move is past its work limit: it stops at the end of this lap.
             return;
         }
-        if last_seed {
+        if last_seed && self.program.landing {
             // What the lap's last hole held before this seed, for `landed_on`, read before a
             // capture at this drop takes from it.
-            cx.landed_at = at;
-            cx.landed_on = pos.seeds(at).saturating_sub(1);
+            cx.set_landing(cx.lap, at, pos.seeds(at).saturating_sub(1));
         }
         if !self.program.drop_effects.is_empty() {
             // After the captures of the drop, its effects.
@@ -2027,28 +2031,38 @@ impl<'a> Mover<'a> {
         if !g.is_hole(h) || (rule.to == Destination::Owner && g.owner_of(h) == NOBODY) {
             return 0;
         }
-        let mut seeds = pos.lift(h);
+        let seeds = pos.lift(h);
         if seeds == 0 {
             return 0;
+        }
+        if rule.apart {
+            // Pieces, and what the capture keeps where it fell: out of line, few rules have
+            // them.
+            return self.take_apart(rule, pos, cx, (h, seeds), tracer);
         }
         let to = match rule.to {
             Destination::Mover => Some(self.player),
             Destination::Opponent => Some(self.player ^ 1),
             Destination::Owner => Some(g.owner_of(h)),
-            Destination::Removed => None,
-            Destination::PieceHolder | Destination::PieceOwner => {
-                Some(self.piece_taker(rule, pos, cx))
-            }
+            // A piece's holder or owner is a rule with pieces, taken apart above.
+            Destination::Removed | Destination::PieceHolder | Destination::PieceOwner => None,
         };
-        // Pieces, and what the capture keeps where it fell, are set aside out of line: few
-        // rules have them.
-        let mut pieces = 0;
-        if rule.apart {
-            (seeds, pieces) = self.take_apart(rule, pos, cx, h, seeds, to);
-            if seeds == 0 {
-                return 0;
-            }
-        }
+        self.bank(rule, pos, cx, (h, seeds, 0), to, tracer)
+    }
+
+    /// Banks the `seeds` a capture took from `h` (`pieces` of them pieces, which go to the
+    /// taker's hand, not their store) for `to`: their store, the seeds removed, or the hand
+    /// of a lap that sows them again. Returns the seeds taken.
+    #[inline(always)]
+    fn bank<T: Tracer>(
+        &self,
+        rule: &CaptureProgram,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        (h, seeds, pieces): (Pos, u16, u16),
+        to: Option<Player>,
+        tracer: &mut T,
+    ) -> u32 {
         // What the hole's seeds are, its pieces aside.
         let banked = u32::from(seeds - pieces);
         match to {
@@ -2086,37 +2100,49 @@ impl Mover<'_> {
     #[cold]
     #[inline(never)]
     fn piece_taker(&self, rule: &CaptureProgram, pos: &Position, cx: &Cx<'_>) -> Player {
-        match (rule.to, self.rules.piece_slots().get(pos, cx.dropped)) {
+        match (rule.to, self.rules.piece_slots().get(pos, cx.dropped())) {
             (Destination::PieceHolder, Some(piece)) => piece.holder,
-            (Destination::PieceOwner, Some(_)) => cx.dropped,
+            (Destination::PieceOwner, Some(_)) => cx.dropped(),
             _ => self.player,
         }
     }
 
-    /// Sets aside what a capture of the `seeds` lifted from `h` does not bank as seeds: the
-    /// seed or piece just dropped, put back where it fell (`keep = "dropped"`), and the pieces
-    /// (`[pieces]`), sent to the taker's hand (the mover's when the seeds leave the game).
-    /// Returns the seeds and pieces taken, and how many of them are pieces.
+    /// A capture of the `seeds` lifted from `h` under rules with pieces (`[pieces]`) or a
+    /// clause that keeps what was just dropped (`keep = "dropped"`): the seed or piece just
+    /// dropped goes back where it fell, the hole's pieces go to the taker's hand (the mover's
+    /// when the seeds leave the game), and the rest is banked. Returns the seeds taken.
     #[cold]
     #[inline(never)]
-    fn take_apart(
+    fn take_apart<T: Tracer>(
         &self,
         rule: &CaptureProgram,
         pos: &mut Position,
-        cx: &Cx<'_>,
-        h: Pos,
-        seeds: u16,
-        to: Option<Player>,
-    ) -> (u16, u16) {
+        cx: &mut Cx<'_>,
+        (h, seeds): (Pos, u16),
+        tracer: &mut T,
+    ) -> u32 {
+        let g = &self.rules.geometry;
+        let to = match rule.to {
+            Destination::Mover => Some(self.player),
+            Destination::Opponent => Some(self.player ^ 1),
+            Destination::Owner => Some(g.owner_of(h)),
+            Destination::Removed => None,
+            Destination::PieceHolder | Destination::PieceOwner => {
+                Some(self.piece_taker(rule, pos, cx))
+            }
+        };
         let mut seeds = seeds;
         let keeps = rule.keep_dropped && h == cx.here;
         if keeps {
             seeds -= 1;
             pos.set(h, 1);
         }
-        let kept = if keeps { cx.dropped } else { NOBODY };
+        if seeds == 0 {
+            return 0;
+        }
+        let kept = if keeps { cx.dropped() } else { NOBODY };
         let pieces = (self.rules.piece_slots()).out(pos, h, to.unwrap_or(self.player), kept);
-        (seeds, pieces)
+        self.bank(rule, pos, cx, (h, seeds, pieces), to, tracer)
     }
 }
 
