@@ -1434,8 +1434,10 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             pieces,
         } => {
             let mut v = json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds});
-            if *pieces > 0 {
-                v["pieces"] = json!(pieces);
+            if *pieces > 0
+                && let Some(fields) = v.as_object_mut()
+            {
+                fields.insert("pieces".into(), json!(pieces));
             }
             v
         }
@@ -1448,8 +1450,10 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             pieces,
         } => {
             let mut v = json!({"event": "drop", "hole": l(*hole), "seeds": seeds});
-            if *pieces > 0 {
-                v["pieces"] = json!(pieces);
+            if *pieces > 0
+                && let Some(fields) = v.as_object_mut()
+            {
+                fields.insert("pieces".into(), json!(pieces));
             }
             v
         }
@@ -1471,8 +1475,10 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             resown,
         } => {
             let mut v = json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p), "resown": resown});
-            if *pieces > 0 {
-                v["pieces"] = json!(pieces);
+            if *pieces > 0
+                && let Some(fields) = v.as_object_mut()
+            {
+                fields.insert("pieces".into(), json!(pieces));
             }
             v
         }
@@ -1578,8 +1584,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
                 "partial": partial.map(|(h, k)| json!({"hole": g.label(h), "seeds": k})),
                 "open": labels(*open),
             });
-            if *waiting {
-                v["waiting"] = json!(true);
+            if *waiting && let Some(fields) = v.as_object_mut() {
+                fields.insert("waiting".into(), json!(true));
             }
             v
         }
@@ -1659,7 +1665,9 @@ pub fn position_json(rules: &Rules, pos: &Position) -> Value {
                 })
             })
             .collect();
-        v["pieces"] = json!(pieces);
+        if let Some(fields) = v.as_object_mut() {
+            fields.insert("pieces".into(), json!(pieces));
+        }
     }
     v
 }

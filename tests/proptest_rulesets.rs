@@ -654,7 +654,11 @@ fn ruleset_text(s: &Spec) -> String {
             };
             t += &format!(
                 "\n[pieces.stone]\nsown = \"{}\"\n\n[arrange]\nat = \"{at}\"\nrefill = \"{refill}\"\nplace = 'own(origin) and pieces(origin) == 0'\n",
-                if s.seeds % 2 == 0 { "stack" } else { "last" }
+                if s.seeds.is_multiple_of(2) {
+                    "stack"
+                } else {
+                    "last"
+                }
             );
             t += "\n[[capture]]\nname = \"stone\"\nat = \"drop\"\nwhen = 'piece_dropped and seeds(here) > 1'\ntake = ['here']\nkeep = \"dropped\"\nto = \"piece_holder\"\n";
         }

@@ -1486,9 +1486,9 @@ fn fill_holes<T: Tracer>(
     };
     let limit = if rounds.poorest {
         let active = seats.clone().filter(|&p| pos.out & (1 << p) == 0);
-        let poorest = by_wealth(active, |p| supply_of(&pos, p), false);
+        let poorest = by_wealth(active, |p| supply_of(pos, p), false);
         poorest.map(|p| {
-            let have = supply_of(&pos, p);
+            let have = supply_of(pos, p);
             let holes = g.holes(p).len() as u32;
             let full = (have / refill).min(holes);
             let rest = have - full * refill;
@@ -1502,7 +1502,7 @@ fn fill_holes<T: Tracer>(
         None
     };
     for p in seats {
-        let mut supply = supply_of(&pos, p);
+        let mut supply = supply_of(pos, p);
         if when != Filling::AfterArrangement {
             for h in g.holes_of(p) {
                 pos.lift(h);
@@ -2992,11 +2992,11 @@ impl Game {
         }
         if piece {
             // The mover's own piece first, then those they took, in turn order.
-            let order = std::iter::once(mover).chain(0..pieces.count());
+            let mut order = std::iter::once(mover).chain(0..pieces.count());
             let held = |&owner: &Player| {
                 (pieces.get(&self.pos, owner)).is_some_and(|p| p.at == NO_HOLE && p.holder == mover)
             };
-            if let Some(owner) = order.filter(held).next() {
+            if let Some(owner) = order.find(held) {
                 let placed = Piece {
                     at: h,
                     holder: mover,
