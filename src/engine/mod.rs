@@ -1617,13 +1617,12 @@ fn gather_pieces(rules: &Rules, pos: &mut Position) {
     if rules.pieces.is_none() {
         return;
     }
+    let pieces = rules.piece_slots();
     let mut rest = rules.geometry.board_holes();
     while rest != 0 {
         let h = rest.trailing_zeros() as Pos;
         rest &= rest - 1;
-        let n = rules
-            .piece_slots()
-            .out(pos, h, rules.geometry.owner_of(h), NOBODY);
+        let n = pieces.out(pos, h, rules.geometry.owner_of(h), NOBODY);
         pos.set(h, pos.seeds(h).saturating_sub(n));
     }
 }

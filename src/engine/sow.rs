@@ -2035,18 +2035,19 @@ impl<'a> Mover<'a> {
         if seeds == 0 {
             return 0;
         }
-        if rule.apart {
-            // Pieces, and what the capture keeps where it fell: out of line, few rules have
-            // them.
-            return self.take_apart(rule, pos, cx, (h, seeds), tracer);
-        }
         let to = match rule.to {
             Destination::Mover => Some(self.player),
             Destination::Opponent => Some(self.player ^ 1),
             Destination::Owner => Some(g.owner_of(h)),
-            // A piece's holder or owner is a rule with pieces, taken apart above.
+            // A piece's holder or owner is a rule with pieces, whose takes are taken apart
+            // below, where they are found.
             Destination::Removed | Destination::PieceHolder | Destination::PieceOwner => None,
         };
+        if rule.apart {
+            // Pieces, and what the capture keeps where it fell: out of line, few rules have
+            // them.
+            return self.take_apart(rule, pos, cx, (h, seeds), to, tracer);
+        }
         self.bank(rule, pos, cx, (h, seeds, 0), to, tracer)
     }
 
@@ -2119,17 +2120,15 @@ impl Mover<'_> {
         pos: &mut Position,
         cx: &mut Cx<'_>,
         (h, seeds): (Pos, u16),
+        to: Option<Player>,
         tracer: &mut T,
     ) -> u32 {
-        let g = &self.rules.geometry;
+        // `to` as `take` found it, but for the piece just dropped, whose taker is found here.
         let to = match rule.to {
-            Destination::Mover => Some(self.player),
-            Destination::Opponent => Some(self.player ^ 1),
-            Destination::Owner => Some(g.owner_of(h)),
-            Destination::Removed => None,
             Destination::PieceHolder | Destination::PieceOwner => {
                 Some(self.piece_taker(rule, pos, cx))
             }
+            _ => to,
         };
         let mut seeds = seeds;
         let keeps = rule.keep_dropped && h == cx.here;
