@@ -1391,6 +1391,10 @@ pub struct Game {
     dead_legal: u64,
     /// When the legal moves are simply the open holes holding seeds.
     plain: Plain,
+    /// Whether the legal moves of an ordinary turn are always those holes, sown the rules'
+    /// way (`plain` always, no direction to choose, no entry, no preference): then they are
+    /// written where the game keeps them, in place ([`Game::list_moves`]).
+    plain_list: bool,
     /// `pos.banked()` when the cycle history was last cleared (or the game set up), so that a
     /// ply computes it once, after the move, instead of before and after.
     banked: u32,
@@ -1806,6 +1810,10 @@ impl Game {
         } else {
             0
         };
+        let plain_list = plain == Plain::Always
+            && !rules.choose_direction
+            && !has_entry
+            && program.prefer.is_empty();
         let mut game = Game {
             rules,
             program,
@@ -1837,6 +1845,7 @@ impl Game {
             fixed_when,
             dead_legal,
             plain,
+            plain_list,
             banked: 0,
             bank,
             seatings,
@@ -1931,6 +1940,23 @@ impl Game {
             return MoveList::passing(self.rules.direction);
         }
         list
+    }
+
+    /// Writes the legal moves of `player`, the player to move, into `self.moves`. Where they
+    /// are the open holes holding seeds (`plain_list`, in an ordinary turn), the list is
+    /// written in place: a list built apart and then copied was read back, in wide loads,
+    /// from the narrow stores that had just written it, which the processor cannot forward
+    /// (a stall every ply; BENCHMARKS.md 5.17).
+    #[inline(always)]
+    fn list_moves(&mut self, player: Player) {
+        if self.plain_list && self.pos.offer == Offer::Sow {
+            let mask = self.open_sown(player);
+            if mask != 0 {
+                self.moves = MoveList::with_meta(mask, self.list_meta);
+                return;
+            }
+        }
+        self.moves = self.moves_of(player);
     }
 
     /// The moves of a player offered more than sowing ([`Game::moves_of`]; out of line, so
@@ -3196,7 +3222,7 @@ impl Game {
                 return cycled;
             }
             let next = self.pos.to_move;
-            self.moves = self.moves_of(next);
+            self.list_moves(next);
             if self.moves.is_empty() {
                 if let Offer::Arrange { .. } = self.pos.offer {
                     // A player who can do nothing more in the arrangement ends it.
