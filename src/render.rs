@@ -1389,6 +1389,14 @@ impl TextTrace {
     }
 }
 
+/// Adds `key` to `v`, a JSON object: a field written only where it says something (pieces,
+/// a refill waiting), so that the output of rules without it stays as it was.
+fn add_field(v: &mut Value, key: &str, value: Value) {
+    if let Some(fields) = v.as_object_mut() {
+        fields.insert(key.into(), value);
+    }
+}
+
 /// An event as JSON, holes as labels.
 pub fn event_json(rules: &Rules, e: &Event) -> Value {
     let g = &rules.geometry;
@@ -1434,10 +1442,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             pieces,
         } => {
             let mut v = json!({"event": "lift", "lap": lap, "hole": l(*hole), "seeds": seeds});
-            if *pieces > 0
-                && let Some(fields) = v.as_object_mut()
-            {
-                fields.insert("pieces".into(), json!(pieces));
+            if *pieces > 0 {
+                add_field(&mut v, "pieces", json!(pieces));
             }
             v
         }
@@ -1450,10 +1456,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             pieces,
         } => {
             let mut v = json!({"event": "drop", "hole": l(*hole), "seeds": seeds});
-            if *pieces > 0
-                && let Some(fields) = v.as_object_mut()
-            {
-                fields.insert("pieces".into(), json!(pieces));
+            if *pieces > 0 {
+                add_field(&mut v, "pieces", json!(pieces));
             }
             v
         }
@@ -1475,10 +1479,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             resown,
         } => {
             let mut v = json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p), "resown": resown});
-            if *pieces > 0
-                && let Some(fields) = v.as_object_mut()
-            {
-                fields.insert("pieces".into(), json!(pieces));
+            if *pieces > 0 {
+                add_field(&mut v, "pieces", json!(pieces));
             }
             v
         }
@@ -1584,8 +1586,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
                 "partial": partial.map(|(h, k)| json!({"hole": g.label(h), "seeds": k})),
                 "open": labels(*open),
             });
-            if *waiting && let Some(fields) = v.as_object_mut() {
-                fields.insert("waiting".into(), json!(true));
+            if *waiting {
+                add_field(&mut v, "waiting", json!(true));
             }
             v
         }
@@ -1665,9 +1667,7 @@ pub fn position_json(rules: &Rules, pos: &Position) -> Value {
                 })
             })
             .collect();
-        if let Some(fields) = v.as_object_mut() {
-            fields.insert("pieces".into(), json!(pieces));
-        }
+        add_field(&mut v, "pieces", json!(pieces));
     }
     v
 }
