@@ -672,6 +672,13 @@ impl Explainer<'_> {
                         ctx,
                     ));
                 }
+                if let Some(e) = &c.sow_direction {
+                    s.note(self.hole_note(
+                        "the direction they are sown in, which later relays of the move go on in",
+                        e,
+                        ctx,
+                    ));
+                }
             }
             if !matches!(c.optional, Setting::Fixed(false)) {
                 let may = self.either(

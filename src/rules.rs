@@ -369,6 +369,8 @@ pub enum DirX {
     Var(u8),
     /// A player's direction variable (its first slot, and the player).
     VarOf(u8, Box<PlayerX>),
+    /// `if(c, a, b)`: `a` where the condition holds, else `b`.
+    If(Box<BoolX>, Box<DirX>, Box<DirX>),
 }
 
 /// The value of a direction in a variable.
@@ -649,6 +651,8 @@ pub struct CaptureRule {
     pub sow_after: Option<HoleX>,
     /// With `then = sow`: seeds also lifted from the lap's last hole.
     pub lift_also: Option<IntX>,
+    /// With `then = sow`: the direction the seeds are sown in (default the lap's).
+    pub sow_direction: Option<DirX>,
     /// The mover may decline the capture (lap-end and move-end clauses).
     pub optional: bool,
     /// At a drop: the seed or piece just dropped stays where it fell (`keep = "dropped"`).
@@ -1432,6 +1436,7 @@ impl DirX {
     fn size(&self) -> u64 {
         match self {
             DirX::VarOf(_, p) => 1 + p.size(),
+            DirX::If(c, a, b) => 1 + c.size() + a.size().max(b.size()),
             DirX::Move | DirX::Const(_) | DirX::Var(_) => 1,
         }
     }
@@ -1439,6 +1444,7 @@ impl DirX {
     fn reads(&self, fact: Fact) -> bool {
         match self {
             DirX::VarOf(_, p) => p.reads(fact),
+            DirX::If(c, a, b) => c.reads(fact) || a.reads(fact) || b.reads(fact),
             DirX::Move | DirX::Const(_) | DirX::Var(_) => false,
         }
     }

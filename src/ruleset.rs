@@ -827,6 +827,13 @@ pub struct Capture {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub lift_also: Option<Expr>,
+    /// With `then = "sow"`: the direction the captured seeds are sown in, a direction
+    /// expression (`cw`, `ccw`, `direction` for the lap's own, a direction variable, or
+    /// `if(c, cw, ccw)`); default the direction of the lap that captured. Later relays of the
+    /// move go on from it.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub sow_direction: Option<Expr>,
     /// The first hole taken becomes the mover's claimed hole: from then on every seed sown
     /// into it goes to the mover's store or reserve, so it stays empty and nobody can play it.
     /// A player holds at most one claim; `claim(p)` and `claimed(h)` read claims.

@@ -225,6 +225,15 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "sow from the lap's origin",
     ),
+    // Sown again from the hole the lap ended in, back the way it came.
+    (
+        "lap_end",
+        "own(last) and seeds(last) == 4 and seeds(opposite(last)) > 1",
+        "'opposite(last)'",
+        "mover",
+        false,
+        "sow back the other way",
+    ),
     (
         "lap_end",
         "own(last) and seeds(last) == 5",
@@ -544,6 +553,9 @@ fn ruleset_text(s: &Spec) -> String {
         let then = match then {
             "sow from the lap's origin" => {
                 "sow\"\nsow_after = 'lap_origin'\nlift_also = '1'\ncites = \"resown"
+            }
+            "sow back the other way" => {
+                "sow\"\nsow_direction = 'if(direction == cw, ccw, cw)'\ncites = \"resown back"
             }
             then => then,
         };

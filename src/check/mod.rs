@@ -2074,6 +2074,10 @@ impl Checker<'_> {
         self.expression(e, facts, place, clause, typing::compile_hole)
     }
 
+    fn direction(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<DirX> {
+        self.expression(e, facts, place, clause, typing::compile_direction)
+    }
+
     fn number_expr(&mut self, e: &Expr, facts: u32, place: &str, clause: &str) -> Option<IntX> {
         self.expression(e, facts, place, clause, typing::compile_number)
     }
@@ -2450,15 +2454,28 @@ impl Checker<'_> {
             let d = d.near(key_near(self.source, c.when.span().start, "to"));
             self.error(d);
         }
-        if c.then != ruleset::After::Sow && (c.sow_after.is_some() || c.lift_also.is_some()) {
+        if c.then != ruleset::After::Sow
+            && (c.sow_after.is_some() || c.lift_also.is_some() || c.sow_direction.is_some())
+        {
             let d = Diagnostic::new(
                 Code::ResowWithoutSow,
                 format!(
-                    "capture clause \"{}\": `sow_after` and `lift_also` need `then = \"sow\"`",
+                    "capture clause \"{}\": `sow_after`, `sow_direction` and `lift_also` need `then = \"sow\"`",
                     c.name
                 ),
             );
-            let d = d.near(key_near(self.source, c.when.span().start, "then"));
+            // At the first of those keys the clause has.
+            let key = [
+                ("sow_after", c.sow_after.is_some()),
+                ("sow_direction", c.sow_direction.is_some()),
+                ("lift_also", c.lift_also.is_some()),
+            ]
+            .into_iter()
+            .find_map(|(k, given)| given.then_some(k))
+            .unwrap_or("then");
+            let d = d
+                .near(key_near(self.source, c.when.span().start, key))
+                .hint("add `then = \"sow\"` to sow the captured seeds again, or remove the key");
             self.error(d);
         }
         let sow_after = match &c.sow_after {
@@ -2467,6 +2484,10 @@ impl Checker<'_> {
         };
         let lift_also = match &c.lift_also {
             Some(e) => Some(self.number_expr(e, facts, place, &c.name)?),
+            None => None,
+        };
+        let sow_direction = match &c.sow_direction {
+            Some(e) => Some(self.direction(e, facts, place, &c.name)?),
             None => None,
         };
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
@@ -2497,6 +2518,7 @@ impl Checker<'_> {
             claim: c.claim,
             sow_after,
             lift_also,
+            sow_direction,
             optional: optional?,
             keep_dropped: c.keep == Some(ruleset::Keep::Dropped),
         })

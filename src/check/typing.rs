@@ -387,7 +387,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         name: "if",
         args: &[Type::Bool, Type::Number, Type::Number],
         ty: Type::Number,
-        doc: "a number chosen by a condition: if(c, a, b) is a where c holds, else b",
+        doc: "a number (or a direction) chosen by a condition: if(c, a, b) is a where c holds, else b",
     },
     FunctionDoc {
         name: "holes_of",
@@ -609,6 +609,14 @@ pub fn compile_player(node: &Node, scope: &Scope<'_>) -> Checked<PlayerX> {
 }
 
 /// Compiles a hole expression.
+/// Compiles a direction expression.
+pub fn compile_direction(node: &Node, scope: &Scope<'_>) -> Checked<DirX> {
+    match compile(node, scope)? {
+        Typed::Dir(d) => Ok(d),
+        other => Err(vec![mismatch(Type::Direction, other.ty(), &node.span)]),
+    }
+}
+
 pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Checked<HoleX> {
     match compile(node, scope)? {
         Typed::Hole(h) => Ok(h),
@@ -1044,6 +1052,31 @@ fn call_node(
             .unwrap_or_default());
     }
     let compiled = compiled?;
+    if name == "if"
+        && let ([_, a, b], [_, _, b_arg]) = (compiled.as_slice(), args)
+        && a.ty() != b.ty()
+        && matches!(a.ty(), Type::Number | Type::Direction)
+    {
+        // Both choices are of one type: the second is read against the first.
+        return Err(vec![mismatch(a.ty(), b.ty(), &b_arg.span).hint(
+            "`if(c, a, b)` chooses between two numbers or two directions",
+        )]);
+    }
+    if name == "if"
+        && let [Typed::Bool(_), Typed::Dir(_), Typed::Dir(_)] = compiled.as_slice()
+    {
+        // `if` chooses between two directions as it does between two numbers.
+        let mut args = compiled.into_iter();
+        return Ok(match (args.next(), args.next(), args.next()) {
+            (Some(Typed::Bool(BoolX::Const(c))), Some(Typed::Dir(a)), Some(Typed::Dir(b))) => {
+                Typed::Dir(if c { a } else { b })
+            }
+            (Some(Typed::Bool(c)), Some(Typed::Dir(a)), Some(Typed::Dir(b))) => {
+                Typed::Dir(DirX::If(Box::new(c), Box::new(a), Box::new(b)))
+            }
+            _ => Typed::Dir(DirX::Const(0)),
+        });
+    }
     let mut errors = Vec::new();
     for ((arg, want), t) in args.iter().zip(doc.args).zip(&compiled) {
         if t.ty() != *want {
@@ -1053,6 +1086,8 @@ fn call_node(
                     "`{name}` takes a hole: `hole(mover, {})` is the mover's hole of that number",
                     crate::expr::show(arg)
                 ))
+            } else if name == "if" {
+                d.hint("`if(c, a, b)` chooses between two numbers or two directions")
             } else {
                 d.hint(format!("`{name}` takes {}", want.word()))
             });

@@ -174,9 +174,9 @@ moment."
 hole the last seed fell into), `from = \"next\"` (the one after it), or `hole = '...'` (an
 expression over `last`)."
 
-    ResowWithoutSow "E0123" Error "`sow_after` or `lift_also` on a capture that does not sow"
-"`sow_after` and `lift_also` say how captured seeds are sown again: they belong to capture
-clauses with `then = \"sow\"`."
+    ResowWithoutSow "E0123" Error "`sow_after`, `sow_direction` or `lift_also` on a capture that does not sow"
+"`sow_after`, `sow_direction` and `lift_also` say how captured seeds are sown again: they
+belong to capture clauses with `then = \"sow\"`."
 
     LegalMixed "E0124" Error "A legality clause that both requires and prefers"
 "A `[[legal]]` clause either restricts each move on its own (`require`, `require_after`) or

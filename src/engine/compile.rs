@@ -135,6 +135,8 @@ pub struct CaptureProgram {
     pub sow_after: Option<Hole>,
     /// With `then = sow`: seeds also lifted from the lap's last hole and sown with them.
     pub lift_also: Option<Num>,
+    /// With `then = sow`: the direction they are sown in (1 `ccw`, 2 `cw`; 0 keeps the lap's).
+    pub sow_direction: Option<Way>,
     /// The mover may decline the capture: the move stops for their decision.
     pub optional: bool,
     /// At a drop: the seed or piece just dropped stays where it fell.
@@ -328,6 +330,9 @@ pub struct Program {
     pub landing: bool,
     /// Whether every drop must stop and ask: skip or redirect clauses, or pieces.
     pub stop_everywhere: bool,
+    /// Whether a lap can be sown against the move's direction: a relay turns it round, or
+    /// captured seeds are sown again in a direction of their own (`sow_direction`).
+    turns: bool,
 }
 
 impl Program {
@@ -337,10 +342,10 @@ impl Program {
         self.relay.as_ref().is_some_and(|r| r.id == clause)
     }
 
-    /// Whether a lap can be sown against the move's direction (a relay turns it round).
+    /// Whether a lap can be sown against the move's direction (see `turns`).
     #[inline(always)]
     pub fn reverses(&self) -> bool {
-        self.relay.as_ref().is_some_and(|r| r.reverse)
+        self.turns
     }
 
     pub fn new(rules: &Rules) -> Program {
@@ -356,6 +361,7 @@ impl Program {
             cost: r.when.size(),
             sow_after: r.sow_after.as_ref().map(|h| c.hole(h)),
             lift_also: r.lift_also.as_ref().map(|n| c.num(n)),
+            sow_direction: r.sow_direction.as_ref().map(|d| c.dir(d)),
             when: c.cond(&r.when),
             takes: match r.take.as_slice() {
                 [h] if !r.claim
@@ -522,6 +528,8 @@ impl Program {
             },
             track_reached: rules.move_reads(Fact::ReachedOpponent),
             watch_reached: rules.reads(Fact::ReachedOpponent),
+            turns: rules.relay.as_ref().is_some_and(|r| r.reverse)
+                || rules.lap_captures.iter().any(|r| r.sow_direction.is_some()),
         }
     }
 }
@@ -1101,6 +1109,10 @@ impl Compiler<'_> {
             &DirX::Var(slot) => {
                 let slot = usize::from(slot);
                 Box::new(move |_, pos| pos.vars.get(slot).copied().unwrap_or(0))
+            }
+            DirX::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c), self.dir(a), self.dir(b));
+                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
             }
             DirX::VarOf(slot, p) => {
                 let (slot, who) = (usize::from(*slot), self.who(p));

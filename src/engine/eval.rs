@@ -194,6 +194,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
     fn dir(x: &crate::rules::DirX) -> bool {
         match x {
             crate::rules::DirX::VarOf(_, p) => player(p),
+            crate::rules::DirX::If(c, a, b) => reads_hole(c) || dir(a) || dir(b),
             crate::rules::DirX::Move
             | crate::rules::DirX::Const(_)
             | crate::rules::DirX::Var(_) => false,

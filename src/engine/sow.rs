@@ -1628,6 +1628,15 @@ impl<'a> Mover<'a> {
                     },
                     None => last,
                 };
+                let reversed = match &rule.sow_direction {
+                    // Against the move's own direction, or with it; `none` (an unset
+                    // direction variable) keeps the lap's.
+                    Some(way) => match way(cx, pos) {
+                        0 => reversed,
+                        d => d != crate::rules::dir_value(self.dir),
+                    },
+                    None => reversed,
+                };
                 return Some(LapOutcome::Relay(
                     Cursor {
                         from,
