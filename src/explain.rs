@@ -603,6 +603,10 @@ impl Explainer<'_> {
             s.say(format!("Tried {}.", moment(c.at)));
             let ctx = Ctx::of(c.at);
             s.note(self.note("it fires when", &c.when, ctx));
+            if let Some(e) = &c.choose {
+                s.note(self.hole_note("the mover then chooses one hole of", e, ctx));
+                s.say("That hole is `chosen` below. Where there is more than one to choose from (or the capture is optional), the move stops and the mover's next ply names it, `choose:` and its label; where there is one it is chosen at once; where there is none the clause is not made.");
+            }
             // The holes taken are one list, told in one sentence however it is laid out.
             let takes = c
                 .take
@@ -1944,6 +1948,7 @@ impl Explainer<'_> {
                 "origin" if ctx == Ctx::Legal => "the hole played".into(),
                 "origin" => "the hole the move started from".into(),
                 "lap_origin" => "the hole this lap was lifted from".into(),
+                "chosen" => "the hole the mover chose".into(),
                 "hole" => (self.in_aggregate.borrow().clone())
                     .unwrap_or_else(|| "the hole just taken".into()),
                 "all_holes" => "the holes of the board".into(),

@@ -46,6 +46,21 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
             return Ok(Move::decide(d));
         }
     }
+    // A hole chosen for a capture whose hole the mover chooses: `choose:n3`.
+    if let Some((word, label)) = text.split_once(':')
+        && word.trim().eq_ignore_ascii_case("choose")
+    {
+        let label = label.trim();
+        return match rules.geometry.site_labelled(label) {
+            Some(h) if rules.geometry.is_hole(h) => Ok(Move::decide(Decision::Choose(h))),
+            _ => Err(format!(
+                "`{label}` is not a hole of the board; write choose and a hole's label, e.g. choose:{}",
+                rules
+                    .geometry
+                    .label(rules.geometry.holes_of(player).next().unwrap_or_default())
+            )),
+        };
+    }
     let (hole, dir) = match text.split_once(':') {
         None => (text, None),
         Some((hole, dir)) => match dir.trim().to_ascii_lowercase().as_str() {

@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), s3+ and s3- (a seed put into s3 or picked up from it, before play), or s3+stone (a piece put into s3)"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), s3+ and s3- (a seed put into s3 or picked up from it, before play), or s3+stone (a piece put into s3)"),
                         );
                     }
                     moves.push(m);
@@ -328,6 +328,12 @@ fn is_move_form(text: &str) -> bool {
         .any(|w| text.eq_ignore_ascii_case(w))
     {
         return true;
+    }
+    // A hole the mover chooses for a capture, `choose:n3`.
+    if let Some((word, hole)) = text.split_once(':')
+        && word.eq_ignore_ascii_case("choose")
+    {
+        return is_move_form(hole) && !hole.contains([':', '+', '-']);
     }
     if let Some(hole) = text.strip_suffix(['+', '-']) {
         return !hole.starts_with('+') && !hole.contains(':') && is_move_form(hole);

@@ -502,6 +502,19 @@ pub fn content(rules: &Rules, units: u16, pieces: u16) -> String {
 
 /// The relay as a trace line names it: the ruleset's only one, with no name of its own, so
 /// `relay` and its citation.
+/// The holes of a mask of positions, in the board's order: `n1, n2 or n4`.
+fn hole_list(rules: &Rules, holes: u64) -> String {
+    let labels: Vec<String> = (0..64)
+        .filter(|h| holes & 1 << h != 0)
+        .map(|h| rules.geometry.label(h as Pos))
+        .collect();
+    match labels.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "no hole".into(),
+    }
+}
+
 fn relay_words(rules: &Rules, c: ClauseId) -> String {
     let cites =
         (rules.clause(c).cites.as_ref()).map_or(String::new(), |c| format!(" [{}]", escape(c)));
@@ -571,6 +584,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::Placed { .. }
         | Event::Arranged { .. }
         | Event::CaptureOffered { .. }
+        | Event::ChoiceOffered { .. }
         | Event::RelayOffered { .. }
         | Event::Effect { .. }
         | Event::Capture { .. }
@@ -1076,15 +1090,16 @@ impl TextTrace {
             } => {
                 self.finish(out);
                 let what = match decision {
-                    crate::engine::Decision::Take => "takes the capture on offer",
-                    crate::engine::Decision::Leave => "leaves the capture on offer",
-                    crate::engine::Decision::Continue => "makes the relay on offer",
-                    crate::engine::Decision::Stop => "declines the relay on offer",
+                    crate::engine::Decision::Take => "takes the capture on offer".into(),
+                    crate::engine::Decision::Leave => "leaves the capture on offer".into(),
+                    crate::engine::Decision::Continue => "makes the relay on offer".into(),
+                    crate::engine::Decision::Stop => "declines the relay on offer".into(),
+                    crate::engine::Decision::Choose(h) => format!("chooses {}", l(*h)),
                 };
                 out.say(format_args!(
                     "ply {ply}: {} {what} ({})\n",
                     name(rules, *player),
-                    decision.word()
+                    decision.label(rules)
                 ));
             }
             Event::RelayOffered { clause: c, hole } => {
@@ -1115,6 +1130,19 @@ impl TextTrace {
                 out.say(format_args!(
                     "  {}'s arrangement ends\n",
                     name(rules, *player)
+                ));
+            }
+            Event::ChoiceOffered {
+                clause: c,
+                holes,
+                optional,
+            } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  capture {} on offer: the move stops for the mover's choice of {}{}\n",
+                    clause(rules, *c),
+                    hole_list(rules, *holes),
+                    if *optional { ", or leave" } else { "" }
                 ));
             }
             Event::CaptureOffered {
@@ -1516,10 +1544,25 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             player,
             decision,
         } => {
-            json!({"event": "decided", "ply": ply, "player": p(*player), "decision": decision.word()})
+            let mut v = json!({"event": "decided", "ply": ply, "player": p(*player), "decision": decision.word()});
+            if let crate::engine::Decision::Choose(h) = decision {
+                add_field(&mut v, "hole", l(*h));
+            }
+            v
         }
         Event::CaptureOffered { clause, seeds } => {
             json!({"event": "capture_offered", "clause": c(*clause), "seeds": seeds})
+        }
+        Event::ChoiceOffered {
+            clause,
+            holes,
+            optional,
+        } => {
+            let holes: Vec<Value> = (0..64)
+                .filter(|h| holes & 1 << h != 0)
+                .map(|h| l(h as Pos))
+                .collect();
+            json!({"event": "choice_offered", "clause": c(*clause), "holes": holes, "optional": optional})
         }
         Event::Placed {
             ply,

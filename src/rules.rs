@@ -340,6 +340,10 @@ pub enum HoleX {
     LapOrigin,
     /// `hole`: the hole a chain is at.
     Bound,
+    /// `chosen`: the hole the mover chose (a capture clause's `choose`).
+    Chosen,
+    /// `if(c, a, b)`: `a` where the condition holds, else `b`.
+    If(Box<BoolX>, Box<HoleX>, Box<HoleX>),
     Next(Box<HoleX>),
     Prev(Box<HoleX>),
     Opposite(Box<HoleX>),
@@ -653,6 +657,8 @@ pub struct CaptureRule {
     pub lift_also: Option<IntX>,
     /// With `then = sow`: the direction the seeds are sown in (default the lap's).
     pub sow_direction: Option<DirX>,
+    /// The holes the mover chooses one of, `chosen` in the clause's other expressions.
+    pub choose: Option<SetX>,
     /// The mover may decline the capture (lap-end and move-end clauses).
     pub optional: bool,
     /// At a drop: the seed or piece just dropped stays where it fell (`keep = "dropped"`).
@@ -1404,11 +1410,13 @@ impl HoleX {
             HoleX::Ahead(h, n) => 1 + h.size() + n.size(),
             HoleX::FirstAfter(h, c) => 1 + h.size() + AGGREGATE_HOLES * c.size(),
             HoleX::Claim(p) => 1 + p.size(),
+            HoleX::If(c, a, b) => 1 + c.size() + a.size().max(b.size()),
             HoleX::Here
             | HoleX::Last
             | HoleX::Origin
             | HoleX::LapOrigin
             | HoleX::Bound
+            | HoleX::Chosen
             | HoleX::At(_) => 1,
         }
     }
@@ -1422,11 +1430,13 @@ impl HoleX {
             HoleX::Ahead(h, n) => h.reads(fact) || n.reads(fact),
             HoleX::FirstAfter(h, c) => h.reads(fact) || c.reads(fact),
             HoleX::Claim(p) => p.reads(fact),
+            HoleX::If(c, a, b) => c.reads(fact) || a.reads(fact) || b.reads(fact),
             HoleX::Here
             | HoleX::Last
             | HoleX::Origin
             | HoleX::LapOrigin
             | HoleX::Bound
+            | HoleX::Chosen
             | HoleX::At(_) => false,
         }
     }

@@ -827,6 +827,15 @@ pub struct Capture {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub lift_also: Option<Expr>,
+    /// The mover chooses one hole of this set (read where the condition holds), named
+    /// `chosen` in the clause's other expressions: `take = ['chosen']` takes a hole of the
+    /// mover's choice, `sow_after = 'chosen'` sows the captured seeds from it. Where the set
+    /// has more than one hole (or the clause is `optional`) the move stops, and the mover's
+    /// next ply is `take:HOLE` (or `leave`); an empty set leaves the clause unmade. At
+    /// `lap_end` and `move_end`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub choose: Option<Expr>,
     /// With `then = "sow"`: the direction the captured seeds are sown in, a direction
     /// expression (`cw`, `ccw`, `direction` for the lap's own, a direction variable, or
     /// `if(c, cw, ccw)`); default the direction of the lap that captured. Later relays of the

@@ -113,6 +113,15 @@ pub enum Event {
     /// An optional capture clause's condition held where it would take `seeds`: the move
     /// stops there for the mover's decision (the next ply, `Decided`).
     CaptureOffered { clause: ClauseId, seeds: u32 },
+    /// A capture clause whose hole the mover chooses (`choose`) held, with more than one hole
+    /// to choose from (or the capture `optional`): the move stops there for the mover's choice
+    /// of one of `holes` (a bit per position; the next ply, `Decided`), or `leave` where
+    /// `optional`.
+    ChoiceOffered {
+        clause: ClauseId,
+        holes: u64,
+        optional: bool,
+    },
     /// The relay clause would lift `hole` for the next lap, and the rules let the mover decline
     /// it: the move stops there for their decision (the next ply, `Decided`: `continue` or
     /// `stop`).
@@ -616,6 +625,7 @@ impl Tracer for Ledger {
             | Event::Relay { .. }
             | Event::CaptureCancelled { .. }
             | Event::CaptureOffered { .. }
+            | Event::ChoiceOffered { .. }
             | Event::RelayOffered { .. }
             | Event::Arranged { .. }
             | Event::MoveEnd { .. }

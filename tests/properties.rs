@@ -218,7 +218,10 @@ impl<'a> Ledger<'a> {
             }
             Event::Restart => panic!("the seed games refill their matches: {event:?}"),
             Event::HolesWon { .. } => panic!("the seed games win no holes: {event:?}"),
-            Event::CaptureOffered { .. } | Event::RelayOffered { .. } | Event::Decided { .. } => {
+            Event::CaptureOffered { .. }
+            | Event::ChoiceOffered { .. }
+            | Event::RelayOffered { .. }
+            | Event::Decided { .. } => {
                 panic!("the seed games' captures are compulsory: {event:?}")
             }
             Event::Placed { .. } | Event::Arranged { .. } => {

@@ -225,6 +225,16 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "sow from the lap's origin",
     ),
+    // A further capture of a hole of the opponent's the mover chooses (a stop for the choice
+    // where there are several).
+    (
+        "move_end",
+        "move_captures > 0 and own(last)",
+        "'chosen'",
+        "mover",
+        false,
+        "a hole chosen",
+    ),
     // Sown again from the hole the lap ended in, back the way it came.
     (
         "lap_end",
@@ -553,6 +563,9 @@ fn ruleset_text(s: &Spec) -> String {
         let then = match then {
             "sow from the lap's origin" => {
                 "sow\"\nsow_after = 'lap_origin'\nlift_also = '1'\ncites = \"resown"
+            }
+            "a hole chosen" => {
+                "continue\"\nchoose = 'filter(holes_of(opponent), seeds(hole) > 0)'\ncites = \"chosen"
             }
             "sow back the other way" => {
                 "sow\"\nsow_direction = 'if(direction == cw, ccw, cw)'\ncites = \"resown back"

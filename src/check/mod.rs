@@ -829,7 +829,7 @@ impl Checker<'_> {
         let stops = rules.relay.as_ref().is_some_and(|r| r.optional)
             || (rules.lap_captures.iter())
                 .chain(&rules.move_captures)
-                .any(|c| c.optional);
+                .any(|c| c.optional || c.choose.is_some());
         if stops && rules.reads(crate::rules::Fact::LandedOn) {
             // The first `landed_on` outside a comment.
             let at = (self.source.match_indices("landed_on"))
@@ -1777,7 +1777,10 @@ impl Checker<'_> {
             && word
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            && !matches!(word, "pass" | "take" | "leave" | "continue" | "stop");
+            && !matches!(
+                word,
+                "pass" | "take" | "leave" | "continue" | "stop" | "choose"
+            );
         if !writable {
             refuse(
                 self,
@@ -2353,6 +2356,14 @@ impl Checker<'_> {
         };
         let place = "in a capture clause";
         let when = self.condition(&c.when, facts, place, &c.name);
+        // The hole the mover chose is known once the condition has held.
+        let choose = (c.choose.as_ref())
+            .map(|e| self.expression(e, facts, place, &c.name, typing::compile_set));
+        let facts = if c.choose.is_some() {
+            facts | facts::CHOSEN
+        } else {
+            facts
+        };
         let take: Vec<Option<HoleX>> = c
             .take
             .iter()
@@ -2383,6 +2394,19 @@ impl Checker<'_> {
             .map(|e| self.condition(e, facts, place, &c.name));
         let to = self.setting(&c.to, "to");
         let optional = self.setting(&c.optional, "capture.optional");
+        if matches!(c.at, Moment::Drop | Moment::Put | Moment::Pick) && c.choose.is_some() {
+            let d = Diagnostic::new(
+                Code::ChoiceNotAtStop,
+                format!(
+                    "capture clause \"{}\" lets the mover choose a hole but is tried {}: a move can stop for the mover's choice only at a lap's end or its end",
+                    c.name,
+                    if c.at == Moment::Drop { "at each seed's drop" } else { "after a seed put or picked up in the arrangement" }
+                ),
+            )
+            .hint("try it at `lap_end` (the last seed of each lap) or `move_end`");
+            let d = d.near(key_near(self.source, c.when.span().start, "choose"));
+            self.error(d);
+        }
         if matches!(c.at, Moment::Drop | Moment::Put | Moment::Pick)
             && !matches!(c.optional, Setting::Fixed(false))
         {
@@ -2519,6 +2543,11 @@ impl Checker<'_> {
             sow_after,
             lift_also,
             sow_direction,
+            choose: match choose {
+                Some(Some(s)) => Some(s),
+                Some(None) => return None,
+                None => None,
+            },
             optional: optional?,
             keep_dropped: c.keep == Some(ruleset::Keep::Dropped),
         })

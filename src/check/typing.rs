@@ -33,6 +33,8 @@ pub mod facts {
     pub const HAND: u32 = 128;
     /// `round_winner`: the winner of the round just ended (in round-end effects).
     pub const ROUND: u32 = 256;
+    /// `chosen`: the hole the mover chose (in a capture clause with `choose`).
+    pub const CHOSEN: u32 = 512;
 }
 
 /// A type of the language.
@@ -97,6 +99,12 @@ pub const NAMES: &[NameDoc] = &[
         ty: Type::Hole,
         needs: facts::ORIGIN,
         doc: "the hole the move starts from (in legality clauses: the hole tried)",
+    },
+    NameDoc {
+        name: "chosen",
+        ty: Type::Hole,
+        needs: facts::CHOSEN,
+        doc: "the hole the mover chose of the capture clause's `choose` set",
     },
     NameDoc {
         name: "lap_origin",
@@ -387,7 +395,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         name: "if",
         args: &[Type::Bool, Type::Number, Type::Number],
         ty: Type::Number,
-        doc: "a number (or a direction) chosen by a condition: if(c, a, b) is a where c holds, else b",
+        doc: "a number (or a hole, or a direction) chosen by a condition: if(c, a, b) is a where c holds, else b",
     },
     FunctionDoc {
         name: "holes_of",
@@ -884,6 +892,7 @@ fn name_node(name: &str, span: &Span, scope: &Scope<'_>) -> Result<Typed, Diagno
         "last" => Typed::Hole(HoleX::Last),
         "origin" => Typed::Hole(HoleX::Origin),
         "lap_origin" => Typed::Hole(HoleX::LapOrigin),
+        "chosen" => Typed::Hole(HoleX::Chosen),
         "hole" => Typed::Hole(HoleX::Bound),
         "mover" => Typed::Player(PlayerX::Mover),
         "opponent" => Typed::Player(PlayerX::Opponent),
@@ -947,6 +956,10 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         facts::ROUND => (
             "the winner of the round just ended",
             "only in effects at \"round_end\"",
+        ),
+        facts::CHOSEN => (
+            "the hole the mover chose",
+            "only in a capture clause that has `choose`, in its `take`, `take_set`, `chain`, `cancel_if`, `sow_after`, `sow_direction` and `lift_also` (not in its `when`, read before the choice)",
         ),
         _ => return None,
     })
@@ -1055,12 +1068,27 @@ fn call_node(
     if name == "if"
         && let ([_, a, b], [_, _, b_arg]) = (compiled.as_slice(), args)
         && a.ty() != b.ty()
-        && matches!(a.ty(), Type::Number | Type::Direction)
+        && matches!(a.ty(), Type::Number | Type::Direction | Type::Hole)
     {
         // Both choices are of one type: the second is read against the first.
         return Err(vec![mismatch(a.ty(), b.ty(), &b_arg.span).hint(
-            "`if(c, a, b)` chooses between two numbers or two directions",
+            "`if(c, a, b)` chooses between two numbers, two holes or two directions",
         )]);
+    }
+    if name == "if"
+        && let [Typed::Bool(_), Typed::Hole(_), Typed::Hole(_)] = compiled.as_slice()
+    {
+        // `if` chooses between two holes as it does between two numbers.
+        let mut args = compiled.into_iter();
+        return Ok(match (args.next(), args.next(), args.next()) {
+            (Some(Typed::Bool(BoolX::Const(c))), Some(Typed::Hole(a)), Some(Typed::Hole(b))) => {
+                Typed::Hole(if c { a } else { b })
+            }
+            (Some(Typed::Bool(c)), Some(Typed::Hole(a)), Some(Typed::Hole(b))) => {
+                Typed::Hole(HoleX::If(Box::new(c), Box::new(a), Box::new(b)))
+            }
+            _ => Typed::Hole(HoleX::Here),
+        });
     }
     if name == "if"
         && let [Typed::Bool(_), Typed::Dir(_), Typed::Dir(_)] = compiled.as_slice()
@@ -1087,7 +1115,7 @@ fn call_node(
                     crate::expr::show(arg)
                 ))
             } else if name == "if" {
-                d.hint("`if(c, a, b)` chooses between two numbers or two directions")
+                d.hint("`if(c, a, b)` chooses between two numbers, two holes or two directions")
             } else {
                 d.hint(format!("`{name}` takes {}", want.word()))
             });

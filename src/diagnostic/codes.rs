@@ -263,6 +263,13 @@ pieces. Keys that speak of pieces (`place`, `to = \"piece_holder\"`) need `[piec
 of the piece just dropped: both speak of a drop, so the clause must be tried at each drop
 (`at = \"drop\"`)."
 
+    ChoiceNotAtStop "E0139" Error "A capture whose hole the mover chooses, tried where a move cannot stop"
+"`choose` lets the mover pick one hole of a set for a capture clause: the move stops there and
+the mover's next ply names the hole (`take:n3`). A move can stop at a lap's end or at the
+move's end (`at = \"lap_end\"` or `\"move_end\"`), with no seeds in hand; a drop capture is
+made in the middle of a lap, and a capture after a seed put or picked up in the arrangement
+ends that ply, so neither can stop for a choice."
+
     LandedOnAtStop "E0138" Error "`landed_on` in rules whose moves may stop"
 "`landed_on` is what the hole of a lap's last seed held just before it fell, kept during the
 move. A move that stops for the mover's decision (an optional capture, `optional = true`, or a

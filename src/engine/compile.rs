@@ -139,6 +139,10 @@ pub struct CaptureProgram {
     pub sow_direction: Option<Way>,
     /// The mover may decline the capture: the move stops for their decision.
     pub optional: bool,
+    /// The holes the mover chooses one of (`choose`), `chosen` in the clause's expressions.
+    pub choose: Option<Holes>,
+    /// Whether the clause may stop the move for the mover: `optional`, or `choose`.
+    pub asks: bool,
     /// At a drop: the seed or piece just dropped stays where it fell.
     pub keep_dropped: bool,
     /// Whether a take sets anything aside: what `keep_dropped` keeps, or pieces.
@@ -356,6 +360,8 @@ impl Program {
             then: r.then,
             claim: r.claim,
             optional: r.optional,
+            choose: r.choose.as_ref().map(|s| c.set(s)),
+            asks: r.optional || r.choose.is_some(),
             keep_dropped: r.keep_dropped,
             apart: r.keep_dropped || rules.pieces.is_some(),
             cost: r.when.size(),
@@ -1386,7 +1392,12 @@ impl Compiler<'_> {
             HoleX::Last => Box::new(|cx, _| cx.last),
             HoleX::Origin => Box::new(|cx, _| cx.origin),
             HoleX::LapOrigin => Box::new(|cx, _| cx.lap_origin),
+            HoleX::Chosen => Box::new(|cx, _| cx.chosen),
             HoleX::Bound => Box::new(|cx, _| cx.bound),
+            HoleX::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c), self.hole(a), self.hole(b));
+                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
+            }
             HoleX::Next(h) => {
                 on_hole!(self, h, |cx, _pos, p| cx.tables.look(cx.mover, p, true))
             }

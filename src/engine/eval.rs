@@ -19,6 +19,8 @@ pub struct Cx<'a> {
     pub origin: Pos,
     pub lap_origin: Pos,
     pub bound: Pos,
+    /// The hole the mover chose for a capture clause with `choose`.
+    pub chosen: Pos,
     pub last_seed: bool,
     pub move_captures: u32,
     /// In a skip clause: the seeds in hand, the one about to be sown included.
@@ -56,6 +58,7 @@ impl<'a> Cx<'a> {
             origin: NO_HOLE,
             lap_origin: NO_HOLE,
             bound: NO_HOLE,
+            chosen: NO_HOLE,
             last_seed: false,
             move_captures: 0,
             hand: 0,
@@ -146,12 +149,13 @@ pub fn reads_hole(x: &BoolX) -> bool {
     fn hole(x: &HoleX) -> bool {
         match x {
             HoleX::Bound | HoleX::At(_) => false,
-            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin => true,
+            HoleX::Here | HoleX::Last | HoleX::Origin | HoleX::LapOrigin | HoleX::Chosen => true,
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
             HoleX::Of(p, n) => player(p) || int(n),
             HoleX::Ahead(h, n) => hole(h) || int(n),
             HoleX::FirstAfter(h, c) => hole(h) || reads_hole(c),
             HoleX::Claim(p) => player(p),
+            HoleX::If(c, a, b) => reads_hole(c) || hole(a) || hole(b),
         }
     }
     fn player(x: &PlayerX) -> bool {

@@ -598,6 +598,9 @@ pub enum Decision {
     Continue,
     /// Decline the relay: the move ends where its lap ended.
     Stop,
+    /// Make the capture with this hole, the mover's choice of its `choose` set: written
+    /// `choose:n3`.
+    Choose(Pos),
 }
 
 impl Decision {
@@ -608,10 +611,19 @@ impl Decision {
             Decision::Leave => "leave",
             Decision::Continue => "continue",
             Decision::Stop => "stop",
+            Decision::Choose(_) => "choose",
         }
     }
 
-    /// Every decision, as the notation reads them.
+    /// The decision as the notation writes it: its word, and the hole chosen (`choose:n3`).
+    pub fn label(self, rules: &Rules) -> String {
+        match self {
+            Decision::Choose(h) => format!("choose:{}", rules.geometry.label(h)),
+            d => d.word().into(),
+        }
+    }
+
+    /// Every decision written as a word alone, as the notation reads them.
     pub const ALL: [Decision; 4] = [
         Decision::Take,
         Decision::Leave,
@@ -684,7 +696,7 @@ impl Move {
     /// `leave`, `s3+`, `s3-`, `s3+stone`.
     pub fn label(self, rules: &Rules) -> String {
         if let Some(d) = self.decision {
-            return d.word().into();
+            return d.label(rules);
         }
         if let Some(place) = self.place {
             let piece = match place {
@@ -750,6 +762,9 @@ const PASS: u64 = 4;
 const DECIDE: u64 = 8;
 /// `meta`, with [`DECIDE`]: the decision is on a relay, `continue` then `stop`.
 const DECIDE_RELAY: u64 = 32;
+/// `meta`, with [`DECIDE`]: the decision is a hole of a capture's `choose` set, one of
+/// `entries[0]` (`choose:n3`), after `leave` where the capture is optional.
+const DECIDE_CHOICE: u64 = 64;
 /// `meta`: the list is an arrangement's: puts into the holes of `mask`, picks from those of
 /// `entries[0]`, and the pass where the mover may end their arrangement.
 const ARRANGE: u64 = 16;
@@ -810,8 +825,29 @@ impl MoveList {
         list
     }
 
-    /// The two decisions of a list that is a decision's ([`MoveList::deciding`]).
+    /// The mover's choice of one of `holes` at a stopped move, for a capture clause with
+    /// `choose`: `leave` first where the capture is `optional`, then a hole at a time.
+    fn holes_chosen(holes: u64, optional: bool, fixed: Dir) -> Self {
+        let mut list = MoveList::of(0, fixed);
+        list.entries[0] = holes;
+        let others = u64::from(holes.count_ones()) + u64::from(optional);
+        list.meta = list.meta | DECIDE | DECIDE_CHOICE | others << 16;
+        list
+    }
+
+    /// Whether the list is a choice of holes ([`MoveList::holes_chosen`]).
+    #[inline(always)]
+    fn chooses(&self) -> bool {
+        self.meta & DECIDE_CHOICE != 0
+    }
+
+    /// The decisions written as a word alone of a list that is a decision's
+    /// ([`MoveList::deciding`], [`MoveList::holes_chosen`]).
     fn decisions(&self) -> &'static [Decision] {
+        if self.chooses() {
+            let leave = u32::from(self.others()) > self.entries[0].count_ones();
+            return if leave { &[Decision::Leave] } else { &[] };
+        }
         match (self.decide(), self.meta & DECIDE_RELAY != 0) {
             (false, _) => &[],
             (true, false) => &[Decision::Take, Decision::Leave],
@@ -972,7 +1008,10 @@ impl MoveList {
     #[inline(never)]
     fn contains_other(&self, mv: Move) -> bool {
         if let Some(d) = mv.decision {
-            return self.decisions().contains(&d);
+            return match d {
+                Decision::Choose(h) => self.chooses() && h < 64 && self.entries[0] & (1 << h) != 0,
+                d => self.decisions().contains(&d),
+            };
         }
         if mv.place.is_some() || self.arranges() {
             return self.contains_placed(mv);
@@ -1060,16 +1099,27 @@ impl MoveList {
     /// arrangement's pass, puts and picks, each in hole order).
     pub fn iter(&self) -> impl Iterator<Item = Move> + use<> {
         let decisions = self.decisions();
-        // An arrangement's seeds placed: its sowings and entries are then none but the pass.
-        let (plain, puts, picks, pieces) = if self.arranges() {
-            let pass_only = MoveList {
-                mask: 0,
-                entries: [0; 2],
-                ..*self
-            };
-            (pass_only, self.mask, self.entries[0], self.entries[1])
+        // An arrangement's seeds placed, or a choice's holes: its sowings and entries are
+        // then none but the pass.
+        let bare = MoveList {
+            mask: 0,
+            entries: [0; 2],
+            ..*self
+        };
+        let (plain, puts, picks, pieces, chosen) = if self.arranges() {
+            (bare, self.mask, self.entries[0], self.entries[1], 0)
+        } else if self.chooses() {
+            (bare, 0, 0, 0, self.entries[0])
         } else {
-            (*self, 0, 0, 0)
+            (*self, 0, 0, 0, 0)
+        };
+        let choices = {
+            let mut rest = chosen;
+            std::iter::from_fn(move || {
+                let h = (rest != 0).then(|| rest.trailing_zeros() as Pos)?;
+                rest &= rest - 1;
+                Some(Move::decide(Decision::Choose(h)))
+            })
         };
         let placed = |mask: u64, place: Place| {
             let mut rest = mask;
@@ -1080,6 +1130,7 @@ impl MoveList {
             })
         };
         (decisions.iter().map(|&d| Move::decide(d)))
+            .chain(choices)
             .chain(plain.sowings())
             .chain(plain.entry_moves())
             .chain(placed(puts, Place::Put))
@@ -1278,6 +1329,8 @@ enum Forced {
 enum Illegality {
     /// The player's move stopped at an optional capture: they answer `take` or `leave`.
     MustDecide(crate::rules::ClauseId),
+    /// The move stopped at a capture whose hole the mover chooses: another answer was given.
+    MustChoose(crate::rules::ClauseId),
     /// `take` or `leave` with no move stopped for a decision.
     NoDecision,
     /// The player is arranging their seeds before play: they put, pick up or pass.
@@ -1967,7 +2020,15 @@ impl Game {
             // The mover's move stopped at an optional capture or relay: they decide, nothing
             // else.
             Offer::Decide(p) => {
-                MoveList::deciding(self.rules.direction, self.program.is_relay(p.clause))
+                let mover = self.mover(player, p.origin, p.dir, p.entered);
+                match mover.choices(&self.pos, p) {
+                    Some((holes, optional)) => {
+                        MoveList::holes_chosen(holes, optional, self.rules.direction)
+                    }
+                    None => {
+                        MoveList::deciding(self.rules.direction, self.program.is_relay(p.clause))
+                    }
+                }
             }
             Offer::Decline => self.legal_for(player).with_pass(),
             Offer::Arrange { .. } => self.arrangement_moves(player),
@@ -2264,6 +2325,11 @@ impl Game {
                 "the move stopped at the capture {}, which the mover may make or not: answer take or leave",
                 self.rule_words(id)
             ),
+            Illegality::MustChoose(id) => format!(
+                "the move stopped at the capture {}, where the mover chooses a hole: answer {}",
+                self.rule_words(id),
+                self.moves.iter().map(|m| m.label(&self.rules)).collect::<Vec<_>>().join(", ")
+            ),
             Illegality::MustArrange(id) => format!(
                 "{} is arranging their seeds before play ({}): put one they hold into a hole (s3+), pick one up (s3-), or pass where the rules let them stop",
                 self.rules.player_title(player),
@@ -2284,7 +2350,7 @@ impl Game {
                 self.rules.player_title(player),
                 crate::render::piece_name(&self.rules)
             ),
-            Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, continue and stop a relay, where a move stopped for it".to_string(),
+            Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, continue and stop a relay, choose:HOLE a capture whose hole the mover chooses, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
                 Move { dir: None, ..mv }.label(&self.rules)
@@ -2342,7 +2408,12 @@ impl Game {
             && player == self.pos.to_move
         {
             // The decision listed, or else the one the stop asks for.
-            return (!self.moves.contains(mv)).then_some(Illegality::MustDecide(pending.clause));
+            let why = if self.moves.chooses() {
+                Illegality::MustChoose(pending.clause)
+            } else {
+                Illegality::MustDecide(pending.clause)
+            };
+            return (!self.moves.contains(mv)).then_some(why);
         }
         if let (Offer::Arrange { .. }, Some(arrange)) = (self.pos.offer, &self.program.arrange)
             && player == self.pos.to_move

@@ -327,6 +327,16 @@ enum LapOutcome {
     Stop(Pos),
 }
 
+/// What a clause that may ask the mover does where its condition holds ([`Mover::ask`]).
+enum Asked {
+    /// The move stops for the mover's decision.
+    Stop,
+    /// The capture is made at once.
+    Go,
+    /// Nothing: the clause's `choose` set is empty.
+    Nothing,
+}
+
 impl<'a> Mover<'a> {
     /// Makes the whole move on `pos`. Endless moves are cut at the first repeated lap-end state
     /// (found with Brent's cycle detection, then located exactly by a second pass), and `pos`
@@ -501,8 +511,12 @@ impl<'a> Mover<'a> {
         let last = run.last;
         for rule in self.program.move_captures.get(from..).unwrap_or_default() {
             if (rule.when)(cx, pos) {
-                if rule.optional && self.stops_for(rule, pos, cx, true, tracer) {
-                    return run.stopped_at(last);
+                if rule.asks {
+                    match self.ask(rule, pos, cx, true, tracer) {
+                        Asked::Stop => return run.stopped_at(last),
+                        Asked::Nothing => continue,
+                        Asked::Go => {}
+                    }
                 }
                 self.capture(rule, pos, cx, tracer);
             }
@@ -698,6 +712,85 @@ impl<'a> Mover<'a> {
         cx
     }
 
+    /// What a clause that may ask the mover (`optional`, or `choose`) does, its condition
+    /// holding where `cx` stands: the move stops for the mover's decision; or the clause is
+    /// made at once, the one hole of its `choose` set, if it has one, chosen; or, its set
+    /// empty, it is not made.
+    #[inline(never)]
+    fn ask<T: Tracer>(
+        &self,
+        rule: &CaptureProgram,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        at_move_end: bool,
+        tracer: &mut T,
+    ) -> Asked {
+        let Some(choose) = &rule.choose else {
+            return if self.stops_for(rule, pos, cx, at_move_end, tracer) {
+                Asked::Stop
+            } else {
+                Asked::Go
+            };
+        };
+        let holes = choose(cx, pos);
+        if holes == 0 {
+            return Asked::Nothing;
+        }
+        if holes.count_ones() == 1 && !rule.optional {
+            // One hole to choose from is no choice.
+            cx.chosen = holes.trailing_zeros() as Pos;
+            return Asked::Go;
+        }
+        self.stop_at(rule.id, at_move_end, pos, cx);
+        if T::EVENTS {
+            tracer.event(Event::ChoiceOffered {
+                clause: rule.id,
+                holes,
+                optional: rule.optional,
+            });
+        }
+        Asked::Stop
+    }
+
+    /// The holes the mover may choose from at the clause their move stopped at (`pending`,
+    /// this mover being built from it), and whether they may leave the capture, if the
+    /// clause has a `choose` set. The position is the one the move stopped in, so the set
+    /// reads as it did there.
+    pub fn choices(&self, pos: &Position, pending: Pending) -> Option<(u64, bool)> {
+        let (rule, _) = self.offered(pending);
+        let (rule, choose) = rule.and_then(|r| Some((r, r.choose.as_ref()?)))?;
+        let mut cx = self.context();
+        self.resume(&mut cx, pending);
+        Some((choose(&cx, pos), rule.optional))
+    }
+
+    /// The clause a stopped move was offered, and its index among its moment's captures (one
+    /// the program left out, its condition false under these options, is none).
+    fn offered(&self, pending: Pending) -> (Option<&CaptureProgram>, usize) {
+        let clauses = if pending.at_move_end {
+            &self.program.move_captures
+        } else {
+            &self.program.lap_captures
+        };
+        let index = (clauses.iter())
+            .position(|r| r.id == pending.clause)
+            .unwrap_or(clauses.len());
+        (clauses.get(index), index)
+    }
+
+    /// Sets `cx` where the stopped move `pending` stands.
+    fn resume(&self, cx: &mut Cx<'a>, pending: Pending) {
+        cx.move_captures = pending.captured;
+        cx.reached_opponent = pending.reached_opponent;
+        cx.resowing = pending.resowing;
+        cx.lap = pending.lap;
+        if pending.reversed {
+            cx.tables = self.back;
+            cx.dir = self.dir.reversed();
+        }
+        cx.at(pending.last, pending.last, pending.lap_origin, false);
+    }
+
     /// Whether the move stops for the mover's decision at `rule`, an optional capture whose
     /// condition holds where `cx` stands: it does when the capture would take seeds (tried on a
     /// copy), and the position then holds where the move stands. A capture that would take
@@ -761,15 +854,16 @@ impl<'a> Mover<'a> {
     ) -> MoveRun {
         pos.offer = Offer::Sow;
         let (last, lap_origin, lap) = (pending.last, pending.lap_origin, pending.lap);
-        cx.move_captures = pending.captured;
-        cx.reached_opponent = pending.reached_opponent;
-        cx.resowing = pending.resowing;
-        cx.lap = lap;
-        if pending.reversed {
-            cx.tables = self.back;
-            cx.dir = self.dir.reversed();
-        }
-        cx.at(last, last, lap_origin, false);
+        self.resume(cx, pending);
+        let decision = match decision {
+            // The hole the mover chose, for a clause with `choose` (the listing offered only
+            // holes of its set): the capture is made with it.
+            Decision::Choose(hole) => {
+                cx.chosen = hole;
+                Decision::Take
+            }
+            d => d,
+        };
         let run = MoveRun {
             last,
             laps: lap,
@@ -785,17 +879,9 @@ impl<'a> Mover<'a> {
             };
             return self.after_lap_decided(pos, cx, outcome, run, lap_origin, start, tracer);
         }
-        let clauses = if pending.at_move_end {
-            &self.program.move_captures
-        } else {
-            &self.program.lap_captures
-        };
         // The clause offered, by its id (a position read back names it so); one the program
         // left out (its condition false under these options) cannot be offered.
-        let index = (clauses.iter())
-            .position(|r| r.id == pending.clause)
-            .unwrap_or(clauses.len());
-        let offered = clauses.get(index);
+        let (offered, index) = self.offered(pending);
         if pending.at_move_end {
             if let (Decision::Take, Some(rule)) = (decision, offered) {
                 self.capture(rule, pos, cx, tracer);
@@ -1561,8 +1647,12 @@ impl<'a> Mover<'a> {
             if !(rule.when)(cx, pos) {
                 continue;
             }
-            if rule.optional && self.stops_for(rule, pos, cx, false, tracer) {
-                return LapOutcome::Stop(last);
+            if rule.asks {
+                match self.ask(rule, pos, cx, false, tracer) {
+                    Asked::Stop => return LapOutcome::Stop(last),
+                    Asked::Nothing => continue,
+                    Asked::Go => {}
+                }
             }
             let taken = self.capture(rule, pos, cx, tracer);
             if let Some(outcome) =

@@ -621,7 +621,11 @@ impl Replay {
                 step.ply = *ply;
                 let text = match e {
                     Event::Decided { decision, .. } => {
-                        format!("{} decides: {}", self.name(*player), decision.word())
+                        format!(
+                            "{} decides: {}",
+                            self.name(*player),
+                            decision.label(&self.rules)
+                        )
                     }
                     _ => {
                         self.lap = 0;
@@ -676,7 +680,9 @@ impl Replay {
                 step.text = format!("{}'s arrangement ends", self.name(*player));
                 item = Some(("turn", step.text.clone(), None));
             }
-            Event::CaptureOffered { clause, .. } | Event::RelayOffered { clause, .. } => {
+            Event::CaptureOffered { clause, .. }
+            | Event::ChoiceOffered { clause, .. }
+            | Event::RelayOffered { clause, .. } => {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
