@@ -619,6 +619,13 @@ impl Explainer<'_> {
             if let Some(n) = takes {
                 s.note(n);
             }
+            if let Some(e) = &c.take_seeds {
+                s.note(self.hole_note(
+                    "from each hole taken it takes at most (the rest stays there; `hole` is the hole taken, read before it is)",
+                    e,
+                    ctx,
+                ));
+            }
             if let Some(e) = &c.take_set {
                 let lead = if c.take.is_empty() {
                     "it takes the seeds of every one of"

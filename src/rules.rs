@@ -659,6 +659,8 @@ pub struct CaptureRule {
     pub sow_direction: Option<DirX>,
     /// The holes the mover chooses one of, `chosen` in the clause's other expressions.
     pub choose: Option<SetX>,
+    /// How many seeds are taken from each hole (`hole`), default all.
+    pub take_seeds: Option<IntX>,
     /// The mover may decline the capture (lap-end and move-end clauses).
     pub optional: bool,
     /// At a drop: the seed or piece just dropped stays where it fell (`keep = "dropped"`).

@@ -803,6 +803,12 @@ pub struct Capture {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub take_set: Option<Expr>,
+    /// How many seeds are taken from each hole taken (default all of them; at most what it
+    /// holds): a number expression read before that hole is taken, `hole` naming it, e.g.
+    /// `2`, or `seeds(hole) - 1` to leave one. The rest stay in the hole.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub take_seeds: Option<Expr>,
     /// Who receives the seeds.
     pub to: Setting<Destination>,
     /// Walk on from the first hole taken, taking more holes.

@@ -235,6 +235,15 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "a hole chosen",
     ),
+    // Part of a hole taken: all but one of its seeds.
+    (
+        "lap_end",
+        "not own(last) and seeds(last) == 5",
+        "'last'",
+        "mover",
+        false,
+        "all but one",
+    ),
     // Sown again from the hole the lap ended in, back the way it came.
     (
         "lap_end",
@@ -564,6 +573,7 @@ fn ruleset_text(s: &Spec) -> String {
             "sow from the lap's origin" => {
                 "sow\"\nsow_after = 'lap_origin'\nlift_also = '1'\ncites = \"resown"
             }
+            "all but one" => "continue\"\ntake_seeds = 'seeds(hole) - 1'\ncites = \"part",
             "a hole chosen" => {
                 "continue\"\nchoose = 'filter(holes_of(opponent), seeds(hole) > 0)'\ncites = \"chosen"
             }

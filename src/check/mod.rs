@@ -1812,6 +1812,11 @@ impl Checker<'_> {
                 "a claimed hole (`claim = true`), whose seeds go to the claimer as they fall",
                 "remove `claim`, or the pieces",
             ))
+        } else if f.capture.iter().any(|c| c.take_seeds.is_some()) {
+            Some((
+                "part of a hole taken (`take_seeds`), which would leave a piece no defined side",
+                "a piece is taken with its whole hole: remove `take_seeds`, or the pieces",
+            ))
         } else if f.capture.iter().any(|c| c.then == ruleset::After::Sow) {
             Some((
                 "captured seeds sown again (`then = \"sow\"`)",
@@ -2371,6 +2376,8 @@ impl Checker<'_> {
             .collect();
         let take_set = (c.take_set.as_ref())
             .map(|e| self.expression(e, facts, place, &c.name, typing::compile_set));
+        let take_seeds = (c.take_seeds.as_ref())
+            .map(|e| self.number_expr(e, facts | facts::BOUND, place, &c.name));
         if c.take.is_empty() && c.take_set.is_none() {
             let d = Diagnostic::new(
                 Code::CaptureTakesNothing,
@@ -2545,6 +2552,11 @@ impl Checker<'_> {
             sow_direction,
             choose: match choose {
                 Some(Some(s)) => Some(s),
+                Some(None) => return None,
+                None => None,
+            },
+            take_seeds: match take_seeds {
+                Some(Some(n)) => Some(n),
                 Some(None) => return None,
                 None => None,
             },

@@ -959,7 +959,7 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         ),
         facts::CHOSEN => (
             "the hole the mover chose",
-            "only in a capture clause that has `choose`, in its `take`, `take_set`, `chain`, `cancel_if`, `sow_after`, `sow_direction` and `lift_also` (not in its `when`, read before the choice)",
+            "only in a capture clause that has `choose`, in its `take`, `take_set`, `take_seeds`, `chain`, `cancel_if`, `sow_after`, `sow_direction` and `lift_also` (not in its `when`, read before the choice)",
         ),
         _ => return None,
     })

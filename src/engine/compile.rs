@@ -143,9 +143,12 @@ pub struct CaptureProgram {
     pub choose: Option<Holes>,
     /// Whether the clause may stop the move for the mover: `optional`, or `choose`.
     pub asks: bool,
+    /// How many seeds are taken from each hole (`hole` bound to it), default all.
+    pub take_seeds: Option<Num>,
     /// At a drop: the seed or piece just dropped stays where it fell.
     pub keep_dropped: bool,
-    /// Whether a take sets anything aside: what `keep_dropped` keeps, or pieces.
+    /// Whether a take sets anything aside: what `keep_dropped` keeps, pieces, or the seeds
+    /// `take_seeds` leaves.
     pub apart: bool,
 }
 
@@ -362,8 +365,9 @@ impl Program {
             optional: r.optional,
             choose: r.choose.as_ref().map(|s| c.set(s)),
             asks: r.optional || r.choose.is_some(),
+            take_seeds: r.take_seeds.as_ref().map(|n| c.num(n)),
             keep_dropped: r.keep_dropped,
-            apart: r.keep_dropped || rules.pieces.is_some(),
+            apart: r.keep_dropped || rules.pieces.is_some() || r.take_seeds.is_some(),
             cost: r.when.size(),
             sow_after: r.sow_after.as_ref().map(|h| c.hole(h)),
             lift_also: r.lift_also.as_ref().map(|n| c.num(n)),

@@ -2235,6 +2235,17 @@ impl Mover<'_> {
             seeds -= 1;
             pos.set(h, 1);
         }
+        if let Some(take_seeds) = &rule.take_seeds {
+            // Read with the hole as it was (`hole` naming it); the rest stays there.
+            let (kept, bound) = (pos.seeds(h), cx.bound);
+            pos.set(h, kept + seeds);
+            cx.bound = h;
+            let n = take_seeds(cx, pos).clamp(0, i64::from(seeds));
+            cx.bound = bound;
+            let n = u16::try_from(n).unwrap_or(seeds);
+            pos.set(h, kept + seeds - n);
+            seeds = n;
+        }
         if seeds == 0 {
             return 0;
         }
