@@ -448,6 +448,8 @@ pub enum PlayerX {
     RoundWinner,
     Fixed(Player),
     Owner(Box<HoleX>),
+    /// `if(c, a, b)`: `a` where the condition holds, else `b`.
+    If(Box<BoolX>, Box<PlayerX>, Box<PlayerX>),
 }
 
 /// A compiled number-valued expression. Arithmetic saturates; `x / 0` and `x % 0` are 0.
@@ -1466,6 +1468,7 @@ impl PlayerX {
     fn size(&self) -> u64 {
         match self {
             PlayerX::Owner(h) => 1 + h.size(),
+            PlayerX::If(c, a, b) => 1 + c.size() + a.size().max(b.size()),
             PlayerX::Mover
             | PlayerX::Opponent
             | PlayerX::Starter
@@ -1477,6 +1480,7 @@ impl PlayerX {
     fn reads(&self, fact: Fact) -> bool {
         match self {
             PlayerX::Owner(h) => h.reads(fact),
+            PlayerX::If(c, a, b) => c.reads(fact) || a.reads(fact) || b.reads(fact),
             PlayerX::Mover
             | PlayerX::Opponent
             | PlayerX::Starter

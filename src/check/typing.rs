@@ -395,7 +395,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         name: "if",
         args: &[Type::Bool, Type::Number, Type::Number],
         ty: Type::Number,
-        doc: "a number (or a hole, or a direction) chosen by a condition: if(c, a, b) is a where c holds, else b",
+        doc: "a number (or a hole, a player, a direction) chosen by a condition: if(c, a, b) is a where c holds, else b",
     },
     FunctionDoc {
         name: "holes_of",
@@ -1068,12 +1068,32 @@ fn call_node(
     if name == "if"
         && let ([_, a, b], [_, _, b_arg]) = (compiled.as_slice(), args)
         && a.ty() != b.ty()
-        && matches!(a.ty(), Type::Number | Type::Direction | Type::Hole)
+        && matches!(
+            a.ty(),
+            Type::Number | Type::Direction | Type::Hole | Type::Player
+        )
     {
         // Both choices are of one type: the second is read against the first.
         return Err(vec![mismatch(a.ty(), b.ty(), &b_arg.span).hint(
-            "`if(c, a, b)` chooses between two numbers, two holes or two directions",
+            "`if(c, a, b)` chooses between two numbers, two holes, two players or two directions",
         )]);
+    }
+    if name == "if"
+        && let [Typed::Bool(_), Typed::Player(_), Typed::Player(_)] = compiled.as_slice()
+    {
+        // `if` chooses between two players as it does between two numbers.
+        let mut args = compiled.into_iter();
+        return Ok(match (args.next(), args.next(), args.next()) {
+            (
+                Some(Typed::Bool(BoolX::Const(c))),
+                Some(Typed::Player(a)),
+                Some(Typed::Player(b)),
+            ) => Typed::Player(if c { a } else { b }),
+            (Some(Typed::Bool(c)), Some(Typed::Player(a)), Some(Typed::Player(b))) => {
+                Typed::Player(PlayerX::If(Box::new(c), Box::new(a), Box::new(b)))
+            }
+            _ => Typed::Player(PlayerX::Mover),
+        });
     }
     if name == "if"
         && let [Typed::Bool(_), Typed::Hole(_), Typed::Hole(_)] = compiled.as_slice()
@@ -1115,7 +1135,7 @@ fn call_node(
                     crate::expr::show(arg)
                 ))
             } else if name == "if" {
-                d.hint("`if(c, a, b)` chooses between two numbers, two holes or two directions")
+                d.hint("`if(c, a, b)` chooses between two numbers, two holes, two players or two directions")
             } else {
                 d.hint(format!("`{name}` takes {}", want.word()))
             });

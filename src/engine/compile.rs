@@ -1460,6 +1460,10 @@ impl Compiler<'_> {
             PlayerX::RoundWinner => Box::new(|cx, _| cx.round_winner),
             &PlayerX::Fixed(p) => Box::new(move |_, _| p),
             PlayerX::Owner(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p)),
+            PlayerX::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c), self.who(a), self.who(b));
+                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
+            }
         }
     }
 }
@@ -1494,7 +1498,7 @@ fn class_value(x: &BoolX, g: &crate::rules::Geometry, p: Pos, mover: Player) -> 
         PlayerX::Opponent => Some(mover ^ 1),
         PlayerX::Fixed(q) => Some(q),
         PlayerX::Owner(_) => Some(g.owner_of(p)),
-        PlayerX::Starter | PlayerX::RoundWinner => None,
+        PlayerX::Starter | PlayerX::RoundWinner | PlayerX::If(..) => None,
     };
     Some(match x {
         BoolX::Own(_) => g.owner_of(p) == mover,

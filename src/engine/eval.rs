@@ -161,6 +161,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
     fn player(x: &PlayerX) -> bool {
         match x {
             PlayerX::Owner(h) => hole(h),
+            PlayerX::If(c, a, b) => reads_hole(c) || player(a) || player(b),
             PlayerX::Mover
             | PlayerX::Opponent
             | PlayerX::Starter
