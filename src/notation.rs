@@ -52,7 +52,7 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
     {
         let label = label.trim();
         return match rules.geometry.site_labelled(label) {
-            Some(h) if rules.geometry.is_hole(h) => Ok(Move::decide(Decision::Choose(h))),
+            Some(h) if rules.geometry.is_hole(h) => Ok(Move::choose(h)),
             _ => Err(format!(
                 "`{label}` is not a hole of the board; write choose and a hole's label, e.g. choose:{}",
                 rules

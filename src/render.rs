@@ -1087,6 +1087,7 @@ impl TextTrace {
                 ply,
                 player,
                 decision,
+                hole,
             } => {
                 self.finish(out);
                 let what = match decision {
@@ -1094,12 +1095,15 @@ impl TextTrace {
                     crate::engine::Decision::Leave => "leaves the capture on offer".into(),
                     crate::engine::Decision::Continue => "makes the relay on offer".into(),
                     crate::engine::Decision::Stop => "declines the relay on offer".into(),
-                    crate::engine::Decision::Choose(h) => format!("chooses {}", l(*h)),
+                    crate::engine::Decision::Choose => format!("chooses {}", l(*hole)),
+                };
+                let word = match decision {
+                    crate::engine::Decision::Choose => format!("choose:{}", l(*hole)),
+                    d => d.word().into(),
                 };
                 out.say(format_args!(
-                    "ply {ply}: {} {what} ({})\n",
-                    name(rules, *player),
-                    decision.label(rules)
+                    "ply {ply}: {} {what} ({word})\n",
+                    name(rules, *player)
                 ));
             }
             Event::RelayOffered { clause: c, hole } => {
@@ -1543,10 +1547,11 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             ply,
             player,
             decision,
+            hole,
         } => {
             let mut v = json!({"event": "decided", "ply": ply, "player": p(*player), "decision": decision.word()});
-            if let crate::engine::Decision::Choose(h) = decision {
-                add_field(&mut v, "hole", l(*h));
+            if *decision == crate::engine::Decision::Choose {
+                add_field(&mut v, "hole", l(*hole));
             }
             v
         }

@@ -132,6 +132,8 @@ pub enum Event {
         ply: u32,
         player: Player,
         decision: crate::engine::Decision,
+        /// The hole chosen (`choose:n3`); [`crate::rules::NO_HOLE`] for the other decisions.
+        hole: Pos,
     },
     /// A ply of the arrangement before play begins: `player` puts one seed they hold into
     /// `hole` (`put`), or picks one up from it.

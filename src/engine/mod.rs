@@ -598,9 +598,9 @@ pub enum Decision {
     Continue,
     /// Decline the relay: the move ends where its lap ended.
     Stop,
-    /// Make the capture with this hole, the mover's choice of its `choose` set: written
-    /// `choose:n3`.
-    Choose(Pos),
+    /// Make the capture with the move's hole, the mover's choice of its `choose` set:
+    /// written `choose:n3`. (The hole is the move's, so that a move stays six bytes.)
+    Choose,
 }
 
 impl Decision {
@@ -611,15 +611,7 @@ impl Decision {
             Decision::Leave => "leave",
             Decision::Continue => "continue",
             Decision::Stop => "stop",
-            Decision::Choose(_) => "choose",
-        }
-    }
-
-    /// The decision as the notation writes it: its word, and the hole chosen (`choose:n3`).
-    pub fn label(self, rules: &Rules) -> String {
-        match self {
-            Decision::Choose(h) => format!("choose:{}", rules.geometry.label(h)),
-            d => d.word().into(),
+            Decision::Choose => "choose",
         }
     }
 
@@ -673,6 +665,15 @@ impl Move {
         }
     }
 
+    /// The mover's choice of `hole` at a capture whose hole they choose (`choose:n3`).
+    pub fn choose(hole: Pos) -> Move {
+        Move {
+            hole,
+            decision: Some(Decision::Choose),
+            ..Move::PASS
+        }
+    }
+
     /// A seed put into `hole`, or picked up from it, in the arrangement before play.
     pub fn placing(hole: Pos, place: Place) -> Move {
         Move {
@@ -696,7 +697,10 @@ impl Move {
     /// `leave`, `s3+`, `s3-`, `s3+stone`.
     pub fn label(self, rules: &Rules) -> String {
         if let Some(d) = self.decision {
-            return d.label(rules);
+            return match d {
+                Decision::Choose => format!("choose:{}", rules.geometry.label(self.hole)),
+                d => d.word().into(),
+            };
         }
         if let Some(place) = self.place {
             let piece = match place {
@@ -1009,7 +1013,10 @@ impl MoveList {
     fn contains_other(&self, mv: Move) -> bool {
         if let Some(d) = mv.decision {
             return match d {
-                Decision::Choose(h) => self.chooses() && h < 64 && self.entries[0] & (1 << h) != 0,
+                Decision::Choose => {
+                    let h = mv.hole;
+                    self.chooses() && h < 64 && self.entries[0] & (1 << h) != 0
+                }
                 d => self.decisions().contains(&d),
             };
         }
@@ -1118,7 +1125,7 @@ impl MoveList {
             std::iter::from_fn(move || {
                 let h = (rest != 0).then(|| rest.trailing_zeros() as Pos)?;
                 rest &= rest - 1;
-                Some(Move::decide(Decision::Choose(h)))
+                Some(Move::choose(h))
             })
         };
         let placed = |mask: u64, place: Place| {
@@ -2870,12 +2877,16 @@ impl Game {
         if mv.hole == NO_HOLE && !mv.is_entry() {
             // No sowing: a pass, or a decision at a stopped move (one test for both).
             return match mv.decision {
-                Some(decision) => self.decide(decision, tracer),
+                Some(decision) => self.decide(mv, decision, tracer),
                 None => self.pass(tracer),
             };
         }
-        if mv.place.is_some() {
-            return Ok(self.place(mv, tracer));
+        if mv.place.is_some() || mv.decision.is_some() {
+            // A seed placed in an arrangement, or a hole chosen at a stopped move.
+            return match mv.decision {
+                Some(decision) => self.decide(mv, decision, tracer),
+                None => Ok(self.place(mv, tracer)),
+            };
         }
         // An entry starts in the hole its listing named.
         let h = self.moves.start_of(mv);
@@ -3017,13 +3028,13 @@ impl Game {
     #[inline(never)]
     fn decide<T: Tracer>(
         &mut self,
+        mv: Move,
         decision: Decision,
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
         let mover = self.pos.to_move;
         let Some(pending) = self.pos.offer.stopped() else {
             // Listed only where a move stopped.
-            let mv = Move::decide(decision);
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         };
@@ -3033,6 +3044,7 @@ impl Game {
                 ply: self.ply,
                 player: mover,
                 decision,
+                hole: mv.hole,
             });
         }
         if self.history.is_pending() {
@@ -3043,7 +3055,13 @@ impl Game {
         let (mut pos, mut start) = (self.pos, self.pos);
         let move_of = self.mover(mover, pending.origin, pending.dir, pending.entered);
         let mut cx = move_of.context();
-        let run = move_of.go_on(&mut pos, &mut cx, (pending, decision), &mut start, tracer);
+        let run = move_of.go_on(
+            &mut pos,
+            &mut cx,
+            (pending, decision, mv.hole),
+            &mut start,
+            tracer,
+        );
         let (extra, dir) = (self.extra_turn(&cx, &pos), cx.dir);
         self.pos = pos;
         self.after_run(mover, run, (extra, dir), tracer)

@@ -848,7 +848,7 @@ impl<'a> Mover<'a> {
         &self,
         pos: &mut Position,
         cx: &mut Cx<'a>,
-        (pending, decision): (Pending, Decision),
+        (pending, decision, chosen): (Pending, Decision, Pos),
         start: &mut Position,
         tracer: &mut T,
     ) -> MoveRun {
@@ -858,8 +858,8 @@ impl<'a> Mover<'a> {
         let decision = match decision {
             // The hole the mover chose, for a clause with `choose` (the listing offered only
             // holes of its set): the capture is made with it.
-            Decision::Choose(hole) => {
-                cx.chosen = hole;
+            Decision::Choose => {
+                cx.chosen = chosen;
                 Decision::Take
             }
             d => d,

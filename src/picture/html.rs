@@ -620,12 +620,14 @@ impl Replay {
                 self.ply = *ply;
                 step.ply = *ply;
                 let text = match e {
-                    Event::Decided { decision, .. } => {
-                        format!(
-                            "{} decides: {}",
-                            self.name(*player),
-                            decision.label(&self.rules)
-                        )
+                    Event::Decided { decision, hole, .. } => {
+                        let word = match decision {
+                            crate::engine::Decision::Choose => {
+                                format!("choose:{}", self.label(*hole))
+                            }
+                            d => d.word().into(),
+                        };
+                        format!("{} decides: {word}", self.name(*player))
                     }
                     _ => {
                         self.lap = 0;
