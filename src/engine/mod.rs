@@ -2964,7 +2964,9 @@ impl Game {
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
         self.last_mover = mover;
-        if self.track_first_move {
+        // A move stopped for a decision is not over: its rest is still the mover's first
+        // move (`first_move`) where this is.
+        if self.track_first_move && !run.stopped {
             self.pos.moved |= 1 << mover;
         }
         let mut report = PlyReport {
