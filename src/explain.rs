@@ -692,11 +692,12 @@ impl Explainer<'_> {
                 }
             }
             if !matches!(c.optional, Setting::Fixed(false)) {
-                let may = self.either(
-                    &c.optional,
-                    "yes: where it would take seeds, the move stops and the mover answers `take` (the capture is made and the move goes on as this clause says) or `leave` (the move goes on as if the condition had not held)",
-                    "no: every capture on offer is made",
-                );
+                let yes = if c.choose.is_some() {
+                    "yes: where there is a hole to choose, the move stops and the mover answers `choose:` and a hole (the capture is made with it and the move goes on as this clause says) or `leave` (the move goes on as if the condition had not held)"
+                } else {
+                    "yes: where it would take seeds, the move stops and the mover answers `take` (the capture is made and the move goes on as this clause says) or `leave` (the move goes on as if the condition had not held)"
+                };
+                let may = self.either(&c.optional, yes, "no: every capture on offer is made");
                 s.say(format!("Whether the mover may decline the capture: {may}."));
             }
             out.push(s);
