@@ -2874,19 +2874,10 @@ impl Game {
             let reason = self.why_illegal(mover, mv).unwrap_or_default();
             return Err(MoveError::Illegal { mv, reason });
         }
-        if mv.hole == NO_HOLE && !mv.is_entry() {
-            // No sowing: a pass, or a decision at a stopped move (one test for both).
-            return match mv.decision {
-                Some(decision) => self.decide(mv, decision, tracer),
-                None => self.pass(tracer),
-            };
-        }
-        if mv.place.is_some() || mv.decision.is_some() {
-            // A seed placed in an arrangement, or a hole chosen at a stopped move.
-            return match mv.decision {
-                Some(decision) => self.decide(mv, decision, tracer),
-                None => Ok(self.place(mv, tracer)),
-            };
+        if (mv.hole == NO_HOLE && !mv.is_entry()) || mv.place.is_some() || mv.decision.is_some() {
+            // No sowing: a pass, a decision at a stopped move, or a seed placed in an
+            // arrangement (out of line).
+            return self.play_other(mv, tracer);
         }
         // An entry starts in the hole its listing named.
         let h = self.moves.start_of(mv);
@@ -3023,6 +3014,17 @@ impl Game {
         // read it).
         let next = self.close_move(mover, extra.map(|(_, optional)| optional));
         self.between_plies(next, dir, report, tracer)
+    }
+
+    /// A ply that sows nothing (`mv` is legal): a pass, a decision at a stopped move, or a
+    /// seed placed in an arrangement.
+    #[inline(never)]
+    fn play_other<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> Result<PlyReport, MoveError> {
+        match mv.decision {
+            Some(decision) => self.decide(mv, decision, tracer),
+            None if mv.place.is_some() => Ok(self.place(mv, tracer)),
+            None => self.pass(tracer),
+        }
     }
 
     /// A decision of the player to move on the capture their move stopped at: the move goes

@@ -1679,67 +1679,83 @@ impl<'a> Mover<'a> {
         match rule.then {
             After::Continue => {}
             After::End => return Some(LapOutcome::End(last)),
-            After::Sow if taken > 0 && lap >= self.program.max_laps => {
-                // The ruleset's cap on laps ends the move: the seeds in hand go back into
-                // the hole the lap ended in.
-                let seeds = u16::try_from(taken).unwrap_or(u16::MAX);
-                pos.set(last, pos.seeds(last).saturating_add(seeds));
-                if T::EVENTS {
-                    tracer.event(Event::HandBack { hole: last, seeds });
-                    tracer.event(Event::LapCap { laps: lap });
-                }
-                return Some(LapOutcome::End(last));
-            }
             After::Sow if taken > 0 => {
-                // Captures of one move never exceed the board's seeds, which fit u16.
-                let mut hand = u16::try_from(taken).unwrap_or(u16::MAX);
-                if let Some(also) = &rule.lift_also {
-                    // Seeds of the hole the lap ended in go with the captured ones.
-                    let there = pos.seeds(last);
-                    let k = also(cx, pos).clamp(0, i64::from(there));
-                    let k = u16::try_from(k).unwrap_or(0);
-                    if k > 0 {
-                        pos.set(last, there - k);
-                        hand = hand.saturating_add(k);
-                        if T::EVENTS {
-                            tracer.event(Event::Lift {
-                                lap: lap + 1,
-                                hole: last,
-                                seeds: k,
-                                pieces: 0,
-                            });
-                        }
-                    }
-                }
-                let from = match &rule.sow_after {
-                    Some(after) => match after(cx, pos) {
-                        NO_HOLE => last,
-                        h => h,
-                    },
-                    None => last,
-                };
-                let reversed = match &rule.sow_direction {
-                    // Against the move's own direction, or with it; `none` (an unset
-                    // direction variable) keeps the lap's.
-                    Some(way) => match way(cx, pos) {
-                        0 => reversed,
-                        d => d != crate::rules::dir_value(self.dir),
-                    },
-                    None => reversed,
-                };
-                return Some(LapOutcome::Relay(
-                    Cursor {
-                        from,
-                        hand,
-                        reached_opponent: self.program.track_reached && cx.reached_opponent,
-                        reversed,
-                    },
-                    last,
-                ));
+                return Some(self.resow(rule, taken, pos, cx, (last, lap, reversed), tracer));
             }
             After::Sow => {}
         }
         None
+    }
+
+    /// The next lap of a capture that sows its seeds again (`then = "sow"`, having taken
+    /// `taken` seeds), after a lap that ended in `last` (out of line: few rules sow captures
+    /// again, and the usual lap's code stays short).
+    #[inline(never)]
+    fn resow<T: Tracer>(
+        &self,
+        rule: &CaptureProgram,
+        taken: u32,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        (last, lap, reversed): (Pos, u32, bool),
+        tracer: &mut T,
+    ) -> LapOutcome {
+        if lap >= self.program.max_laps {
+            // The ruleset's cap on laps ends the move: the seeds in hand go back into the
+            // hole the lap ended in.
+            let seeds = u16::try_from(taken).unwrap_or(u16::MAX);
+            pos.set(last, pos.seeds(last).saturating_add(seeds));
+            if T::EVENTS {
+                tracer.event(Event::HandBack { hole: last, seeds });
+                tracer.event(Event::LapCap { laps: lap });
+            }
+            return LapOutcome::End(last);
+        }
+        // Captures of one move never exceed the board's seeds, which fit u16.
+        let mut hand = u16::try_from(taken).unwrap_or(u16::MAX);
+        if let Some(also) = &rule.lift_also {
+            // Seeds of the hole the lap ended in go with the captured ones.
+            let there = pos.seeds(last);
+            let k = also(cx, pos).clamp(0, i64::from(there));
+            let k = u16::try_from(k).unwrap_or(0);
+            if k > 0 {
+                pos.set(last, there - k);
+                hand = hand.saturating_add(k);
+                if T::EVENTS {
+                    tracer.event(Event::Lift {
+                        lap: lap + 1,
+                        hole: last,
+                        seeds: k,
+                        pieces: 0,
+                    });
+                }
+            }
+        }
+        let from = match &rule.sow_after {
+            Some(after) => match after(cx, pos) {
+                NO_HOLE => last,
+                h => h,
+            },
+            None => last,
+        };
+        let reversed = match &rule.sow_direction {
+            // Against the move's own direction, or with it; `none` (an unset direction
+            // variable) keeps the lap's.
+            Some(way) => match way(cx, pos) {
+                0 => reversed,
+                d => d != crate::rules::dir_value(self.dir),
+            },
+            None => reversed,
+        };
+        LapOutcome::Relay(
+            Cursor {
+                from,
+                hand,
+                reached_opponent: self.program.track_reached && cx.reached_opponent,
+                reversed,
+            },
+            last,
+        )
     }
 
     /// The relay after a lap whose captures let the move go on. A relay the mover may
