@@ -132,10 +132,28 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
         }
     }
     if let Some(count) = what.strip_prefix('+') {
-        // Seeds entered from what the mover holds: `+5`, digits only.
+        // Seeds entered from what the mover holds: `+5`, digits only; from a start the mover
+        // chooses, `+1@s3`.
+        let (count, start) = match count.split_once('@') {
+            Some((count, label)) => {
+                let label = label.trim();
+                match rules.geometry.site_labelled(label) {
+                    Some(h) if rules.geometry.is_hole(h) => (count.trim(), Some(h)),
+                    _ => {
+                        return Err(format!(
+                            "`{label}` is not a hole of the board; write + the seeds, @ and the hole the entry starts in, e.g. +1@s3"
+                        ));
+                    }
+                }
+            }
+            None => (count, None),
+        };
         let digits = !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
         return match count.parse::<u16>() {
-            Ok(n) if n > 0 && digits => Ok(Move::enter(n, dir)),
+            Ok(n) if n > 0 && digits => Ok(match start {
+                Some(h) => Move::enter_at(n, h, dir),
+                None => Move::enter(n, dir),
+            }),
             _ => Err(format!(
                 "`{what}` is not an entry; write + and the number of seeds to enter, e.g. +3"
             )),
@@ -774,9 +792,11 @@ impl Reader<'_> {
             return fail(format!("`stopped={value}`: {shape}"), span);
         };
         let site = |t: &str| g.site_labelled(t);
+        // A clause a move can stop at: an optional capture, one whose hole the mover chooses,
+        // or an optional relay.
         let optional = |id: u16| {
             (rules.lap_captures.iter().chain(&rules.move_captures))
-                .any(|c| c.id == id && c.optional)
+                .any(|c| c.id == id && (c.optional || c.choose.is_some()))
                 || rules
                     .relay
                     .as_ref()
@@ -814,7 +834,7 @@ impl Reader<'_> {
             if clause.is_some_and(|c| !optional(c)) || clause.is_none() {
                 return fail(
                     format!(
-                        "`stopped={value}`: the clause must be an optional capture or relay of {} (c and its number)",
+                        "`stopped={value}`: the clause must be an optional capture or relay, or a capture whose hole the mover chooses, of {} (c and its number)",
                         rules.name
                     ),
                     span,

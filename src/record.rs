@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), s3+ and s3- (a seed put into s3 or picked up from it, before play), or s3+stone (a piece put into s3)"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), +1@s3 (an entry from a hole the mover chooses), s3+ and s3- (a seed put into s3 or picked up from it, before play), or s3+stone (a piece put into s3)"),
                         );
                     }
                     moves.push(m);
@@ -320,7 +320,8 @@ fn words_of(value: &Item) -> impl Iterator<Item = Item> + '_ {
 fn is_move_form(text: &str) -> bool {
     // The notation's forms (see `crate::notation`): `pass`; a decision, `take`, `leave`,
     // `continue` or `stop`; a
-    // hole, `s3`, `n12` or a ring's `r7`; an entry, `+5`; the last two with a chosen
+    // hole, `s3`, `n12` or a ring's `r7`; an entry, `+5` (`+1@s3` from a start the mover
+    // chooses); the last two with a chosen
     // direction, `s3:cw`, `+5:ccw`; a seed put into a hole or picked up from it, `s3+`, `s3-`;
     // a piece put, `s3+stone`.
     if ["pass", "take", "leave", "continue", "stop"]
@@ -353,6 +354,16 @@ fn is_move_form(text: &str) -> bool {
         Some((what, dir)) => (what, Some(dir)),
         None => (text, None),
     };
+    // An entry from a start the mover chooses, `+1@s3` (`+1@s3:cw`).
+    if let Some((count, hole)) = what.split_once('@') {
+        let dir_ok =
+            dir.is_none_or(|d| d.eq_ignore_ascii_case("cw") || d.eq_ignore_ascii_case("ccw"));
+        return dir_ok
+            && count.starts_with('+')
+            && is_move_form(count)
+            && !hole.starts_with('+')
+            && is_move_form(hole);
+    }
     let dir_ok = dir.is_none_or(|d| d.eq_ignore_ascii_case("cw") || d.eq_ignore_ascii_case("ccw"));
     let mut chars = what.chars();
     let head_ok = matches!(chars.next(), Some('s' | 'n' | 'r' | 'S' | 'N' | 'R' | '+'));

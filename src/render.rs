@@ -920,7 +920,15 @@ impl TextTrace {
                         seeds(u32::from(*entered)),
                         l(*hole)
                     );
-                    (crate::engine::Move::enter(*entered, *dir), at)
+                    // Where the mover chose the start, the move names it.
+                    let chosen = (rules.entry.as_ref())
+                        .is_some_and(|e| matches!(e.start, crate::rules::EntryStart::Chosen(_)));
+                    let mv = if chosen {
+                        crate::engine::Move::enter_at(*entered, *hole, *dir)
+                    } else {
+                        crate::engine::Move::enter(*entered, *dir)
+                    };
+                    (mv, at)
                 } else {
                     let mv = match dir {
                         Some(d) => crate::engine::Move::towards(*hole, *d),

@@ -724,7 +724,16 @@ pub struct EntryRule {
     pub when: BoolX,
     pub seeds: IntX,
     pub choose: bool,
-    pub start: HoleX,
+    pub start: EntryStart,
+}
+
+/// Where an entry's first seed falls.
+#[derive(Debug, Clone)]
+pub enum EntryStart {
+    /// The hole an expression names.
+    Hole(HoleX),
+    /// A hole of a set, the mover's choice (`+1@s3`).
+    Chosen(SetX),
 }
 
 /// The compiled `[arrange]`: where the mover may put a seed they hold, where they may pick

@@ -1016,7 +1016,9 @@ pub struct Entry {
     pub choose: Setting<bool>,
     /// The hole the first seed falls into (e.g. `hole(mover, 1)`), read before the move in
     /// its direction (`next(hole(mover, 1))` is the hole after it that way); the seeds go on
-    /// from there one a hole along the mover's circuit, and the lap ends as any lap does.
+    /// from there one a hole along the mover's circuit, and the lap ends as any lap does. Or a
+    /// set of holes, the mover choosing which (e.g. `filter(inner_row(mover), seeds(hole) >
+    /// 0)`): each is a move of its own, written `+1@s3`, and the size is then fixed.
     #[schemars(with = "String")]
     pub start: Expr,
 }

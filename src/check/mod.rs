@@ -1916,8 +1916,27 @@ impl Checker<'_> {
             Some(n) => self.number_expr(n, AFTER_PLY, "in the entry's `seeds`", name),
             None => Some(IntX::Store(PlayerX::Mover)),
         };
-        let start = self.hole(&e.start, AFTER_PLY, "in the entry's `start`", name);
+        let start = self.expression(
+            &e.start,
+            AFTER_PLY,
+            "in the entry's `start`",
+            name,
+            typing::compile_start,
+        );
         let choose = self.setting(&e.choose, "entry.choose");
+        if choose == Some(true) && matches!(start, Some(EntryStart::Chosen(_))) {
+            let d = Diagnostic::new(
+                Code::EntryStartAndSizeChosen,
+                "the mover chooses both where the entry starts and how many seeds it enters: an entry chooses one of the two",
+            )
+            .hint("give the entry a fixed size (`choose = false` and `seeds = '...'`), or a start hole (`start = 'hole(mover, 1)'`)");
+            let d = match key_near(self.source, e.start.span().start, "choose") {
+                Some(span) => d.at(span),
+                None => d.at(e.start.span()),
+            };
+            self.error(d);
+            return None;
+        }
         if choose == Some(true) && total > u64::from(MAX_ENTRY_CHOICES) {
             let d = Diagnostic::new(
                 Code::EntryChoiceTooLarge,

@@ -617,6 +617,18 @@ pub fn compile_player(node: &Node, scope: &Scope<'_>) -> Checked<PlayerX> {
 }
 
 /// Compiles a hole expression.
+/// Compiles an expression that is a hole or a set of holes (an entry's `start`).
+pub fn compile_start(node: &Node, scope: &Scope<'_>) -> Checked<crate::rules::EntryStart> {
+    use crate::rules::EntryStart;
+    match compile(node, scope)? {
+        Typed::Hole(h) => Ok(EntryStart::Hole(h)),
+        Typed::Set(s) => Ok(EntryStart::Chosen(s)),
+        other => Err(vec![mismatch(Type::Hole, other.ty(), &node.span).hint(
+            "an entry's `start` is a hole, or a set of holes the mover chooses from",
+        )]),
+    }
+}
+
 /// Compiles a direction expression.
 pub fn compile_direction(node: &Node, scope: &Scope<'_>) -> Checked<DirX> {
     match compile(node, scope)? {

@@ -263,6 +263,11 @@ pieces. Keys that speak of pieces (`place`, `to = \"piece_holder\"`) need `[piec
 of the piece just dropped: both speak of a drop, so the clause must be tried at each drop
 (`at = \"drop\"`)."
 
+    EntryStartAndSizeChosen "E0140" Error "An entry whose start and size the mover both chooses"
+"An entry's `start` may be a set of holes, the mover choosing where the seeds go (`+1@s3`), or
+its size may be the mover's (`choose = true`, `+3`), but not both: give the entry a fixed size
+(`seeds = '...'`) or a start hole."
+
     ChoiceNotAtStop "E0139" Error "A capture whose hole the mover chooses, tried where a move cannot stop"
 "`choose` lets the mover pick one hole of a set for a capture clause: the move stops there and
 the mover's next ply names the hole (`take:n3`). A move can stop at a lap's end or at the

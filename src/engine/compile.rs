@@ -246,7 +246,10 @@ pub struct EntryProgram {
     pub when: Cond,
     pub seeds: Num,
     pub choose: bool,
+    /// The hole the first seed falls into; or, with `starts`, none.
     pub start: Hole,
+    /// The holes the mover chooses the start from, when the rules give a set.
+    pub starts: Option<Holes>,
 }
 
 /// The `[arrange]`, compiled: each condition reads the hole tried as `origin`, but `done`.
@@ -482,7 +485,14 @@ impl Program {
                     when: c.cond(&e.when),
                     seeds: c.num(&e.seeds),
                     choose: e.choose,
-                    start: c.hole(&e.start),
+                    start: match &e.start {
+                        crate::rules::EntryStart::Hole(h) => c.hole(h),
+                        crate::rules::EntryStart::Chosen(_) => Box::new(|_, _| NO_HOLE),
+                    },
+                    starts: match &e.start {
+                        crate::rules::EntryStart::Hole(_) => None,
+                        crate::rules::EntryStart::Chosen(s) => Some(c.set(s)),
+                    },
                 }),
             drop_captures,
             lap_captures,

@@ -657,6 +657,16 @@ impl Move {
         }
     }
 
+    /// Entering `seeds` the mover holds from `hole`, their choice of the entry's starts.
+    pub fn enter_at(seeds: u16, hole: Pos, dir: Option<Dir>) -> Move {
+        Move {
+            hole,
+            dir,
+            entered: seeds,
+            ..Move::PASS
+        }
+    }
+
     /// The mover's decision at a stopped move.
     pub fn decide(decision: Decision) -> Move {
         Move {
@@ -709,7 +719,9 @@ impl Move {
             };
             return format!("{}{}{piece}", rules.geometry.label(self.hole), place.sign());
         }
-        let what = if self.is_entry() {
+        let what = if self.is_entry() && self.hole != NO_HOLE {
+            format!("+{}@{}", self.entered, rules.geometry.label(self.hole))
+        } else if self.is_entry() {
             format!("+{}", self.entered)
         } else if self.is_pass() {
             return "pass".into();
@@ -772,6 +784,9 @@ const DECIDE_CHOICE: u64 = 64;
 /// `meta`: the list is an arrangement's: puts into the holes of `mask`, picks from those of
 /// `entries[0]`, and the pass where the mover may end their arrangement.
 const ARRANGE: u64 = 16;
+/// `meta`: the entries are of one size (`entry_base`) from a start the mover chooses:
+/// `entries[way]` holds the start holes, not the sizes.
+const ENTRY_AT: u64 = 128;
 /// `meta` with no entry starts (both [`NO_HOLE`]).
 const NO_STARTS: u64 = (NO_HOLE as u64) << 48 | (NO_HOLE as u64) << 56;
 
@@ -1046,6 +1061,15 @@ impl MoveList {
         let Some(way) = self.way(mv.dir) else {
             return false;
         };
+        if self.meta & ENTRY_AT != 0 {
+            // One size, from a start the mover chooses.
+            return mv.entered == self.entry_base()
+                && mv.hole < 64
+                && (self.entries.get(way)).is_some_and(|&starts| starts & (1 << mv.hole) != 0);
+        }
+        if mv.hole != NO_HOLE {
+            return false;
+        }
         mv.entered >= self.entry_base()
             && (self.entries.get(way))
                 .is_some_and(|&sizes| size_bit(sizes, usize::from(mv.entered - self.entry_base())))
@@ -1064,11 +1088,18 @@ impl MoveList {
     /// The hole a listed move starts from: its hole, or for an entry the start listed for its
     /// direction.
     pub fn start_of(&self, mv: Move) -> Pos {
-        if mv.is_entry() {
+        if mv.is_entry() && mv.hole == NO_HOLE {
             self.entry_start(mv.dir)
         } else {
+            // A sowing's hole, or the start the mover chose for an entry.
             mv.hole
         }
+    }
+
+    /// Marks the entries as of one size from starts the mover chooses (`entries[way]` the
+    /// start holes).
+    fn set_entries_at(&mut self) {
+        self.meta |= ENTRY_AT;
     }
 
     /// The `k`-th move (from 0), in the order of [`MoveList::iter`]. (Inlined into every
@@ -1183,28 +1214,39 @@ impl MoveList {
     /// The entries, from the fewest seeds; of each size, counter-clockwise first.
     fn entry_moves(&self) -> impl Iterator<Item = Move> + use<> {
         let (entries, base, choose) = (self.entries, self.entry_base(), self.choose());
+        let at = self.meta & ENTRY_AT != 0;
         let dir = move |way: usize| match (choose, way) {
             (false, _) => None,
             (true, 0) => Some(Dir::Ccw),
             (true, _) => Some(Dir::Cw),
         };
+        // With starts the mover chooses, bit k is hole k (one size); else size base + k.
+        let enter = move |k: usize, way: usize| {
+            if at {
+                Move::enter_at(base, k as Pos, dir(way))
+            } else {
+                Move::enter(
+                    base.saturating_add(u16::try_from(k).unwrap_or(u16::MAX)),
+                    dir(way),
+                )
+            }
+        };
         let mut size = 0usize;
-        let mut pending: Option<u16> = None;
+        let mut pending: Option<usize> = None;
         std::iter::from_fn(move || {
-            if let Some(n) = pending.take() {
-                return Some(Move::enter(n, dir(1)));
+            if let Some(k) = pending.take() {
+                return Some(enter(k, 1));
             }
             while size < 64 && entries != [0; 2] {
                 let k = size;
                 size += 1;
-                let n = base.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
                 match (size_bit(entries[0], k), size_bit(entries[1], k)) {
                     (true, true) => {
-                        pending = Some(n);
-                        return Some(Move::enter(n, dir(0)));
+                        pending = Some(k);
+                        return Some(enter(k, 0));
                     }
-                    (true, false) => return Some(Move::enter(n, dir(0))),
-                    (false, true) => return Some(Move::enter(n, dir(1))),
+                    (true, false) => return Some(enter(k, 0)),
+                    (false, true) => return Some(enter(k, 1)),
                     (false, false) => {}
                 }
             }
@@ -1361,6 +1403,10 @@ enum Illegality {
     NoEntry,
     /// The mover holds no seed, or the entry's condition does not hold (or names no hole).
     EntryNotNow,
+    /// The entry starts where the mover chooses, and this hole is not one of its starts.
+    EntryStart,
+    /// The entry starts where the rules say: the move names a hole.
+    EntryStartFixed,
     /// The entry's size is another: at most this many (the mover chooses), or this many.
     EntrySize {
         most: u16,
@@ -2123,6 +2169,28 @@ impl Game {
         list.set_entry_base(base);
         let fixed = [list.fixed()];
         let ways: &[Dir] = if list.choose() { &Dir::BOTH } else { &fixed };
+        if let Some(starts) = &entry.starts {
+            // One size, from each start of the set on the mover's circuit that the legality
+            // clauses allow (each tried with `origin` the start).
+            list.set_entries_at();
+            for (way, &dir) in ways.iter().enumerate() {
+                let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
+                cx.dir = dir;
+                cx.entered = base;
+                let mut legal = 0u64;
+                let mut rest = starts(&cx, &self.pos);
+                while rest != 0 {
+                    let h = rest.trailing_zeros() as Pos;
+                    rest &= rest - 1;
+                    cx.origin = h;
+                    if self.on_track(player, dir, h) && self.forbidding(&cx, h, 0, 0).is_none() {
+                        legal |= 1 << h;
+                    }
+                }
+                list.set_entries(way, legal);
+            }
+            return list;
+        }
         for (way, &dir) in ways.iter().enumerate() {
             let Some(mut cx) = self.entry_context(entry, player, dir) else {
                 continue;
@@ -2222,10 +2290,19 @@ impl Game {
                 // The entries of this direction, each size tried from its start.
                 let entries = list.entries.get(way).copied().unwrap_or_default();
                 if entries != 0 {
-                    let start = list.entry_at(way);
-                    cx.origin = start;
+                    let at = list.meta & ENTRY_AT != 0;
                     for k in (0..64).filter(|&k| size_bit(entries, k)) {
-                        cx.entered = list.entry_base().saturating_add(k as u16);
+                        // Bit k: a start the mover chooses (one size), or a size.
+                        let (start, entered) = if at {
+                            (k as Pos, list.entry_base())
+                        } else {
+                            (
+                                list.entry_at(way),
+                                list.entry_base().saturating_add(k as u16),
+                            )
+                        };
+                        cx.origin = start;
+                        cx.entered = entered;
                         let holds = (p.holds)(&cx, &self.pos)
                             && p.holds_after
                                 .as_ref()
@@ -2372,12 +2449,26 @@ impl Game {
                 "the rule {} lets no seeds be entered now",
                 self.program.entry.as_ref().map_or_else(String::new, |e| self.rule_words(e.id))
             ),
+            Illegality::EntryStart => format!(
+                "{} is not a hole this entry may start in now: the legal moves are {}",
+                g.label(h),
+                self.moves.iter().filter(|m| m.is_entry()).map(|m| m.label(&self.rules)).collect::<Vec<_>>().join(", ")
+            ),
+            Illegality::EntryStartFixed => {
+                "the rules name the hole the entry starts in: write the entry without a hole, as +3".to_string()
+            }
             Illegality::EntrySize { most, choose: true } => format!(
                 "at most {most} seeds can be entered now: write +1 to +{most}"
             ),
-            Illegality::EntrySize { most, choose: false } => format!(
-                "the rules enter {most} seeds now: write +{most}"
-            ),
+            Illegality::EntrySize { most, choose: false } => {
+                if self.program.entry.as_ref().is_some_and(|e| e.starts.is_some()) {
+                    format!(
+                        "the rules enter {most} seeds now, from a hole the mover chooses: write +{most}@ and the hole, as +{most}@s3"
+                    )
+                } else {
+                    format!("the rules enter {most} seeds now: write +{most}")
+                }
+            }
             Illegality::Closed => format!("{} is closed", g.label(h)),
             Illegality::Empty => format!("{} is empty", g.label(h)),
             Illegality::Preferred(id) => {
@@ -2532,6 +2623,22 @@ impl Game {
                 most: base + sizes - 1,
                 choose: entry.choose,
             });
+        }
+        if let Some(starts) = &entry.starts {
+            // A start the mover chooses: one of the set, on their circuit.
+            let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
+            cx.dir = dir;
+            let h = mv.hole;
+            let among = h < 64 && starts(&cx, &self.pos) & (1 << h) != 0;
+            if !among || !self.on_track(player, dir, h) {
+                return Some(Illegality::EntryStart);
+            }
+            cx.origin = h;
+            cx.entered = mv.entered;
+            return self.judged(player, mv, &cx, h);
+        }
+        if mv.hole != NO_HOLE {
+            return Some(Illegality::EntryStartFixed);
         }
         let Some(mut cx) = self.entry_context(entry, player, dir) else {
             return Some(Illegality::EntryNotNow);
