@@ -378,12 +378,13 @@ fn spec() -> impl Strategy<Value = Spec> {
                     a => a,
                 };
                 // Pieces go with none of the settings that would leave a piece no place: stores
-                // on the track, partial lifts, redirects, claims, captures sown again, holes won.
+                // on the track, partial lifts, redirects, claims, captures sown again, part of
+                // a hole taken, holes won.
                 let pieces = arrange == Some("pieces");
                 if pieces {
                     captures.retain(|&i| {
                         let (_, _, _, _, claim, then) = CAPTURES[i];
-                        !claim && !then.starts_with("sow")
+                        !claim && !then.starts_with("sow") && then != "all but one"
                     });
                 }
                 let (track, leave_one) = (track && !pieces, leave_one && !pieces);
