@@ -50,16 +50,8 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
     if let Some((word, label)) = text.split_once(':')
         && word.trim().eq_ignore_ascii_case("choose")
     {
-        let label = label.trim();
-        return match rules.geometry.site_labelled(label) {
-            Some(h) if rules.geometry.is_hole(h) => Ok(Move::choose(h)),
-            _ => Err(format!(
-                "`{label}` is not a hole of the board; write choose and a hole's label, e.g. choose:{}",
-                rules
-                    .geometry
-                    .label(rules.geometry.holes_of(player).next().unwrap_or_default())
-            )),
-        };
+        let h = board_hole(rules, label, "choose and a hole's label, e.g. choose:n3")?;
+        return Ok(Move::choose(h));
     }
     let (hole, dir) = match text.split_once(':') {
         None => (text, None),
@@ -86,14 +78,14 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
                 name = kind.name
             ));
         }
-        let at = rules.geometry.site_labelled(label.trim());
-        return match at {
-            Some(h) if rules.geometry.is_hole(h) => Ok(Move::placing(h, Place::Piece)),
-            _ => Err(format!(
-                "`{label}` is not a hole of the board; write a hole's label and +{name}, e.g. s3+{name}",
-                name = kind.name
-            )),
-        };
+        let form = format!(
+            "a hole's label and +{name}, e.g. s3+{name}",
+            name = kind.name
+        );
+        return Ok(Move::placing(
+            board_hole(rules, label, &form)?,
+            Place::Piece,
+        ));
     }
     if let Some((label, piece)) = what.split_once('+')
         && piece
@@ -120,15 +112,8 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
                     place.sign()
                 ));
             }
-            let at = rules.geometry.site_labelled(label.trim());
-            return match at {
-                Some(h) if rules.geometry.is_hole(h) => Ok(Move::placing(h, place)),
-                _ => Err(format!(
-                    "`{label}` is not a hole of the board; write a hole's label and {}, e.g. s3{}",
-                    place.sign(),
-                    place.sign()
-                )),
-            };
+            let form = format!("a hole's label and {0}, e.g. s3{0}", place.sign());
+            return Ok(Move::placing(board_hole(rules, label, &form)?, place));
         }
     }
     if let Some(count) = what.strip_prefix('+') {
@@ -136,15 +121,8 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
         // chooses, `+1@s3`.
         let (count, start) = match count.split_once('@') {
             Some((count, label)) => {
-                let label = label.trim();
-                match rules.geometry.site_labelled(label) {
-                    Some(h) if rules.geometry.is_hole(h) => (count.trim(), Some(h)),
-                    _ => {
-                        return Err(format!(
-                            "`{label}` is not a hole of the board; write + the seeds, @ and the hole the entry starts in, e.g. +1@s3"
-                        ));
-                    }
-                }
+                let form = "+ the seeds, @ and the hole the entry starts in, e.g. +1@s3";
+                (count.trim(), Some(board_hole(rules, label, form)?))
             }
             None => (count, None),
         };
@@ -167,6 +145,15 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
 }
 
 /// Parses a hole of the mover's, such as `s3`.
+/// The hole of the board labelled `label` (any player's), or a message naming the `form` the
+/// move is written in.
+fn board_hole(rules: &Rules, label: &str, form: &str) -> Result<Pos, String> {
+    let label = label.trim();
+    (rules.geometry.site_labelled(label))
+        .filter(|&h| rules.geometry.is_hole(h))
+        .ok_or_else(|| format!("`{label}` is not a hole of the board; write {form}"))
+}
+
 fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
     let g = &rules.geometry;
     let own = g.holes(player);

@@ -502,12 +502,26 @@ pub fn content(rules: &Rules, units: u16, pieces: u16) -> String {
 
 /// The relay as a trace line names it: the ruleset's only one, with no name of its own, so
 /// `relay` and its citation.
-/// The holes of a mask of positions, in the board's order: `n1, n2 or n4`.
-fn hole_list(rules: &Rules, holes: u64) -> String {
-    let labels: Vec<String> = (0..64)
+/// The move a `Decided` event answers with: the decision, and the hole chosen for
+/// `choose` ([`NO_HOLE`](crate::rules::NO_HOLE) for the others).
+pub fn decided(decision: crate::engine::Decision, hole: Pos) -> crate::engine::Move {
+    crate::engine::Move {
+        hole,
+        ..crate::engine::Move::decide(decision)
+    }
+}
+
+/// The labels of the holes of a mask of positions, in the board's order.
+fn labels_of(rules: &Rules, holes: u64) -> Vec<String> {
+    (0..64)
         .filter(|h| holes & 1 << h != 0)
         .map(|h| rules.geometry.label(h as Pos))
-        .collect();
+        .collect()
+}
+
+/// The holes of a mask of positions, in the board's order: `n1, n2 or n4`.
+fn hole_list(rules: &Rules, holes: u64) -> String {
+    let labels = labels_of(rules, holes);
     match labels.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
@@ -1105,13 +1119,10 @@ impl TextTrace {
                     crate::engine::Decision::Stop => "declines the relay on offer".into(),
                     crate::engine::Decision::Choose => format!("chooses {}", l(*hole)),
                 };
-                let word = match decision {
-                    crate::engine::Decision::Choose => format!("choose:{}", l(*hole)),
-                    d => d.word().into(),
-                };
                 out.say(format_args!(
-                    "ply {ply}: {} {what} ({word})\n",
-                    name(rules, *player)
+                    "ply {ply}: {} {what} ({})\n",
+                    name(rules, *player),
+                    decided(*decision, *hole).label(rules)
                 ));
             }
             Event::RelayOffered { clause: c, hole } => {
@@ -1571,11 +1582,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             holes,
             optional,
         } => {
-            let holes: Vec<Value> = (0..64)
-                .filter(|h| holes & 1 << h != 0)
-                .map(|h| l(h as Pos))
-                .collect();
-            json!({"event": "choice_offered", "clause": c(*clause), "holes": holes, "optional": optional})
+            json!({"event": "choice_offered", "clause": c(*clause), "holes": labels_of(rules, *holes), "optional": optional})
         }
         Event::Placed {
             ply,

@@ -2541,44 +2541,26 @@ impl Checker<'_> {
             None => None,
         };
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
-        let take_set = match take_set {
-            Some(Some(s)) => Some(s),
-            Some(None) => return None,
-            None => None,
-        };
         let chain = match chain {
             Some((Some(w), Some(s))) => Some((w, s)),
             Some(_) => return None,
-            None => None,
-        };
-        let cancel_if = match cancel_if {
-            Some(Some(x)) => Some(x),
-            Some(None) => return None,
             None => None,
         };
         Some(CaptureRule {
             id,
             when: when?,
             take: take?,
-            take_set,
+            take_set: given(take_set)?,
             to: to?,
             chain,
-            cancel_if,
+            cancel_if: given(cancel_if)?,
             then: c.then,
             claim: c.claim,
             sow_after,
             lift_also,
             sow_direction,
-            choose: match choose {
-                Some(Some(s)) => Some(s),
-                Some(None) => return None,
-                None => None,
-            },
-            take_seeds: match take_seeds {
-                Some(Some(n)) => Some(n),
-                Some(None) => return None,
-                None => None,
-            },
+            choose: given(choose)?,
+            take_seeds: given(take_seeds)?,
             optional: optional?,
             keep_dropped: c.keep == Some(ruleset::Keep::Dropped),
         })
@@ -2830,4 +2812,10 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// An optional key's compiled value: `Some(None)` where the key is absent, `None` where it was
+/// given and did not compile (its errors already reported).
+fn given<T>(compiled: Option<Option<T>>) -> Option<Option<T>> {
+    compiled.map_or(Some(None), |v| v.map(Some))
 }

@@ -644,6 +644,35 @@ pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Checked<HoleX> {
     }
 }
 
+/// What `if(c, a, b)` chooses between.
+const IF_HINT: &str =
+    "`if(c, a, b)` chooses between two numbers, two holes, two players or two directions";
+
+/// Whether `if(c, a, b)` chooses between two values of this type.
+fn chooses_between(ty: Type) -> bool {
+    matches!(
+        ty,
+        Type::Number | Type::Hole | Type::Player | Type::Direction
+    )
+}
+
+/// `if(c, a, b)`, `a` and `b` of one type ([`chooses_between`]): a condition known when the
+/// game is set up (an option) chooses once.
+fn if_of(c: BoolX, a: Typed, b: Typed) -> Typed {
+    if let BoolX::Const(c) = c {
+        return if c { a } else { b };
+    }
+    let c = Box::new(c);
+    match (a, b) {
+        (Typed::Number(a), Typed::Number(b)) => Typed::Number(IntX::If(c, a.into(), b.into())),
+        (Typed::Hole(a), Typed::Hole(b)) => Typed::Hole(HoleX::If(c, a.into(), b.into())),
+        (Typed::Player(a), Typed::Player(b)) => Typed::Player(PlayerX::If(c, a.into(), b.into())),
+        (Typed::Dir(a), Typed::Dir(b)) => Typed::Dir(DirX::If(c, a.into(), b.into())),
+        // The types were checked to be one of those, and the same.
+        (a, _) => a,
+    }
+}
+
 fn mismatch(want: Type, got: Type, span: &Span) -> Diagnostic {
     Diagnostic::new(
         Code::ExprType,
@@ -1080,61 +1109,20 @@ fn call_node(
     if name == "if"
         && let ([_, a, b], [_, _, b_arg]) = (compiled.as_slice(), args)
         && a.ty() != b.ty()
-        && matches!(
-            a.ty(),
-            Type::Number | Type::Direction | Type::Hole | Type::Player
-        )
+        && chooses_between(a.ty())
     {
         // Both choices are of one type: the second is read against the first.
-        return Err(vec![mismatch(a.ty(), b.ty(), &b_arg.span).hint(
-            "`if(c, a, b)` chooses between two numbers, two holes, two players or two directions",
-        )]);
+        return Err(vec![mismatch(a.ty(), b.ty(), &b_arg.span).hint(IF_HINT)]);
     }
     if name == "if"
-        && let [Typed::Bool(_), Typed::Player(_), Typed::Player(_)] = compiled.as_slice()
+        && let [Typed::Bool(_), a, _] = compiled.as_slice()
+        && chooses_between(a.ty())
     {
-        // `if` chooses between two players as it does between two numbers.
         let mut args = compiled.into_iter();
         return Ok(match (args.next(), args.next(), args.next()) {
-            (
-                Some(Typed::Bool(BoolX::Const(c))),
-                Some(Typed::Player(a)),
-                Some(Typed::Player(b)),
-            ) => Typed::Player(if c { a } else { b }),
-            (Some(Typed::Bool(c)), Some(Typed::Player(a)), Some(Typed::Player(b))) => {
-                Typed::Player(PlayerX::If(Box::new(c), Box::new(a), Box::new(b)))
-            }
-            _ => Typed::Player(PlayerX::Mover),
-        });
-    }
-    if name == "if"
-        && let [Typed::Bool(_), Typed::Hole(_), Typed::Hole(_)] = compiled.as_slice()
-    {
-        // `if` chooses between two holes as it does between two numbers.
-        let mut args = compiled.into_iter();
-        return Ok(match (args.next(), args.next(), args.next()) {
-            (Some(Typed::Bool(BoolX::Const(c))), Some(Typed::Hole(a)), Some(Typed::Hole(b))) => {
-                Typed::Hole(if c { a } else { b })
-            }
-            (Some(Typed::Bool(c)), Some(Typed::Hole(a)), Some(Typed::Hole(b))) => {
-                Typed::Hole(HoleX::If(Box::new(c), Box::new(a), Box::new(b)))
-            }
-            _ => Typed::Hole(HoleX::Here),
-        });
-    }
-    if name == "if"
-        && let [Typed::Bool(_), Typed::Dir(_), Typed::Dir(_)] = compiled.as_slice()
-    {
-        // `if` chooses between two directions as it does between two numbers.
-        let mut args = compiled.into_iter();
-        return Ok(match (args.next(), args.next(), args.next()) {
-            (Some(Typed::Bool(BoolX::Const(c))), Some(Typed::Dir(a)), Some(Typed::Dir(b))) => {
-                Typed::Dir(if c { a } else { b })
-            }
-            (Some(Typed::Bool(c)), Some(Typed::Dir(a)), Some(Typed::Dir(b))) => {
-                Typed::Dir(DirX::If(Box::new(c), Box::new(a), Box::new(b)))
-            }
-            _ => Typed::Dir(DirX::Const(0)),
+            (Some(Typed::Bool(c)), Some(a), Some(b)) => if_of(c, a, b),
+            // The arguments' shape was matched just above.
+            _ => Typed::Number(IntX::Const(0)),
         });
     }
     let mut errors = Vec::new();
@@ -1147,7 +1135,7 @@ fn call_node(
                     crate::expr::show(arg)
                 ))
             } else if name == "if" {
-                d.hint("`if(c, a, b)` chooses between two numbers, two holes, two players or two directions")
+                d.hint(IF_HINT)
             } else {
                 d.hint(format!("`{name}` takes {}", want.word()))
             });
@@ -1168,22 +1156,6 @@ fn call_node(
     }
     if aggregate {
         return Ok(aggregate_of(name, compiled));
-    }
-    if name == "if" {
-        let mut args = compiled.into_iter();
-        return Ok(match (args.next(), args.next(), args.next()) {
-            // A condition known when the game is set up (an option) chooses once.
-            (
-                Some(Typed::Bool(BoolX::Const(c))),
-                Some(Typed::Number(a)),
-                Some(Typed::Number(b)),
-            ) => Typed::Number(if c { a } else { b }),
-            (Some(Typed::Bool(c)), Some(Typed::Number(a)), Some(Typed::Number(b))) => {
-                Typed::Number(IntX::If(Box::new(c), Box::new(a), Box::new(b)))
-            }
-            // The arguments' types were checked against the declaration.
-            _ => Typed::Number(IntX::Const(0)),
-        });
     }
     let typed = compiled;
     let mut typed = typed.into_iter();

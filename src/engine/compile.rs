@@ -45,6 +45,16 @@ pub enum Redirected {
 /// A compiled direction: 0 none, 1 counter-clockwise, 2 clockwise.
 pub type Way = Box<dyn Fn(&Cx<'_>, &Position) -> i32 + Send + Sync>;
 
+/// `if(c, a, b)` compiled, whatever `a` and `b` give: a number, a hole, a player, a direction.
+#[allow(clippy::type_complexity)]
+fn either<T: 'static>(
+    c: Cond,
+    a: Box<dyn Fn(&Cx<'_>, &Position) -> T + Send + Sync>,
+    b: Box<dyn Fn(&Cx<'_>, &Position) -> T + Send + Sync>,
+) -> Box<dyn Fn(&Cx<'_>, &Position) -> T + Send + Sync> {
+    Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
+}
+
 /// A compiled effect clause.
 pub struct EffectProgram {
     pub id: ClauseId,
@@ -246,10 +256,16 @@ pub struct EntryProgram {
     pub when: Cond,
     pub seeds: Num,
     pub choose: bool,
-    /// The hole the first seed falls into; or, with `starts`, none.
-    pub start: Hole,
-    /// The holes the mover chooses the start from, when the rules give a set.
-    pub starts: Option<Holes>,
+    /// Where the first seed falls.
+    pub start: EntryFrom,
+}
+
+/// Where an entry's first seed falls, compiled.
+pub enum EntryFrom {
+    /// The hole the closure names.
+    Hole(Hole),
+    /// A hole of the set the closure gives, the mover's choice.
+    Chosen(Holes),
 }
 
 /// The `[arrange]`, compiled: each condition reads the hole tried as `origin`, but `done`.
@@ -486,12 +502,8 @@ impl Program {
                     seeds: c.num(&e.seeds),
                     choose: e.choose,
                     start: match &e.start {
-                        crate::rules::EntryStart::Hole(h) => c.hole(h),
-                        crate::rules::EntryStart::Chosen(_) => Box::new(|_, _| NO_HOLE),
-                    },
-                    starts: match &e.start {
-                        crate::rules::EntryStart::Hole(_) => None,
-                        crate::rules::EntryStart::Chosen(s) => Some(c.set(s)),
+                        crate::rules::EntryStart::Hole(h) => EntryFrom::Hole(c.hole(h)),
+                        crate::rules::EntryStart::Chosen(s) => EntryFrom::Chosen(c.set(s)),
                     },
                 }),
             drop_captures,
@@ -1130,10 +1142,7 @@ impl Compiler<'_> {
                 let slot = usize::from(slot);
                 Box::new(move |_, pos| pos.vars.get(slot).copied().unwrap_or(0))
             }
-            DirX::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c), self.dir(a), self.dir(b));
-                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
-            }
+            DirX::If(c, a, b) => either(self.cond(c), self.dir(a), self.dir(b)),
             DirX::VarOf(slot, p) => {
                 let (slot, who) = (usize::from(*slot), self.who(p));
                 Box::new(move |cx, pos| {
@@ -1298,10 +1307,7 @@ impl Compiler<'_> {
                     total.unwrap_or(0)
                 })
             }
-            IntX::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c), self.num(a), self.num(b));
-                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
-            }
+            IntX::If(c, a, b) => either(self.cond(c), self.num(a), self.num(b)),
             IntX::Neg(v) => {
                 let v = self.num(v);
                 Box::new(move |cx, pos| v(cx, pos).saturating_neg())
@@ -1408,10 +1414,7 @@ impl Compiler<'_> {
             HoleX::LapOrigin => Box::new(|cx, _| cx.lap_origin),
             HoleX::Chosen => Box::new(|cx, _| cx.chosen),
             HoleX::Bound => Box::new(|cx, _| cx.bound),
-            HoleX::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c), self.hole(a), self.hole(b));
-                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
-            }
+            HoleX::If(c, a, b) => either(self.cond(c), self.hole(a), self.hole(b)),
             HoleX::Next(h) => {
                 on_hole!(self, h, |cx, _pos, p| cx.tables.look(cx.mover, p, true))
             }
@@ -1470,10 +1473,7 @@ impl Compiler<'_> {
             PlayerX::RoundWinner => Box::new(|cx, _| cx.round_winner),
             &PlayerX::Fixed(p) => Box::new(move |_, _| p),
             PlayerX::Owner(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p)),
-            PlayerX::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c), self.who(a), self.who(b));
-                Box::new(move |cx, pos| if c(cx, pos) { a(cx, pos) } else { b(cx, pos) })
-            }
+            PlayerX::If(c, a, b) => either(self.cond(c), self.who(a), self.who(b)),
         }
     }
 }

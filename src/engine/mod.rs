@@ -1061,7 +1061,7 @@ impl MoveList {
         let Some(way) = self.way(mv.dir) else {
             return false;
         };
-        if self.meta & ENTRY_AT != 0 {
+        if self.entries_at() {
             // One size, from a start the mover chooses.
             return mv.entered == self.entry_base()
                 && mv.hole < 64
@@ -1100,6 +1100,12 @@ impl MoveList {
     /// start holes).
     fn set_entries_at(&mut self) {
         self.meta |= ENTRY_AT;
+    }
+
+    /// Whether the entries are of one size from starts the mover chooses.
+    #[inline(always)]
+    fn entries_at(&self) -> bool {
+        self.meta & ENTRY_AT != 0
     }
 
     /// The `k`-th move (from 0), in the order of [`MoveList::iter`]. (Inlined into every
@@ -1151,24 +1157,19 @@ impl MoveList {
         } else {
             (*self, 0, 0, 0, 0)
         };
-        let choices = {
-            let mut rest = chosen;
-            std::iter::from_fn(move || {
-                let h = (rest != 0).then(|| rest.trailing_zeros() as Pos)?;
-                rest &= rest - 1;
-                Some(Move::choose(h))
-            })
-        };
-        let placed = |mask: u64, place: Place| {
+        // The holes of a mask, in order.
+        let holes = |mask: u64| {
             let mut rest = mask;
             std::iter::from_fn(move || {
                 let h = (rest != 0).then(|| rest.trailing_zeros() as Pos)?;
                 rest &= rest - 1;
-                Some(Move::placing(h, place))
+                Some(h)
             })
         };
+        let placed =
+            move |mask: u64, place: Place| holes(mask).map(move |h| Move::placing(h, place));
         (decisions.iter().map(|&d| Move::decide(d)))
-            .chain(choices)
+            .chain(holes(chosen).map(Move::choose))
             .chain(plain.sowings())
             .chain(plain.entry_moves())
             .chain(placed(puts, Place::Put))
@@ -1214,7 +1215,7 @@ impl MoveList {
     /// The entries, from the fewest seeds; of each size, counter-clockwise first.
     fn entry_moves(&self) -> impl Iterator<Item = Move> + use<> {
         let (entries, base, choose) = (self.entries, self.entry_base(), self.choose());
-        let at = self.meta & ENTRY_AT != 0;
+        let at = self.entries_at();
         let dir = move |way: usize| match (choose, way) {
             (false, _) => None,
             (true, 0) => Some(Dir::Ccw),
@@ -2097,8 +2098,7 @@ impl Game {
         let Some(arrange) = &self.program.arrange else {
             return MoveList::new();
         };
-        let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
-        cx.dir = dir;
+        let mut cx = self.move_context(player, dir);
         let holds = self.pos.held(&self.rules, player) > 0;
         let holds_piece = self.rules.piece_slots().held_by(&self.pos, player) > 0;
         let (mut puts, mut picks, mut pieces) = (0u64, 0u64, 0u64);
@@ -2169,13 +2169,12 @@ impl Game {
         list.set_entry_base(base);
         let fixed = [list.fixed()];
         let ways: &[Dir] = if list.choose() { &Dir::BOTH } else { &fixed };
-        if let Some(starts) = &entry.starts {
+        if let compile::EntryFrom::Chosen(starts) = &entry.start {
             // One size, from each start of the set on the mover's circuit that the legality
             // clauses allow (each tried with `origin` the start).
             list.set_entries_at();
             for (way, &dir) in ways.iter().enumerate() {
-                let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
-                cx.dir = dir;
+                let mut cx = self.move_context(player, dir);
                 cx.entered = base;
                 let mut legal = 0u64;
                 let mut rest = starts(&cx, &self.pos);
@@ -2228,17 +2227,27 @@ impl Game {
         })
     }
 
+    /// The context of a move by `player` in `dir` before it starts, with no hole yet.
+    fn move_context(&self, player: Player, dir: Dir) -> Cx<'_> {
+        let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
+        cx.dir = dir;
+        cx
+    }
+
     /// The context of an entry by `player` in `dir` before it starts, with `origin` its start
-    /// hole; None when the start is off the mover's circuit.
+    /// hole; None when the start is off the mover's circuit, or is the mover's to choose.
     fn entry_context(
         &self,
         entry: &compile::EntryProgram,
         player: Player,
         dir: Dir,
     ) -> Option<Cx<'_>> {
-        let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
-        cx.dir = dir;
-        let start = (entry.start)(&cx, &self.pos);
+        let mut cx = self.move_context(player, dir);
+        let start = match &entry.start {
+            compile::EntryFrom::Hole(start) => start(&cx, &self.pos),
+            // Each start is the mover's to choose; the listing tries them one by one.
+            compile::EntryFrom::Chosen(_) => NO_HOLE,
+        };
         self.on_track(player, dir, start).then(|| {
             cx.origin = start;
             cx
@@ -2271,8 +2280,7 @@ impl Game {
             let mut kept = [0u64; 2];
             let mut kept_entries = [0u64; 2];
             for (way, ((mask, dir), kept)) in ways.into_iter().zip(&mut kept).enumerate() {
-                let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
-                cx.dir = dir;
+                let mut cx = self.move_context(player, dir);
                 let mut rest = mask;
                 while rest != 0 {
                     // Below 64: a bit of the mask.
@@ -2290,7 +2298,7 @@ impl Game {
                 // The entries of this direction, each size tried from its start.
                 let entries = list.entries.get(way).copied().unwrap_or_default();
                 if entries != 0 {
-                    let at = list.meta & ENTRY_AT != 0;
+                    let at = list.entries_at();
                     for k in (0..64).filter(|&k| size_bit(entries, k)) {
                         // Bit k: a start the mover chooses (one size), or a size.
                         let (start, entered) = if at {
@@ -2461,7 +2469,8 @@ impl Game {
                 "at most {most} seeds can be entered now: write +1 to +{most}"
             ),
             Illegality::EntrySize { most, choose: false } => {
-                if self.program.entry.as_ref().is_some_and(|e| e.starts.is_some()) {
+                if (self.program.entry.as_ref())
+                    .is_some_and(|e| matches!(e.start, compile::EntryFrom::Chosen(_))) {
                     format!(
                         "the rules enter {most} seeds now, from a hole the mover chooses: write +{most}@ and the hole, as +{most}@s3"
                     )
@@ -2624,10 +2633,9 @@ impl Game {
                 choose: entry.choose,
             });
         }
-        if let Some(starts) = &entry.starts {
+        if let compile::EntryFrom::Chosen(starts) = &entry.start {
             // A start the mover chooses: one of the set, on their circuit.
-            let mut cx = Cx::new(&self.rules, self.tables_of(dir), player, self.starter);
-            cx.dir = dir;
+            let mut cx = self.move_context(player, dir);
             let h = mv.hole;
             let among = h < 64 && starts(&cx, &self.pos) & (1 << h) != 0;
             if !among || !self.on_track(player, dir, h) {

@@ -621,13 +621,8 @@ impl Replay {
                 step.ply = *ply;
                 let text = match e {
                     Event::Decided { decision, hole, .. } => {
-                        let word = match decision {
-                            crate::engine::Decision::Choose => {
-                                format!("choose:{}", self.label(*hole))
-                            }
-                            d => d.word().into(),
-                        };
-                        format!("{} decides: {word}", self.name(*player))
+                        let answer = render::decided(*decision, *hole).label(&self.rules);
+                        format!("{} decides: {answer}", self.name(*player))
                     }
                     _ => {
                         self.lap = 0;
