@@ -457,6 +457,18 @@ pub enum FirstSeed {
     OriginAlways,
 }
 
+impl FirstSeed {
+    /// The fewest seeds lifted whose first goes back into the hole lifted (`u16::MAX`, more
+    /// than a hole can hold, where none does): one compare a lap.
+    pub fn back_from(self) -> u16 {
+        match self {
+            FirstSeed::Next => u16::MAX,
+            FirstSeed::Origin => 2,
+            FirstSeed::OriginAlways => 1,
+        }
+    }
+}
+
 /// Which holes a move may start from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

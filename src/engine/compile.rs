@@ -14,7 +14,7 @@ use crate::rules::{
     HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RedirectDest,
     RelayRule, Rules, SetX, VarValue,
 };
-use crate::ruleset::{After, Destination, FirstSeed, RelayFrom, VarScope};
+use crate::ruleset::{After, Destination, RelayFrom, VarScope};
 
 /// The rounds' gift, compiled: who gives, and when.
 pub struct GiveProgram {
@@ -318,6 +318,9 @@ pub struct Program {
     pub drops: Drops,
     /// The most laps a move may take by the rules (`u32::MAX` when they set none).
     pub max_laps: u32,
+    /// The fewest seeds lifted whose first goes back into the hole lifted (`[sowing]
+    /// first_seed`; see [`crate::ruleset::FirstSeed::back_from`]).
+    pub first_back: u16,
     /// What a lap lifts from its hole.
     pub lift: Lifting,
     /// The engine's limit on the work of one move, in steps
@@ -342,10 +345,10 @@ pub struct Program {
     /// the sowing loops do not keep track of it.
     pub watch_reached: bool,
     /// Whether every lap of a move is quiet: nothing to do between its drops, and nothing at
-    /// its end but the relay (no lap-end or drop clause that may fire, no claims, no first
-    /// seed back into the origin, nobody asking whether the move reached the opponent's row).
-    /// Untraced, such laps are sown in one tight loop each (`Mover::quiet_laps`) until one
-    /// comes back round to a hole it must pass over.
+    /// its end but the relay (no lap-end or drop clause that may fire, no claims, nobody
+    /// asking whether the move reached the opponent's row). Untraced, such laps are sown in
+    /// one tight loop each (`Mover::quiet_laps`, the first seed back into the hole lifted
+    /// where `first_seed` says so) until one comes back round to a hole it must pass over.
     pub quiet_laps: bool,
     /// Whether some variable goes back to its first value at the end of every lap.
     pub lap_vars: bool,
@@ -441,7 +444,6 @@ impl Program {
             && rules.claim_clause.is_none()
             && rules.skips.iter().all(|k| !may_fire(&k.when))
             && rules.redirects.iter().all(|r| !may_fire(&r.when))
-            && rules.first_seed == FirstSeed::Next
             && rules.pieces.is_none()
             && !rules.reads(Fact::ReachedOpponent);
         Program {
@@ -450,6 +452,7 @@ impl Program {
             pieces: rules.pieces.as_ref().map(|p| p.sown),
             landing: rules.reads(Fact::LandedOn),
             max_laps: rules.max_laps.unwrap_or(u32::MAX),
+            first_back: rules.first_seed.back_from(),
             drop_effects: rules.drop_effects.iter().map(|e| c.effect(e)).collect(),
             lap_effects: rules.lap_effects.iter().map(|e| c.effect(e)).collect(),
             move_effects: rules.move_effects.iter().map(|e| c.effect(e)).collect(),

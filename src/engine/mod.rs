@@ -1127,9 +1127,30 @@ impl MoveList {
                 }
                 return (rest != 0).then(|| Move::sow(rest.trailing_zeros() as Pos));
             }
-            return self.sowings().nth(k);
+            return self.chosen_way(k);
         }
         self.nth(k)
+    }
+
+    /// The `k`-th move of a list of sowings whose direction the mover chooses, in the order
+    /// of [`MoveList::sowings`] (by hole, counter-clockwise first): a hole at a time, each
+    /// counting the one or two directions it may be sown in, rather than a move at a time.
+    #[inline]
+    fn chosen_way(&self, mut k: usize) -> Option<Move> {
+        let (ccw, cw) = (self.mask, self.cw);
+        let mut rest = ccw | cw;
+        while rest != 0 {
+            let h = rest.trailing_zeros() as Pos;
+            rest &= rest - 1;
+            let (a, b) = (ccw >> h & 1 != 0, cw >> h & 1 != 0);
+            let ways = usize::from(a) + usize::from(b);
+            if k < ways {
+                let dir = if k == 0 && a { Dir::Ccw } else { Dir::Cw };
+                return Some(Move::towards(h, dir));
+            }
+            k -= ways;
+        }
+        None
     }
 
     /// The `k`-th move of a list with entries: out of line, so that the usual listing's `get`
@@ -4312,3 +4333,28 @@ impl std::fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A list whose directions the mover chooses gives its `k`-th move a hole at a time
+    /// (`MoveList::chosen_way`); it must be the `k`-th of the list's own order, for every
+    /// `k` and every pair of masks over a few holes (each hole sowable either way, one way,
+    /// or not at all), and nothing past the end.
+    #[test]
+    fn the_kth_chosen_way_is_the_kth_move_listed() {
+        for ccw in 0u64..64 {
+            for cw in 0u64..64 {
+                for fixed in [Dir::Ccw, Dir::Cw] {
+                    let list = MoveList::choosing(ccw << 3, cw << 3, fixed);
+                    let listed: Vec<Move> = list.iter().collect();
+                    assert_eq!(listed.len(), list.len(), "{ccw:b} {cw:b}");
+                    for k in 0..=listed.len() {
+                        assert_eq!(list.get(k), listed.get(k).copied(), "{ccw:b} {cw:b} k={k}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -9,7 +9,7 @@ use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Piece, P
 use crate::rules::{
     ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
 };
-use crate::ruleset::{After, Destination, FirstSeed, PieceOrder, RelayFrom, SkipOrigin, VarScope};
+use crate::ruleset::{After, Destination, PieceOrder, RelayFrom, SkipOrigin, VarScope};
 use crate::trace::{Event, Limit, Tracer};
 
 /// What a move did.
@@ -632,6 +632,14 @@ impl<'a> Mover<'a> {
             return None;
         }
         pos.lift(from);
+        // The first seed back into the hole lifted, where the rules say so (then a lap of that
+        // one seed ends where it began).
+        let hand = if hand >= self.program.first_back {
+            pos.sow_one(from);
+            hand - 1
+        } else {
+            hand
+        };
         let k = usize::from(k);
         // The track repeats its circuit past `len`: a lap that stays within the array is one
         // run along it.
@@ -1145,12 +1153,7 @@ impl<'a> Mover<'a> {
                     pieces,
                 });
             }
-            let back = match rules.first_seed {
-                FirstSeed::Next => false,
-                FirstSeed::Origin => hand > 1,
-                FirstSeed::OriginAlways => hand > 0,
-            };
-            if back {
+            if hand >= self.program.first_back {
                 if self.program.pieces.is_some() {
                     let fell = self.piece_falls(pos, at, hand);
                     cx.set_dropped(fell);
@@ -2306,7 +2309,8 @@ mod tests {
     /// setting of `skip_origin`, stores on the track or off it, no relay or relays of each
     /// start and form (the threshold `RelayWhen::AtLeast` and a general condition), from every
     /// hole of South holding up to three times round the track, and over whole games (which
-    /// have long and endless relays).
+    /// have long and endless relays), with the first seed of a lap going on or back into the
+    /// hole lifted.
     #[test]
     fn quiet_laps_sow_as_the_general_path_does() {
         use crate::engine::compile::Program;
@@ -2317,12 +2321,21 @@ mod tests {
             "[sowing.relay]\nfrom = \"next\"\nwhen = 'seeds(next(last)) > 0'\n",
             "[sowing.relay]\nfrom = \"landing\"\nwhen = 'seeds(last) + 0 > 1 and not own(last)'\n",
         ];
-        for skip in ["never", "lap", "move"] {
+        // Every `skip_origin` with the first seed moving on; the first seed back with the two
+        // skips it can meet (the whole product is three times as long, for nothing more).
+        for (skip, first) in [
+            ("never", "next"),
+            ("lap", "next"),
+            ("move", "next"),
+            ("lap", "origin"),
+            ("move", "origin_always"),
+        ] {
             for stores in ["track", "reserve"] {
                 for relay in relays {
                     let text = format!(
                         "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\
-                         stores = \"{stores}\"\n\n[sowing]\ndirection = \"ccw\"\nskip_origin = \"{skip}\"\n\n\
+                         stores = \"{stores}\"\n\n[sowing]\ndirection = \"ccw\"\nskip_origin = \"{skip}\"\n\
+                         first_seed = \"{first}\"\n\n\
                          {relay}\n[[capture]]\nname = \"two or three\"\nat = \"move_end\"\n\
                          when = 'not is_store(last) and seeds(last) in [2, 3]'\ntake = ['last']\nto = \"mover\"\n\n\
                          [end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n\
@@ -2333,7 +2346,9 @@ mod tests {
                         .expect("the test board loads")
                         .rules;
                     let rules = Arc::new(rules);
-                    let case = format!("skip {skip}, stores {stores}, relay {relay:?}");
+                    let case = format!(
+                        "skip {skip}, first seed {first}, stores {stores}, relay {relay:?}"
+                    );
                     assert!(Program::new(&rules).quiet_laps, "{case}: quiet laps");
                     let report = |r: crate::engine::PlyReport| (r.laps, r.endless, r.round_over);
                     // One move from a set-up position.
