@@ -29,8 +29,9 @@ pub const MAX_LAPS_PER_MOVE: u32 = 1_000_000;
 /// engine's safety limit, like [`MAX_LAPS_PER_MOVE`]), so that every ply ends in bounded
 /// work whatever the board's seeds and the ruleset's clauses (about a second of play).
 pub const MAX_STEPS_PER_MOVE: u64 = 1_000_000_000;
-/// The most plies one game (or match) may take; reaching it ends the game with the ruleset's
-/// `cycle` ending, and the trace says that the limit ended it.
+/// The most plies one game (or match) may take: the engine's safety limit, not a rule.
+/// Reaching it stops play with no result (`Status::Stopped`), and the trace says that the
+/// limit stopped it.
 pub const MAX_PLIES: u32 = 100_000;
 /// The most rounds of a match that may end one after another with no move made in them: rounds in
 /// which nobody can move are decided by their start, and a start that repeats ends the match

@@ -20,8 +20,9 @@ use sow::trace::{Event, Tracer};
 
 /// The seed games.
 const RULESETS: [&str; 2] = ["raja_pasu", "sadeqa_ii"];
-/// Plies after which a game is taken to be stuck in an undetected loop.
-const MAX_PLIES: usize = 100_000;
+/// The engine's limit on the plies of a game or match: play has stopped by then, with no
+/// result where the rules let it go on for ever (Raja Pasu's `cycle_rule = "none"`).
+const MAX_PLIES: usize = sow::rules::MAX_PLIES as usize;
 
 /// A shipped ruleset under one combination of its option values.
 #[derive(Clone)]
@@ -101,9 +102,10 @@ fn play_random<T: Tracer>(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut moves = Vec::new();
     while !game.is_over() {
+        // The engine stops play itself after its last ply (`Status::Stopped`).
         assert!(
             moves.len() < MAX_PLIES,
-            "seed {seed}: no end after {MAX_PLIES} plies"
+            "seed {seed}: no end or stop after {MAX_PLIES} plies"
         );
         let legal = game.legal_moves();
         let hole = legal
@@ -321,6 +323,24 @@ impl<'a> Ledger<'a> {
             "the trace does not account for the position"
         );
     }
+}
+
+/// Play that goes on for ever under the rules (no cycle rule) stops at the engine's ply
+/// limit, even where the limit's ply is a round's last: the next round is not begun. (Seed
+/// found by the property tests below.)
+#[test]
+fn a_match_without_end_stops_at_the_ply_limit() {
+    let seed = 10_553_632_541_988_221_818;
+    let mut stopped = 0;
+    for case in CASES.iter() {
+        let rules = &case.rules;
+        let (moves, game) = play_random(rules, seed, &mut (), |_, _| {});
+        if let sow::engine::Status::Stopped { .. } = game.status() {
+            assert_eq!(moves.len(), MAX_PLIES, "{case:?}: stopped at the limit");
+            stopped += 1;
+        }
+    }
+    assert!(stopped > 0, "some case runs to the limit");
 }
 
 proptest! {

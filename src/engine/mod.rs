@@ -3430,12 +3430,18 @@ impl Game {
     fn finish_ply<T: Tracer>(&mut self, mut report: PlyReport, tracer: &mut T) -> PlyReport {
         let round = self.round;
         report.cycle = self.settle(tracer);
-        if self.ply >= crate::rules::MAX_PLIES && !self.is_over() {
-            // The engine's safety limit, not a rule: play stops with no result.
-            self.stop(Limit::Plies, tracer);
-        }
+        self.limit_plies(tracer);
         report.round_over = self.round != round || self.is_over();
         report
+    }
+
+    /// Stops play once it has taken [`crate::rules::MAX_PLIES`] plies: the engine's safety
+    /// limit, not a rule, read after every ply, whether it ended a round or not.
+    #[inline(always)]
+    fn limit_plies<T: Tracer>(&mut self, tracer: &mut T) {
+        if self.ply >= crate::rules::MAX_PLIES && !self.is_over() {
+            self.stop(Limit::Plies, tracer);
+        }
     }
 
     /// After a ply or a refill: ends the round if the player to move cannot move or the
@@ -3542,6 +3548,8 @@ impl Game {
     ) {
         self.close_round(ending, cause, mover, next_up, tracer);
         self.settle(tracer);
+        // A round's last ply is a ply too: past the limit, the next round is not played.
+        self.limit_plies(tracer);
     }
 
     /// The end of a round (see [`Game::end_round`]) up to the next round's start, which is
