@@ -1304,6 +1304,8 @@ pub enum Fact {
     Lap,
     /// `landed_on`, what the lap's last hole held before its last seed.
     LandedOn,
+    /// `move_captures`, the seeds the move has captured so far.
+    MoveCaptures,
 }
 
 impl BoolX {
@@ -1395,6 +1397,7 @@ impl IntX {
             IntX::TurnSowings => fact == Fact::TurnSowings,
             IntX::Lap => fact == Fact::Lap,
             IntX::LandedOn => fact == Fact::LandedOn,
+            IntX::MoveCaptures => fact == Fact::MoveCaptures,
             IntX::Seeds(h) | IntX::Number(h) | IntX::Pieces(h) => h.reads(fact),
             IntX::Store(p) | IntX::RowSeeds(p) | IntX::MaxSeeds(p) | IntX::PiecesHeld(p) => {
                 p.reads(fact)
@@ -1408,7 +1411,6 @@ impl IntX {
             IntX::Const(_)
             | IntX::BoardSeeds
             | IntX::HolesPerRow
-            | IntX::MoveCaptures
             | IntX::Hand
             | IntX::Entered
             | IntX::Var(_) => false,
@@ -1530,12 +1532,19 @@ impl Rules {
                 .chain(&self.put_captures)
                 .chain(&self.pick_captures)
                 .any(|c| {
+                    // Every expression of the clause: each can change what the move does next.
                     c.when.reads(fact)
                         || c.take.iter().any(|t| t.reads(fact))
+                        || c.take_set.as_ref().is_some_and(|x| x.reads(fact))
                         || c.chain
                             .as_ref()
                             .is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
                         || c.cancel_if.as_ref().is_some_and(|x| x.reads(fact))
+                        || c.sow_after.as_ref().is_some_and(|x| x.reads(fact))
+                        || c.lift_also.as_ref().is_some_and(|x| x.reads(fact))
+                        || c.sow_direction.as_ref().is_some_and(|x| x.reads(fact))
+                        || c.choose.as_ref().is_some_and(|x| x.reads(fact))
+                        || c.take_seeds.as_ref().is_some_and(|x| x.reads(fact))
                 })
     }
 

@@ -341,6 +341,10 @@ pub struct Program {
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
+    /// Whether lap-end states must remember the seeds the move has captured (only when a
+    /// clause read during the move looks at `move_captures`: captured seeds sown again leave
+    /// the position as it was, so the count alone can tell two lap ends apart).
+    pub track_captures: bool,
     /// Whether any clause reads whether the move reached the opponent's row: if none does,
     /// the sowing loops do not keep track of it.
     pub watch_reached: bool,
@@ -562,6 +566,7 @@ impl Program {
                 drops
             },
             track_reached: rules.move_reads(Fact::ReachedOpponent),
+            track_captures: rules.move_reads(Fact::MoveCaptures),
             watch_reached: rules.reads(Fact::ReachedOpponent),
             turns: rules.relay.as_ref().is_some_and(|r| r.reverse)
                 || rules.lap_captures.iter().any(|r| r.sow_direction.is_some()),

@@ -48,6 +48,9 @@ struct Cursor {
     reached_opponent: bool,
     /// Whether this lap is sown against the move's direction (a relay turned it round).
     reversed: bool,
+    /// The seeds the move has captured, where a clause read during the move reads them
+    /// (`Program::track_captures`; else 0), so that two lap ends told apart by them differ.
+    captured: u32,
 }
 
 impl Cursor {
@@ -58,6 +61,7 @@ impl Cursor {
             hand: 0,
             reached_opponent: false,
             reversed: false,
+            captured: 0,
         }
     }
 }
@@ -1756,6 +1760,7 @@ impl<'a> Mover<'a> {
                 hand,
                 reached_opponent: self.program.track_reached && cx.reached_opponent,
                 reversed,
+                captured: self.tracked_captures(cx),
             },
             last,
         )
@@ -1811,11 +1816,23 @@ impl<'a> Mover<'a> {
                     hand: 0,
                     reached_opponent: self.program.track_reached && cx.reached_opponent,
                     reversed: reversed != relay.reverse,
+                    captured: self.tracked_captures(cx),
                 },
                 last,
             );
         }
         LapOutcome::End(last)
+    }
+
+    /// The seeds the move has captured, as its lap-end states keep them (see
+    /// [`Cursor::captured`]).
+    #[inline(always)]
+    fn tracked_captures(&self, cx: &Cx<'_>) -> u32 {
+        if self.program.track_captures {
+            cx.move_captures
+        } else {
+            0
+        }
     }
 
     /// The hole the relay clause sends the next lap from, after a lap that ended in `last`,
@@ -2194,9 +2211,9 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        // Seeds held to be sown again go back on the board: they are not the mover's
-        // captures.
-        if rule.then != After::Sow && (to.is_none() || to == Some(self.player)) {
+        // The mover's captures: seeds banked or removed for them, and seeds they sow again
+        // (still captured, though they go back on the board); not seeds sent to another.
+        if rule.then == After::Sow || to.is_none() || to == Some(self.player) {
             cx.move_captures += u32::from(seeds);
         }
         if T::EVENTS {
