@@ -1572,6 +1572,32 @@ mod tests {
             .rules
     }
 
+    /// A move's lap-end states keep its captures exactly where a clause read during the move
+    /// reads `move_captures`, in any expression of a capture clause (here `sow_after`, which
+    /// decides where the next lap starts), and not where only a clause read after the move
+    /// does (an extra turn).
+    #[test]
+    fn lap_end_states_keep_the_captures_a_move_reads() {
+        let with = |clause: &str| {
+            let text = format!(
+                "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 4\nseeds = 2\n\n\
+                 [sowing]\ndirection = \"ccw\"\n\n[[capture]]\nname = \"sow again\"\n\
+                 at = \"lap_end\"\nwhen = 'own(last) and seeds(opposite(last)) > 0'\n\
+                 take = ['opposite(last)']\nto = \"mover\"\nthen = \"sow\"\n{clause}\n\
+                 [end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n"
+            );
+            let rules = crate::check::load(&text, &[])
+                .expect("the test board loads")
+                .rules;
+            Program::new(&rules).track_captures
+        };
+        assert!(!with(""));
+        assert!(with("sow_after = 'if(move_captures > 2, origin, last)'\n"));
+        assert!(!with(
+            "\n[[extra_turn]]\nname = \"again\"\nwhen = 'move_captures > 0'\n"
+        ));
+    }
+
     /// `all_holes` is every hole of the board, neutral ones included; `holes_of` a player's.
     #[test]
     fn all_holes_holds_the_neutral_holes() {
