@@ -144,7 +144,6 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
     })
 }
 
-/// Parses a hole of the mover's, such as `s3`.
 /// The hole of the board labelled `label` (any player's), or a message naming the `form` the
 /// move is written in.
 fn board_hole(rules: &Rules, label: &str, form: &str) -> Result<Pos, String> {
@@ -154,6 +153,7 @@ fn board_hole(rules: &Rules, label: &str, form: &str) -> Result<Pos, String> {
         .ok_or_else(|| format!("`{label}` is not a hole of the board; write {form}"))
 }
 
+/// Parses a hole of the mover's, such as `s3`.
 fn parse_hole(rules: &Rules, player: Player, text: &str) -> Result<Pos, String> {
     let g = &rules.geometry;
     let own = g.holes(player);

@@ -500,8 +500,6 @@ pub fn content(rules: &Rules, units: u16, pieces: u16) -> String {
     text
 }
 
-/// The relay as a trace line names it: the ruleset's only one, with no name of its own, so
-/// `relay` and its citation.
 /// The move a `Decided` event answers with: the decision, and the hole chosen for
 /// `choose` ([`NO_HOLE`](crate::rules::NO_HOLE) for the others).
 pub fn decided(decision: crate::engine::Decision, hole: Pos) -> crate::engine::Move {
@@ -529,6 +527,8 @@ fn hole_list(rules: &Rules, holes: u64) -> String {
     }
 }
 
+/// The relay as a trace line names it: the ruleset's only one, with no name of its own, so
+/// `relay` and its citation.
 fn relay_words(rules: &Rules, c: ClauseId) -> String {
     let cites =
         (rules.clause(c).cites.as_ref()).map_or(String::new(), |c| format!(" [{}]", escape(c)));
@@ -935,8 +935,7 @@ impl TextTrace {
                         l(*hole)
                     );
                     // Where the mover chose the start, the move names it.
-                    let chosen = (rules.entry.as_ref())
-                        .is_some_and(|e| matches!(e.start, crate::rules::EntryStart::Chosen(_)));
+                    let chosen = (rules.entry.as_ref()).is_some_and(|e| e.start.is_chosen());
                     let mv = if chosen {
                         crate::engine::Move::enter_at(*entered, *hole, *dir)
                     } else {

@@ -737,6 +737,13 @@ pub enum EntryStart {
     Chosen(SetX),
 }
 
+impl EntryStart {
+    /// Whether the mover chooses where the entry starts (its moves then name the hole).
+    pub fn is_chosen(&self) -> bool {
+        matches!(self, EntryStart::Chosen(_))
+    }
+}
+
 /// The compiled `[arrange]`: where the mover may put a seed they hold, where they may pick
 /// one up, and when they may end their arrangement (each `false` where the ruleset says
 /// nothing of it).

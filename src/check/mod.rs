@@ -1924,17 +1924,17 @@ impl Checker<'_> {
             typing::compile_start,
         );
         let choose = self.setting(&e.choose, "entry.choose");
-        if choose == Some(true) && matches!(start, Some(EntryStart::Chosen(_))) {
+        // Both errors below are the mover's choice of size: they point at `choose` (or at
+        // `start`, where `choose` is not written near it).
+        let at_choose =
+            key_near(self.source, e.start.span().start, "choose").unwrap_or_else(|| e.start.span());
+        if choose == Some(true) && start.as_ref().is_some_and(EntryStart::is_chosen) {
             let d = Diagnostic::new(
                 Code::EntryStartAndSizeChosen,
                 "the mover chooses both where the entry starts and how many seeds it enters: an entry chooses one of the two",
             )
             .hint("give the entry a fixed size (`choose = false` and `seeds = '...'`), or a start hole (`start = 'hole(mover, 1)'`)");
-            let d = match key_near(self.source, e.start.span().start, "choose") {
-                Some(span) => d.at(span),
-                None => d.at(e.start.span()),
-            };
-            self.error(d);
+            self.error(d.at(at_choose));
             return None;
         }
         if choose == Some(true) && total > u64::from(MAX_ENTRY_CHOICES) {
@@ -1945,11 +1945,7 @@ impl Checker<'_> {
                 ),
             )
             .hint("give the entry a fixed size (`choose = false` and `seeds = '...'`), or start with fewer seeds");
-            let d = match key_near(self.source, e.start.span().start, "choose") {
-                Some(span) => d.at(span),
-                None => d.at(e.start.span()),
-            };
-            self.error(d);
+            self.error(d.at(at_choose));
             return None;
         }
         Some(EntryRule {

@@ -616,7 +616,6 @@ pub fn compile_player(node: &Node, scope: &Scope<'_>) -> Checked<PlayerX> {
     }
 }
 
-/// Compiles a hole expression.
 /// Compiles an expression that is a hole or a set of holes (an entry's `start`).
 pub fn compile_start(node: &Node, scope: &Scope<'_>) -> Checked<crate::rules::EntryStart> {
     use crate::rules::EntryStart;
@@ -637,6 +636,7 @@ pub fn compile_direction(node: &Node, scope: &Scope<'_>) -> Checked<DirX> {
     }
 }
 
+/// Compiles a hole expression.
 pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Checked<HoleX> {
     match compile(node, scope)? {
         Typed::Hole(h) => Ok(h),

@@ -2490,8 +2490,7 @@ impl Game {
                 "at most {most} seeds can be entered now: write +1 to +{most}"
             ),
             Illegality::EntrySize { most, choose: false } => {
-                if (self.program.entry.as_ref())
-                    .is_some_and(|e| matches!(e.start, compile::EntryFrom::Chosen(_))) {
+                if (self.rules.entry.as_ref()).is_some_and(|e| e.start.is_chosen()) {
                     format!(
                         "the rules enter {most} seeds now, from a hole the mover chooses: write +{most}@ and the hole, as +{most}@s3"
                     )
