@@ -646,7 +646,13 @@ impl Explainer<'_> {
                 s.note(test.join(english, step));
             }
             let resown = c.at == Moment::LapEnd && c.then == After::Sow;
-            if !resown {
+            if let Some(e) = &c.into {
+                s.note(self.hole_note(
+                    "the seeds taken are not banked but put into (read before anything is taken; where it names no open hole, nothing is taken)",
+                    e,
+                    ctx,
+                ));
+            } else if !resown {
                 s.say(format!(
                     "The seeds go {}.",
                     self.setting(&c.to, |d| destination(*d).to_string())
@@ -916,6 +922,8 @@ impl Explainer<'_> {
                 Moment::Put => "Tried after each seed put in the arrangement before play, after its captures.",
                 Moment::Pick => "Tried after each seed picked up in the arrangement before play, after its captures.",
                 Moment::RoundEnd => "Tried when a round of the match has ended and been scored, before the match's end is decided: once for each player still in the match, in turn order, the mover being that player.",
+                // Refused when the rules load.
+                Moment::PlayEnd => "Never tried: effects are not tried at play's end.",
             });
             let ctx = Ctx::of(e.at);
             if let Some(w) = &e.when {
@@ -2431,6 +2439,7 @@ fn moment(m: Moment) -> &'static str {
         Moment::Put => "after each seed put in the arrangement before play",
         Moment::Pick => "after each seed picked up in the arrangement before play",
         Moment::RoundEnd => "once the round has ended",
+        Moment::PlayEnd => "once play has ended (the game's, or each round's in a match), before the ending shares out the seeds left: once for each player still in play, in turn order, the mover being that player",
     }
 }
 

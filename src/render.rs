@@ -1064,13 +1064,17 @@ impl TextTrace {
                 pieces,
                 to,
                 resown,
+                into,
             } => {
+                let dest = match into {
+                    Some(h) => format!("into {}", l(*h)),
+                    None => taker(rules, *to, *resown),
+                };
                 let capture = format!(
-                    "capture {}: {} {} -> {}",
+                    "capture {}: {} {} -> {dest}",
                     clause(rules, *c),
                     l(*hole),
                     content(rules, *seeds, *pieces),
-                    taker(rules, *to, *resown)
                 );
                 if laps {
                     // A capture in the middle of a lap gets its own line; the lap goes on
@@ -1527,10 +1531,14 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             pieces,
             to,
             resown,
+            into,
         } => {
             let mut v = json!({"event": "capture", "clause": c(*clause), "hole": l(*hole), "seeds": seeds, "to": to.map(p), "resown": resown});
             if *pieces > 0 {
                 add_field(&mut v, "pieces", json!(pieces));
+            }
+            if let Some(h) = into {
+                add_field(&mut v, "into", json!(l(*h)));
             }
             v
         }

@@ -650,6 +650,8 @@ pub struct CaptureRule {
     /// Every hole of a set, taken after `take` (the set read before anything is taken).
     pub take_set: Option<SetX>,
     pub to: Destination,
+    /// The hole the seeds taken are put into, instead of being banked.
+    pub into: Option<HoleX>,
     pub chain: Option<(BoolX, HoleX)>,
     pub cancel_if: Option<BoolX>,
     pub then: After,
@@ -668,6 +670,23 @@ pub struct CaptureRule {
     pub optional: bool,
     /// At a drop: the seed or piece just dropped stays where it fell (`keep = "dropped"`).
     pub keep_dropped: bool,
+}
+
+impl CaptureRule {
+    /// Whether any expression of the clause reads `fact`.
+    pub fn reads(&self, fact: Fact) -> bool {
+        self.when.reads(fact)
+            || self.take.iter().any(|t| t.reads(fact))
+            || self.take_set.as_ref().is_some_and(|x| x.reads(fact))
+            || (self.chain.as_ref()).is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
+            || self.cancel_if.as_ref().is_some_and(|x| x.reads(fact))
+            || self.sow_after.as_ref().is_some_and(|x| x.reads(fact))
+            || self.lift_also.as_ref().is_some_and(|x| x.reads(fact))
+            || self.sow_direction.as_ref().is_some_and(|x| x.reads(fact))
+            || self.choose.as_ref().is_some_and(|x| x.reads(fact))
+            || self.take_seeds.as_ref().is_some_and(|x| x.reads(fact))
+            || self.into.as_ref().is_some_and(|x| x.reads(fact))
+    }
 }
 
 /// A compiled legality clause.
@@ -978,6 +997,9 @@ pub struct Rules {
     pub put_effects: Vec<EffectRule>,
     pub pick_captures: Vec<CaptureRule>,
     pub pick_effects: Vec<EffectRule>,
+    /// Capture clauses tried once play has ended, for each player in turn order, before the
+    /// ending shares out the seeds left (`at = "play_end"`).
+    pub end_captures: Vec<CaptureRule>,
     pub no_move: EndingRule,
     pub endless_move: EndingRule,
     /// What the endings do with the seeds in neutral holes.
@@ -1538,21 +1560,8 @@ impl Rules {
                 .chain(&self.move_captures)
                 .chain(&self.put_captures)
                 .chain(&self.pick_captures)
-                .any(|c| {
-                    // Every expression of the clause: each can change what the move does next.
-                    c.when.reads(fact)
-                        || c.take.iter().any(|t| t.reads(fact))
-                        || c.take_set.as_ref().is_some_and(|x| x.reads(fact))
-                        || c.chain
-                            .as_ref()
-                            .is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
-                        || c.cancel_if.as_ref().is_some_and(|x| x.reads(fact))
-                        || c.sow_after.as_ref().is_some_and(|x| x.reads(fact))
-                        || c.lift_also.as_ref().is_some_and(|x| x.reads(fact))
-                        || c.sow_direction.as_ref().is_some_and(|x| x.reads(fact))
-                        || c.choose.as_ref().is_some_and(|x| x.reads(fact))
-                        || c.take_seeds.as_ref().is_some_and(|x| x.reads(fact))
-                })
+                // Every expression of the clause: each can change what the move does next.
+                .any(|c| c.reads(fact))
     }
 
     /// Whether any condition at all reads `fact`.
@@ -1572,6 +1581,7 @@ impl Rules {
             || (self.arrange.as_ref())
                 .is_some_and(|a| a.put.reads(fact) || a.pick.reads(fact) || a.done.reads(fact))
             || self.end_when.iter().any(|(c, _)| c.reads(fact))
+            || self.end_captures.iter().any(|c| c.reads(fact))
             || (self.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())
                 .is_some_and(|c| c.reads(fact))

@@ -701,6 +701,11 @@ pub enum Moment {
     /// end is decided; tried for each player still in the match in turn order, `mover` being
     /// that player and `round_winner` the round's winner.
     RoundEnd,
+    /// Captures only: once play has ended (the game's, or each round's in a match), before
+    /// the ending shares out the seeds left on the board; tried for each player still in play
+    /// in turn order, `mover` being that player (e.g. each player takes the holes they have
+    /// won during play: `take_set = 'won(mover)'`).
+    PlayEnd,
 }
 
 /// What happens after a lap-end capture.
@@ -821,8 +826,15 @@ pub struct Capture {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub take_seeds: Option<Expr>,
-    /// Who receives the seeds.
+    /// Who receives the seeds (with `into`, whose capture it is: only the trace names them).
     pub to: Setting<Destination>,
+    /// A hole the taken seeds are put into instead of being banked: a hole expression read
+    /// when the clause fires, before anything is taken, e.g. `'last'` or `'origin'`. They
+    /// stay on the board (they count in `move_captures`). A clause whose `into` names no hole
+    /// of the board, or a closed one, takes nothing.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub into: Option<Expr>,
     /// Walk on from the first hole taken, taking more holes.
     #[serde(default)]
     pub chain: Option<Chain>,

@@ -93,6 +93,8 @@ pub enum Event {
         pieces: u16,
         to: Option<Player>,
         resown: bool,
+        /// The hole the seeds were put into (`into`), instead of being banked.
+        into: Option<Pos>,
     },
     /// A seed due into a claimed hole went to the player who claimed it (`clause` is the
     /// clause that made the claim), or a redirect clause (`clause`) sent it to a player; the
@@ -564,16 +566,21 @@ impl Tracer for Ledger {
                 pieces,
                 to,
                 resown,
+                into,
                 ..
             } => {
                 self.take(*hole, *seeds, &e);
                 // The pieces go to a hand, apart from the seeds.
                 self.loose += u32::from(*pieces);
                 let n = u32::from(seeds - pieces);
-                match (to, resown) {
-                    (_, true) => self.hand += n,
-                    (Some(p), false) => self.pos.credit(&self.rules, *p, n),
-                    (None, false) => {
+                match (to, resown, into) {
+                    (_, _, Some(h)) => {
+                        let put = u16::try_from(n).unwrap_or(u16::MAX);
+                        self.pos.set(*h, self.pos.seeds(*h).saturating_add(put));
+                    }
+                    (_, true, None) => self.hand += n,
+                    (Some(p), false, None) => self.pos.credit(&self.rules, *p, n),
+                    (None, false, None) => {
                         if let Some(t) = self.pos.taken.get_mut(usize::from(self.mover)) {
                             *t += n;
                         }

@@ -269,6 +269,7 @@ impl Checker<'_> {
         let mut lap_captures = Vec::new();
         let mut move_captures = Vec::new();
         let (mut put_captures, mut pick_captures) = (Vec::new(), Vec::new());
+        let mut end_captures = Vec::new();
         let mut names = BTreeMap::new();
         for c in &f.capture {
             if let Some(first) = names.insert(c.name.clone(), c.when.span().start) {
@@ -294,6 +295,7 @@ impl Checker<'_> {
                     Moment::MoveEnd => move_captures.push(rule),
                     Moment::Put => put_captures.push(rule),
                     Moment::Pick => pick_captures.push(rule),
+                    Moment::PlayEnd => end_captures.push(rule),
                     // Refused by `capture`.
                     Moment::RoundEnd => {}
                 }
@@ -420,6 +422,18 @@ impl Checker<'_> {
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut put_effects, mut pick_effects) = (Vec::new(), Vec::new());
         for e in &f.effect {
+            if e.at == Moment::PlayEnd {
+                let d = Diagnostic::new(
+                    Code::PlayEndMisplaced,
+                    format!("effect \"{}\" is tried at play's end: only captures are", e.name),
+                )
+                .hint("try the effect at `move_end`, or at `round_end` in a match of rounds");
+                let named = (e.when.as_ref().map(|w| w.span().start))
+                    .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
+                let d = d.near(named.and_then(|at| key_near(self.source, at, "at")));
+                self.error(d);
+                continue;
+            }
             if e.at == Moment::RoundEnd && f.rounds.is_none() {
                 let d = Diagnostic::new(
                     Code::RoundEndMisplaced,
@@ -441,6 +455,8 @@ impl Checker<'_> {
                     Moment::Put => put_effects.push(rule),
                     Moment::Pick => pick_effects.push(rule),
                     Moment::RoundEnd => round_effects.push(rule),
+                    // Refused above.
+                    Moment::PlayEnd => {}
                 }
             }
         }
@@ -794,6 +810,7 @@ impl Checker<'_> {
             put_effects,
             pick_captures,
             pick_effects,
+            end_captures,
             no_move,
             endless_move,
             neutral_seeds,
@@ -864,6 +881,8 @@ const MOVE_END: u32 = LAP_END;
 const PUT: u32 = AFTER;
 const AFTER_PLY: u32 = 0;
 const ROUND_END: u32 = facts::ROUND;
+/// Once play has ended: no hole of a move, only the board and the player tried (`mover`).
+const PLAY_END: u32 = 0;
 
 /// Where an expression's text starts inside its TOML string: past the quotes, and past the
 /// newline that TOML drops right after an opening triple quote.
@@ -1817,6 +1836,11 @@ impl Checker<'_> {
                 "part of a hole taken (`take_seeds`), which would leave a piece no defined side",
                 "a piece is taken with its whole hole: remove `take_seeds`, or the pieces",
             ))
+        } else if f.capture.iter().any(|c| c.into.is_some()) {
+            Some((
+                "captured seeds put into a hole (`into`)",
+                "a captured piece goes to the capturer's hand: remove `into`, or the pieces",
+            ))
         } else if f.capture.iter().any(|c| c.then == ruleset::After::Sow) {
             Some((
                 "captured seeds sown again (`then = \"sow\"`)",
@@ -2251,6 +2275,8 @@ impl Checker<'_> {
             Moment::MoveEnd => MOVE_END,
             Moment::Put | Moment::Pick => PUT,
             Moment::RoundEnd => ROUND_END,
+            // Refused by the caller.
+            Moment::PlayEnd => PLAY_END,
         };
         let when = match &e.when {
             Some(w) => self.condition(w, facts, "in an effect", &e.name),
@@ -2363,6 +2389,7 @@ impl Checker<'_> {
             Moment::LapEnd => LAP_END,
             Moment::MoveEnd => MOVE_END,
             Moment::Put | Moment::Pick => PUT,
+            Moment::PlayEnd => PLAY_END,
             Moment::RoundEnd => {
                 let d = Diagnostic::new(
                     Code::RoundEndMisplaced,
@@ -2536,6 +2563,12 @@ impl Checker<'_> {
             Some(e) => Some(self.direction(e, facts, place, &c.name)?),
             None => None,
         };
+        let into = match &c.into {
+            Some(e) => Some(self.hole(e, facts, place, &c.name)?),
+            None => None,
+        };
+        self.into_fits(c, to);
+        self.play_end_fits(c, to, optional);
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
         let chain = match chain {
             Some((Some(w), Some(s))) => Some((w, s)),
@@ -2548,6 +2581,7 @@ impl Checker<'_> {
             take: take?,
             take_set: given(take_set)?,
             to: to?,
+            into,
             chain,
             cancel_if: given(cancel_if)?,
             then: c.then,
@@ -2560,6 +2594,64 @@ impl Checker<'_> {
             optional: optional?,
             keep_dropped: c.keep == Some(ruleset::Keep::Dropped),
         })
+    }
+
+    /// Refuses what captured seeds put into a hole (`into`) cannot go with.
+    fn into_fits(&mut self, c: &Capture, to: Option<ruleset::Destination>) {
+        if c.into.is_none() {
+            return;
+        }
+        let clash = if to == Some(ruleset::Destination::Removed) {
+            Some(("to", "they cannot also leave the game (`to = \"removed\"`)"))
+        } else if c.then == ruleset::After::Sow {
+            Some(("then", "they cannot also be sown again (`then = \"sow\"`)"))
+        } else if c.claim {
+            Some(("claim", "a claim sends the seeds later sown into its hole to the claimer"))
+        } else {
+            None
+        };
+        if let Some((key, why)) = clash {
+            let d = Diagnostic::new(
+                Code::IntoUnsupported,
+                format!("capture clause \"{}\" puts the seeds it takes into a hole (`into`): {why}", c.name),
+            )
+            .hint("remove `into` to bank the seeds, or remove the other key");
+            let d = d.near(key_near(self.source, c.when.span().start, key));
+            self.error(d);
+        }
+    }
+
+    /// Refuses what a capture at play's end (`at = "play_end"`) cannot have: play is over.
+    fn play_end_fits(
+        &mut self,
+        c: &Capture,
+        to: Option<ruleset::Destination>,
+        optional: Option<bool>,
+    ) {
+        if c.at != Moment::PlayEnd {
+            return;
+        }
+        let clash = [
+            ("choose", c.choose.is_some(), "nobody can choose a hole"),
+            ("optional", optional == Some(true), "nobody can decline it"),
+            ("claim", c.claim, "no seed is sown into a claim any more"),
+            (
+                "to",
+                to == Some(ruleset::Destination::Removed),
+                "seeds that leave the game at its end are the ending's `remaining = \"removed\"`",
+            ),
+        ]
+        .into_iter()
+        .find(|(_, given, _)| *given);
+        if let Some((key, _, why)) = clash {
+            let d = Diagnostic::new(
+                Code::PlayEndMisplaced,
+                format!("capture clause \"{}\" is tried once play has ended: `{key}` cannot be there, as {why}", c.name),
+            )
+            .hint("remove the key, or try the clause at `move_end`");
+            let d = d.near(key_near(self.source, c.when.span().start, key));
+            self.error(d);
+        }
     }
 
     #[allow(clippy::type_complexity)]

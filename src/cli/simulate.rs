@@ -365,6 +365,7 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         .chain(&rules.move_captures)
         .chain(&rules.put_captures)
         .chain(&rules.pick_captures)
+        .chain(&rules.end_captures)
         .for_each(|r| mark(r.id));
     // An arrangement counts each seed put or picked up.
     rules.arrange.iter().for_each(|a| mark(a.id));

@@ -282,6 +282,20 @@ relay the mover may decline) goes on, after the decision, from the position alon
 not keep it; so rules that may stop a move cannot read it. Read `seeds(last)`, or make the
 capture or relay compulsory."
 
+    PlayEndMisplaced "E0141" Error "A clause at play's end that cannot be there"
+"`at = \"play_end\"` is for captures made once play has ended, before the ending shares out
+the seeds left: each player still in play in turn is `mover`, and takes what the clause says
+(the holes they won during play: `take_set = 'won(mover)'`). Play is over, so nobody can
+choose or decline (`choose`, `optional`), nothing is sown again or claimed (`then`, `claim`),
+and seeds cannot leave the game (`to = \"removed\"`: say so with the ending's `remaining`).
+Effects are not tried at play's end; at the end of each round of a match, `round_end` is."
+
+    IntoUnsupported "E0142" Error "Captured seeds put into a hole, with a setting they cannot go with"
+"`into` puts the seeds a capture takes into a hole of the board instead of banking them: they
+cannot also leave the game (`to = \"removed\"`), be sown again (`then = \"sow\"`) or make a
+claim (`claim`, whose seeds go to the claimer), and with `[pieces]` a piece would have no
+defined place. `to` still says whose capture it is, for the trace."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

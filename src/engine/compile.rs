@@ -171,13 +171,16 @@ pub enum Takes {
     InFull(InFull),
 }
 
-/// A capture that takes several holes, chains, claims or may be cancelled.
+/// A capture that takes several holes, chains, claims, puts what it takes into a hole or may
+/// be cancelled.
 pub struct InFull {
     pub take: Vec<Taken>,
     /// A set of holes taken after `take`, read before anything is taken.
     pub take_set: Option<Holes>,
     pub chain: Option<(Cond, Hole)>,
     pub cancel_if: Option<Cond>,
+    /// The hole the seeds taken are put into, instead of being banked (`into`).
+    pub into: Option<Hole>,
 }
 
 /// A hole a capture takes.
@@ -297,6 +300,8 @@ pub struct Program {
     pub arrange: Option<ArrangeProgram>,
     /// Captures and effects after each seed put, or picked up, in the arrangement.
     pub put_captures: Vec<CaptureProgram>,
+    /// The captures tried once play has ended (`at = "play_end"`), for each player.
+    pub end_captures: Vec<CaptureProgram>,
     pub put_effects: Vec<EffectProgram>,
     pub pick_captures: Vec<CaptureProgram>,
     pub pick_effects: Vec<EffectProgram>,
@@ -401,6 +406,7 @@ impl Program {
             when: c.cond(&r.when),
             takes: match r.take.as_slice() {
                 [h] if !r.claim
+                    && r.into.is_none()
                     && chain_of(r).is_none()
                     && r.cancel_if.is_none()
                     && r.take_set.is_none() =>
@@ -412,6 +418,7 @@ impl Program {
                     take_set: r.take_set.as_ref().map(|s| c.set(s)),
                     chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
                     cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
+                    into: r.into.as_ref().map(|h| c.hole(h)),
                 }),
             },
         };
@@ -464,6 +471,7 @@ impl Program {
             put_captures: captures(&rules.put_captures),
             pick_effects: rules.pick_effects.iter().map(|e| c.effect(e)).collect(),
             pick_captures: captures(&rules.pick_captures),
+            end_captures: captures(&rules.end_captures),
             arrange: (rules.arrange.as_ref()).map(|a| ArrangeProgram {
                 id: a.id,
                 put: c.cond(&a.put),

@@ -3568,6 +3568,9 @@ impl Game {
         // and an extra turn granted by the last move is not taken.
         self.forced_ahead = 0;
         self.pos.offer = Offer::Sow;
+        if !self.program.end_captures.is_empty() {
+            self.play_end(tracer);
+        }
         let mut shares = [0u32; MAX_SEATS];
         let mut removed = 0u32;
         for p in g.players() {
@@ -3860,6 +3863,33 @@ impl Game {
                 round: self.round,
                 starter,
             });
+        }
+    }
+
+    /// The captures tried once play has ended (`at = "play_end"`), before the ending shares
+    /// out what is left: for each player still in play, in turn order, that player moving.
+    fn play_end<T: Tracer>(&mut self, tracer: &mut T) {
+        let (rules, program) = (self.rules.clone(), self.program.clone());
+        let dir = rules.direction;
+        let [ccw, cw] = &self.tables;
+        let (tables, back) = match dir {
+            Dir::Ccw => (ccw, cw),
+            Dir::Cw => (cw, ccw),
+        };
+        let out = self.pos.out;
+        for player in rules.geometry.players().filter(|&p| out & (1 << p) == 0) {
+            let taker = Mover {
+                rules: &rules,
+                program: &program,
+                tables,
+                back,
+                dir,
+                player,
+                starter: self.starter,
+                origin: NO_HOLE,
+                entered: 0,
+            };
+            taker.play_end(&mut self.pos, tracer);
         }
     }
 

@@ -561,6 +561,17 @@ impl<'a> Mover<'a> {
         }
     }
 
+    /// The captures tried once play has ended (`at = "play_end"`), for the player this mover
+    /// is, with no hole of a move.
+    pub fn play_end<T: Tracer>(&self, pos: &mut Position, tracer: &mut T) {
+        let mut cx = self.context();
+        for rule in &self.program.end_captures {
+            if (rule.when)(&cx, pos) {
+                self.capture(rule, pos, &mut cx, tracer);
+            }
+        }
+    }
+
     /// Sows a move whose laps are all quiet (see [`Program::quiet_laps`]), each in one tight
     /// loop, relaying as the relay clause says. Returns the finished move and its last lap's
     /// origin; or, as `Err`, the move so far and its next lap, for the general path to go on
@@ -2035,7 +2046,7 @@ impl<'a> Mover<'a> {
             // a chain, a claim or a cancellation needs.
             Takes::One(taken) => {
                 let h = taken.hole(cx, pos);
-                self.take(program, pos, cx, h, tracer)
+                self.take(program, pos, cx, (h, NO_HOLE), tracer)
             }
             Takes::InFull(full) => self.capture_in_full(program, full, pos, cx, tracer),
         };
@@ -2045,7 +2056,8 @@ impl<'a> Mover<'a> {
         taken
     }
 
-    /// Fires a capture clause that takes several holes, chains, claims or may be cancelled.
+    /// Fires a capture clause that takes several holes, chains, claims, puts what it takes
+    /// into a hole or may be cancelled.
     fn capture_in_full<T: Tracer>(
         &self,
         program: &CaptureProgram,
@@ -2104,6 +2116,18 @@ impl<'a> Mover<'a> {
     ) -> u32 {
         let mut total = 0u32;
         let mut first = NO_HOLE;
+        // Where the seeds go, read before anything is taken; a hole off the board or closed
+        // could not hold them, and the clause takes nothing.
+        let into = match &full.into {
+            Some(into) => {
+                let h = into(cx, pos);
+                if !self.rules.geometry.is_hole(h) || pos.closed & crate::rules::bit(h) != 0 {
+                    return 0;
+                }
+                h
+            }
+            None => NO_HOLE,
+        };
         // The set as it stands before anything is taken: taking changes what its test reads.
         let mut set = full.take_set.as_ref().map_or(0, |s| s(cx, pos));
         for (i, target) in full.take.iter().enumerate() {
@@ -2111,7 +2135,7 @@ impl<'a> Mover<'a> {
             if i == 0 {
                 first = h;
             }
-            total += self.take(program, pos, cx, h, tracer);
+            total += self.take(program, pos, cx, (h, into), tracer);
         }
         while set != 0 {
             let h = set.trailing_zeros() as Pos;
@@ -2119,7 +2143,7 @@ impl<'a> Mover<'a> {
             if first == NO_HOLE {
                 first = h;
             }
-            total += self.take(program, pos, cx, h, tracer);
+            total += self.take(program, pos, cx, (h, into), tracer);
         }
         if let Some((keep_going, step)) = &full.chain {
             // A chain never takes the same hole twice, so it always stops.
@@ -2135,7 +2159,7 @@ impl<'a> Mover<'a> {
                     break;
                 }
                 visited |= 1 << next;
-                total += self.take(program, pos, cx, next, tracer);
+                total += self.take(program, pos, cx, (next, into), tracer);
                 at = next;
             }
             cx.bound = NO_HOLE;
@@ -2151,14 +2175,15 @@ impl<'a> Mover<'a> {
         total
     }
 
-    /// Takes the seeds of one hole for a capture clause.
+    /// Takes the seeds of one hole `h` for a capture clause, putting them into the hole `into`
+    /// where the clause says so (else `NO_HOLE`).
     #[inline(always)]
     fn take<T: Tracer>(
         &self,
         rule: &CaptureProgram,
         pos: &mut Position,
         cx: &mut Cx<'_>,
-        h: Pos,
+        (h, into): (Pos, Pos),
         tracer: &mut T,
     ) -> u32 {
         let g = &self.rules.geometry;
@@ -2181,27 +2206,32 @@ impl<'a> Mover<'a> {
         if rule.apart {
             // Pieces, and what the capture keeps where it fell: out of line, few rules have
             // them.
-            return self.take_apart(rule, pos, cx, (h, seeds), to, tracer);
+            return self.take_apart(rule, pos, cx, (h, seeds, into), to, tracer);
         }
-        self.bank(rule, pos, cx, (h, seeds, 0), to, tracer)
+        self.bank(rule, pos, cx, (h, seeds, 0, into), to, tracer)
     }
 
     /// Banks the `seeds` a capture took from `h` (`pieces` of them pieces, which go to the
-    /// taker's hand, not their store) for `to`: their store, the seeds removed, or the hand
-    /// of a lap that sows them again. Returns the seeds taken.
+    /// taker's hand, not their store) for `to`: their store, the seeds removed, the hand of a
+    /// lap that sows them again, or the hole `into` (where it is not `NO_HOLE`). Returns the
+    /// seeds taken.
     #[inline(always)]
     fn bank<T: Tracer>(
         &self,
         rule: &CaptureProgram,
         pos: &mut Position,
         cx: &mut Cx<'_>,
-        (h, seeds, pieces): (Pos, u16, u16),
+        (h, seeds, pieces, into): (Pos, u16, u16, Pos),
         to: Option<Player>,
         tracer: &mut T,
     ) -> u32 {
         // What the hole's seeds are, its pieces aside.
         let banked = u32::from(seeds - pieces);
+        let put = into != NO_HOLE;
         match to {
+            // Seeds put into a hole stay on the board (no piece is among them: the rules
+            // refuse `into` with pieces).
+            _ if put => pos.set(into, pos.seeds(into) + seeds),
             // Seeds captured to be sown again stay in hand: nobody banks them.
             Some(_) if rule.then == After::Sow => {}
             Some(p) => pos.credit(self.rules, p, banked),
@@ -2211,9 +2241,10 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        // The mover's captures: seeds banked or removed for them, and seeds they sow again
-        // (still captured, though they go back on the board); not seeds sent to another.
-        if rule.then == After::Sow || to.is_none() || to == Some(self.player) {
+        // The mover's captures: seeds banked or removed for them, and seeds they sow again or
+        // put into a hole (still captured, though they go back on the board); not seeds sent
+        // to another.
+        if rule.then == After::Sow || put || to.is_none() || to == Some(self.player) {
             cx.move_captures += u32::from(seeds);
         }
         if T::EVENTS {
@@ -2224,6 +2255,7 @@ impl<'a> Mover<'a> {
                 pieces,
                 to,
                 resown: rule.then == After::Sow,
+                into: put.then_some(into),
             });
         }
         u32::from(seeds)
@@ -2254,7 +2286,7 @@ impl Mover<'_> {
         rule: &CaptureProgram,
         pos: &mut Position,
         cx: &mut Cx<'_>,
-        (h, seeds): (Pos, u16),
+        (h, seeds, into): (Pos, u16, Pos),
         to: Option<Player>,
         tracer: &mut T,
     ) -> u32 {
@@ -2287,7 +2319,7 @@ impl Mover<'_> {
         }
         let kept = if keeps { cx.dropped() } else { NOBODY };
         let pieces = (self.rules.piece_slots()).out(pos, h, to.unwrap_or(self.player), kept);
-        self.bank(rule, pos, cx, (h, seeds, pieces), to, tracer)
+        self.bank(rule, pos, cx, (h, seeds, pieces, into), to, tracer)
     }
 }
 

@@ -531,6 +531,7 @@ impl Replay {
                 seeds,
                 pieces,
                 to,
+                into,
                 ..
             } => {
                 let at = self.layout.site_of(*hole);
@@ -539,15 +540,17 @@ impl Replay {
                 let banked = n.saturating_sub(u32::from(*pieces));
                 let claimer = self.claimed_by(at);
                 let again = self.resown(*clause);
-                let dest = match to {
-                    Some(p) if !again => self.layout.bank_of(&self.rules, *p),
-                    Some(_) => None,
-                    None => self.layout.tray_of(SiteKind::Sink, self.mover()),
+                let dest = match (to, into) {
+                    (_, Some(h)) => self.layout.site_of(*h),
+                    (Some(p), None) if !again => self.layout.bank_of(&self.rules, *p),
+                    (Some(_), None) => None,
+                    (None, None) => self.layout.tray_of(SiteKind::Sink, self.mover()),
                 };
-                let whose = match to {
-                    Some(p) if again => format!("to be sown again by {}", self.name(*p)),
-                    Some(p) => format!("to {}", self.name(*p)),
-                    None => "out of the game".to_string(),
+                let whose = match (to, into) {
+                    (_, Some(h)) => format!("into {}", self.label(*h)),
+                    (Some(p), None) if again => format!("to be sown again by {}", self.name(*p)),
+                    (Some(p), None) => format!("to {}", self.name(*p)),
+                    (None, None) => "out of the game".to_string(),
                 };
                 if claimer.is_some() && self.hand > 0 {
                     // A seed sown into a claimed hole goes to the claimer.
