@@ -2439,7 +2439,9 @@ fn moment(m: Moment) -> &'static str {
         Moment::Put => "after each seed put in the arrangement before play",
         Moment::Pick => "after each seed picked up in the arrangement before play",
         Moment::RoundEnd => "once the round has ended",
-        Moment::PlayEnd => "once play has ended (the game's, or each round's in a match), before the ending shares out the seeds left: once for each player still in play, in turn order, the mover being that player",
+        Moment::PlayEnd => {
+            "once play has ended (the game's, or each round's in a match), before the ending shares out the seeds left: once for each player still in play, in turn order, the mover being that player"
+        }
     }
 }
 

@@ -235,6 +235,33 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "a hole chosen",
     ),
+    // Seeds taken put into a hole of the board: one of three into the landing hole; a whole
+    // hole into the move's origin.
+    (
+        "lap_end",
+        "own(last) and seeds(last) == 1 and seeds(opposite(last)) == 3",
+        "'opposite(last)'",
+        "mover",
+        false,
+        "into the landing hole",
+    ),
+    (
+        "move_end",
+        "not own(last) and seeds(last) in [2, 3]",
+        "'last'",
+        "mover",
+        false,
+        "into the origin",
+    ),
+    // Once play has ended, each player takes the opponent's first hole.
+    (
+        "play_end",
+        "seeds(hole(opponent, 1)) > 0",
+        "'hole(opponent, 1)'",
+        "mover",
+        false,
+        "continue",
+    ),
     // Part of a hole taken: all but one of its seeds.
     (
         "lap_end",
@@ -384,7 +411,10 @@ fn spec() -> impl Strategy<Value = Spec> {
                 if pieces {
                     captures.retain(|&i| {
                         let (_, _, _, _, claim, then) = CAPTURES[i];
-                        !claim && !then.starts_with("sow") && then != "all but one"
+                        !claim
+                            && !then.starts_with("sow")
+                            && !then.starts_with("into")
+                            && then != "all but one"
                     });
                 }
                 let (track, leave_one) = (track && !pieces, leave_one && !pieces);
@@ -575,6 +605,10 @@ fn ruleset_text(s: &Spec) -> String {
                 "sow\"\nsow_after = 'lap_origin'\nlift_also = '1'\ncites = \"resown"
             }
             "all but one" => "continue\"\ntake_seeds = 'seeds(hole) - 1'\ncites = \"part",
+            "into the landing hole" => {
+                "continue\"\ntake_seeds = '1'\ninto = 'last'\ncites = \"into"
+            }
+            "into the origin" => "continue\"\ninto = 'origin'\ncites = \"into",
             "a hole chosen" => {
                 "continue\"\nchoose = 'filter(holes_of(opponent), seeds(hole) > 0)'\ncites = \"chosen"
             }
@@ -589,7 +623,7 @@ fn ruleset_text(s: &Spec) -> String {
         if claim {
             t += "claim = true\n";
         }
-        if s.optional_capture && at != "drop" {
+        if s.optional_capture && at != "drop" && at != "play_end" {
             t += "optional = true\n";
         }
     }

@@ -425,7 +425,10 @@ impl Checker<'_> {
             if e.at == Moment::PlayEnd {
                 let d = Diagnostic::new(
                     Code::PlayEndMisplaced,
-                    format!("effect \"{}\" is tried at play's end: only captures are", e.name),
+                    format!(
+                        "effect \"{}\" is tried at play's end: only captures are",
+                        e.name
+                    ),
                 )
                 .hint("try the effect at `move_end`, or at `round_end` in a match of rounds");
                 let named = (e.when.as_ref().map(|w| w.span().start))
@@ -2606,14 +2609,20 @@ impl Checker<'_> {
         } else if c.then == ruleset::After::Sow {
             Some(("then", "they cannot also be sown again (`then = \"sow\"`)"))
         } else if c.claim {
-            Some(("claim", "a claim sends the seeds later sown into its hole to the claimer"))
+            Some((
+                "claim",
+                "a claim sends the seeds later sown into its hole to the claimer",
+            ))
         } else {
             None
         };
         if let Some((key, why)) = clash {
             let d = Diagnostic::new(
                 Code::IntoUnsupported,
-                format!("capture clause \"{}\" puts the seeds it takes into a hole (`into`): {why}", c.name),
+                format!(
+                    "capture clause \"{}\" puts the seeds it takes into a hole (`into`): {why}",
+                    c.name
+                ),
             )
             .hint("remove `into` to bank the seeds, or remove the other key");
             let d = d.near(key_near(self.source, c.when.span().start, key));
@@ -2631,22 +2640,39 @@ impl Checker<'_> {
         if c.at != Moment::PlayEnd {
             return;
         }
+        // (key, what is written, whether it is, why it cannot be)
         let clash = [
-            ("choose", c.choose.is_some(), "nobody can choose a hole"),
-            ("optional", optional == Some(true), "nobody can decline it"),
-            ("claim", c.claim, "no seed is sown into a claim any more"),
+            (
+                "choose",
+                "choose",
+                c.choose.is_some(),
+                "nobody can choose a hole",
+            ),
+            (
+                "optional",
+                "optional = true",
+                optional == Some(true),
+                "nobody can decline it",
+            ),
+            (
+                "claim",
+                "claim = true",
+                c.claim,
+                "no seed is sown into a claim any more",
+            ),
             (
                 "to",
+                "to = \"removed\"",
                 to == Some(ruleset::Destination::Removed),
                 "seeds that leave the game at its end are the ending's `remaining = \"removed\"`",
             ),
         ]
         .into_iter()
-        .find(|(_, given, _)| *given);
-        if let Some((key, _, why)) = clash {
+        .find(|(_, _, given, _)| *given);
+        if let Some((key, written, _, why)) = clash {
             let d = Diagnostic::new(
                 Code::PlayEndMisplaced,
-                format!("capture clause \"{}\" is tried once play has ended: `{key}` cannot be there, as {why}", c.name),
+                format!("capture clause \"{}\" is tried once play has ended: `{written}` cannot be there, as {why}", c.name),
             )
             .hint("remove the key, or try the clause at `move_end`");
             let d = d.near(key_near(self.source, c.when.span().start, key));
