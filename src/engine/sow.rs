@@ -2351,6 +2351,55 @@ mod tests {
         assert!(report.endless, "a relay that never stops is endless");
     }
 
+    /// A capture whose `into` names no hole takes nothing, so no seed is lost; one that
+    /// names a hole puts what it takes there, and the seeds are still the mover's captures.
+    #[test]
+    fn into_puts_the_seeds_in_a_hole_or_takes_nothing() {
+        let text = |into: &str| {
+            format!(
+                "format = 1\nname = \"Test board\"\n\n[board]\nrows = 2\nholes = 3\nseeds = 2\n\n\
+                 [sowing]\ndirection = \"ccw\"\n\n[[capture]]\nname = \"into\"\nat = \"lap_end\"\n\
+                 when = 'not own(last)'\ntake = ['last']\ninto = '{into}'\nto = \"mover\"\n\n\
+                 [[legal]]\nname = \"a capture\"\nprefer_after = 'move_captures > 0'\n\n\
+                 [end]\nno_move = {{ remaining = \"owners\", result = \"most_seeds\" }}\n"
+            )
+        };
+        let play = |into: &str| {
+            let rules = crate::check::load(&text(into), &[])
+                .expect("the test board loads")
+                .rules;
+            let mut game = Game::new(Arc::new(rules));
+            // s3's two seeds end in n2, not the mover's: the clause fires there.
+            let moves = game.legal_moves();
+            let legal = moves.len();
+            let s3 = (0..moves.len())
+                .filter_map(|k| moves.get(k))
+                .find(|m| m.hole == 2)
+                .expect("s3 is legal");
+            game.play(s3, &mut ()).expect("the move is legal");
+            (*game.position(), legal)
+        };
+        // No hole holds more than 100 seeds: `first_after` names none.
+        let (nowhere, legal) = play("first_after(origin, seeds(hole) > 100)");
+        assert_eq!(
+            legal, 3,
+            "no move captures, so the preference keeps all three"
+        );
+        assert_eq!(nowhere.board[..3], [2, 2, 0], "South's row after s3");
+        assert_eq!(nowhere.board[3..6], [3, 3, 2], "n2 keeps its seeds");
+        assert_eq!(nowhere.total(), 12, "no seed lost");
+        let (origin, legal) = play("origin");
+        // s2 and s3 end in North's row: seeds put into a hole count in `move_captures`.
+        assert_eq!(legal, 2, "the preference keeps the two moves that capture");
+        assert_eq!(
+            origin.board[..3],
+            [2, 2, 3],
+            "n2's three seeds into s3, the origin"
+        );
+        assert_eq!(origin.board[3..6], [3, 0, 2], "n2 emptied");
+        assert_eq!(origin.total(), 12, "no seed lost");
+    }
+
     /// Untraced, a move whose laps are all quiet is sown lap by lap in tight loops
     /// (`Mover::quiet_laps`), handing over to the general path when a lap must pass over a
     /// hole or the move grows long enough to be watched for a repeat; a traced move always
