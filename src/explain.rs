@@ -2467,6 +2467,9 @@ fn after(a: After) -> &'static str {
         After::Sow => {
             "the seeds taken are not banked: the mover sows them as the next lap, starting in the hole after the one this lap ended in, and that lap ends like any other"
         }
+        After::Relay => {
+            "the move goes on by the relay, whatever the relay's condition says: the next lap lifts the hole the relay names if it holds seeds (from the landing hole, the capturing seed moves on), and the mover is not offered to stop there"
+        }
     }
 }
 

@@ -720,6 +720,10 @@ pub enum After {
     /// The captured seeds are not banked: they are sown as the next lap, starting after the
     /// hole the lap ended in (`to` is then only who the trace names).
     Sow,
+    /// The move goes on by the relay (`[sowing.relay]`), whatever its condition says: the
+    /// next lap lifts the hole the relay names if it holds seeds (from the landing hole, the
+    /// capturing seed moves on). Never offered to the mover: the capture decides it.
+    Relay,
 }
 
 /// Who receives captured seeds.

@@ -253,6 +253,16 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "into the origin",
     ),
+    // The capturing seed moves on: the move goes on by the relay, whatever its condition
+    // (only with a relay).
+    (
+        "lap_end",
+        "own(last) and seeds(last) == 1 and seeds(opposite(last)) > 0",
+        "'opposite(last)'",
+        "mover",
+        false,
+        "relay",
+    ),
     // Once play has ended, each player takes the opponent's first hole.
     (
         "play_end",
@@ -395,6 +405,10 @@ fn spec() -> impl Strategy<Value = Spec> {
             )| {
                 captures.sort_unstable();
                 captures.dedup();
+                // A capture that goes on by the relay needs one.
+                if relay.is_none() {
+                    captures.retain(|&i| CAPTURES[i].5 != "relay");
+                }
                 let three_rows = three_rows && !ring && !four_rows;
                 // A layout between rounds needs a match refilled from what the players hold,
                 // on two rows whose holes face each other: it brings its match along.

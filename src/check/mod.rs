@@ -255,7 +255,17 @@ impl Checker<'_> {
                 (None, RelayFrom::Next) => "seeds(next(last)) > 0".to_string(),
             };
             let when = match &r.when {
-                Some(e) => self.condition(e, LAP_END, "in a relay condition", "relay"),
+                Some(e) => {
+                    let before = self.diags.len();
+                    let when = self.condition(e, LAP_END, "in a relay condition", "relay");
+                    // A relay that only captures make (`then = "relay"`) may never fire on
+                    // its own: its condition being false is no mistake.
+                    if f.capture.iter().any(|c| c.then == ruleset::After::Relay) {
+                        let said = self.diags.split_off(before);
+                        (self.diags).extend(said.into_iter().filter(|d| d.code != Code::NeverHolds));
+                    }
+                    when
+                }
                 None => expr::parse(&default)
                     .ok()
                     .and_then(|n| self.compile_node_bool(&n, LAP_END, "in a relay condition", 0)),
@@ -286,6 +296,18 @@ impl Checker<'_> {
                     Some(span) => d.also(span, "first named here"),
                     None => d,
                 };
+                self.error(d);
+            }
+            if c.then == ruleset::After::Relay && f.sowing.relay.is_none() {
+                let d = Diagnostic::new(
+                    Code::RelayThenWithoutRelay,
+                    format!(
+                        "capture clause \"{}\" goes on by the relay (`then = \"relay\"`), but the rules have no relay",
+                        c.name
+                    ),
+                )
+                .hint("add [sowing.relay] (e.g. `from = \"landing\"`, whose condition the capture then overrides), or use `then = \"continue\"`");
+                let d = d.near(key_near(self.source, c.when.span().start, "then"));
                 self.error(d);
             }
             if let Some(rule) = self.capture(c) {

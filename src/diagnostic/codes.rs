@@ -296,6 +296,12 @@ cannot also leave the game (`to = \"removed\"`), be sown again (`then = \"sow\"`
 claim (`claim`, whose seeds go to the claimer), and with `[pieces]` a piece would have no
 defined place. `to` still says whose capture it is, for the trace."
 
+    RelayThenWithoutRelay "E0143" Error "A capture that goes on by the relay, in rules with no relay"
+"`then = \"relay\"` makes the move go on by the relay clause after the capture, whatever the
+relay's condition says (the capturing seed moving on from the landing hole, for instance): the
+rules need a `[sowing.relay]` to say which hole the next lap lifts. A relay whose condition
+never holds (`when = 'false'`) relays only after such captures."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

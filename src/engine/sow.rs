@@ -140,6 +140,17 @@ pub struct Mover<'a> {
     pub entered: u16,
 }
 
+/// How a relay comes to be tried after a lap (see [`Mover::relay_after`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Relaying {
+    /// As the relay clause says; a relay the mover may decline stops the move.
+    Offered,
+    /// The mover chose to go on at a relay they could decline: it is made if it fires.
+    Chosen,
+    /// A capture's `then = "relay"` makes it, its condition not read.
+    Forced,
+}
+
 /// The drop clauses' quick tests, and what they add up to: the seed counts at which some drop
 /// clause may fire, so that most drops try no clause at all.
 #[derive(Debug, Clone)]
@@ -617,7 +628,7 @@ impl<'a> Mover<'a> {
                 // Only a general condition reads the context.
                 cx.at(last, last, from, false);
             }
-            let Some(next) = self.relay_to(relay, cx, pos, last) else {
+            let Some(next) = self.relay_to(relay, cx, pos, last, false) else {
                 return Ok((run, from));
             };
             if run.laps >= self.program.max_laps {
@@ -895,9 +906,15 @@ impl<'a> Mover<'a> {
         if self.program.is_relay(pending.clause) {
             // A relay the mover may decline: made, or the move ends where its lap ended.
             let outcome = match decision {
-                Decision::Continue => {
-                    self.relay_after(pos, cx, last, lap, pending.reversed, false, tracer)
-                }
+                Decision::Continue => self.relay_after(
+                    pos,
+                    cx,
+                    last,
+                    lap,
+                    pending.reversed,
+                    Relaying::Chosen,
+                    tracer,
+                ),
                 _ => LapOutcome::End(last),
             };
             return self.after_lap_decided(pos, cx, outcome, run, lap_origin, start, tracer);
@@ -1679,7 +1696,7 @@ impl<'a> Mover<'a> {
                 return outcome;
             }
         }
-        self.relay_after(pos, cx, last, lap, reversed, true, tracer)
+        self.relay_after(pos, cx, last, lap, reversed, Relaying::Offered, tracer)
     }
 
     /// What a lap-end capture that took `taken` seeds does next (its `then`), the lap having
@@ -1701,6 +1718,18 @@ impl<'a> Mover<'a> {
                 return Some(self.resow(rule, taken, pos, cx, (last, lap, reversed), tracer));
             }
             After::Sow => {}
+            After::Relay if taken > 0 => {
+                return Some(self.relay_after(
+                    pos,
+                    cx,
+                    last,
+                    lap,
+                    reversed,
+                    Relaying::Forced,
+                    tracer,
+                ));
+            }
+            After::Relay => {}
         }
         None
     }
@@ -1778,8 +1807,8 @@ impl<'a> Mover<'a> {
     }
 
     /// The relay after a lap whose captures let the move go on. A relay the mover may
-    /// decline stops the move for their decision, unless it is `offered` no more (they chose
-    /// to go on).
+    /// decline stops the move for their decision, unless they chose to go on already or a
+    /// capture made it (see [`Relaying`]).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn relay_after<T: Tracer>(
@@ -1789,11 +1818,11 @@ impl<'a> Mover<'a> {
         last: Pos,
         lap: u32,
         reversed: bool,
-        offered: bool,
+        relaying: Relaying,
         tracer: &mut T,
     ) -> LapOutcome {
         if let Some(relay) = &self.program.relay
-            && let Some(from) = self.relay_to(relay, cx, pos, last)
+            && let Some(from) = self.relay_to(relay, cx, pos, last, relaying == Relaying::Forced)
         {
             if lap >= self.program.max_laps {
                 // The ruleset's cap on laps ends the move instead of the relay.
@@ -1802,7 +1831,7 @@ impl<'a> Mover<'a> {
                 }
                 return LapOutcome::End(last);
             }
-            if relay.optional && offered {
+            if relay.optional && relaying == Relaying::Offered {
                 self.stop_at(relay.id, false, pos, cx);
                 if T::EVENTS {
                     tracer.event(Event::RelayOffered {
@@ -1847,7 +1876,8 @@ impl<'a> Mover<'a> {
     }
 
     /// The hole the relay clause sends the next lap from, after a lap that ended in `last`,
-    /// or `None` when it does not fire. `cx` stands at `last`.
+    /// or `None` when it does not fire (`forced`: whatever its condition says, the hole
+    /// holding seeds). `cx` stands at `last`.
     #[inline(always)]
     fn relay_to(
         &self,
@@ -1855,8 +1885,10 @@ impl<'a> Mover<'a> {
         cx: &Cx<'_>,
         pos: &Position,
         last: Pos,
+        forced: bool,
     ) -> Option<Pos> {
         let (fires, least) = match &relay.when {
+            _ if forced => (true, 1),
             RelayWhen::AtLeast(least) => (true, *least),
             RelayWhen::When(when) => (when(cx, pos), 1),
         };
