@@ -2592,7 +2592,7 @@ impl Checker<'_> {
             Some(e) => Some(self.hole(e, facts, place, &c.name)?),
             None => None,
         };
-        self.into_fits(c, to);
+        self.capture_into_fits(c, to);
         self.play_end_fits(c, to, optional);
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
         let chain = match chain {
@@ -2622,7 +2622,7 @@ impl Checker<'_> {
     }
 
     /// Refuses what captured seeds put into a hole (`into`) cannot go with.
-    fn into_fits(&mut self, c: &Capture, to: Option<ruleset::Destination>) {
+    fn capture_into_fits(&mut self, c: &Capture, to: Option<ruleset::Destination>) {
         if c.into.is_none() {
             return;
         }
