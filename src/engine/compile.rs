@@ -456,7 +456,9 @@ impl Program {
             && rules.skips.iter().all(|k| !may_fire(&k.when))
             && rules.redirects.iter().all(|r| !may_fire(&r.when))
             && rules.pieces.is_none()
-            && !rules.reads(Fact::ReachedOpponent);
+            && !rules.reads(Fact::ReachedOpponent)
+            // `landed_on` is recorded at each lap's last drop, which quiet laps do not stop at.
+            && !rules.reads(Fact::LandedOn);
         Program {
             quiet_laps,
             lap_vars,
@@ -568,7 +570,9 @@ impl Program {
                 .collect(),
             drops: {
                 let mut drops = Drops::of(guards);
-                if !rules.drop_effects.is_empty() {
+                // Effects at drops have no count to test; `landed_on` is recorded at every
+                // lap's last drop, whatever a lap-end capture does to that hole since.
+                if !rules.drop_effects.is_empty() || rules.reads(Fact::LandedOn) {
                     drops.try_every_drop();
                 }
                 drops
@@ -1266,8 +1270,10 @@ impl Compiler<'_> {
                 Box::new(move |cx, pos| i64::from(pieces.held_by(pos, p(cx, pos))))
             }
             IntX::LandedOn => Box::new(|cx, pos| {
-                // Recorded where a drop clause was tried at the lap's last drop (it may have
-                // taken seeds since); otherwise the hole holds what it held and the seed.
+                // Recorded at the lap's last drop (rules that read it try the drop clauses at
+                // every drop), since when captures may have changed the hole; otherwise (a
+                // lap that ended elsewhere than a drop) the hole holds what it held and the
+                // seed.
                 match cx.landed_on() {
                     Some(before) => i64::from(before),
                     None => i64::from(pos.seeds(cx.last).saturating_sub(1)),
