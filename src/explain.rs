@@ -1089,14 +1089,28 @@ impl Explainer<'_> {
                 ));
             }
             if let Some(give) = &r.give {
+                let (size, expression) = match give.seeds.get_ref() {
+                    ruleset::Amount::Number(1) => ("1 seed".to_string(), None),
+                    ruleset::Amount::Number(n) => (format!("{n} seeds"), None),
+                    ruleset::Amount::Expression(text) => (
+                        "the seeds below".to_string(),
+                        Some(toml::Spanned::new(give.seeds.span(), text.clone())),
+                    ),
+                };
                 s.say(format!(
-                    "{} the gift \"{}\"{}: one player gives {} to each other player still in the match (never more than they hold).",
+                    "{} the gift \"{}\"{}: one player gives {size} to each other player still in the match (never more than they hold).",
                     if restart { "Before the next round starts," } else { "Before the refill," },
                     give.name,
                     give.cites.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
-                    if give.seeds == 1 { "1 seed".to_string() } else { format!("{} seeds", give.seeds) },
                 ));
                 s.note(self.hole_note("the player who gives is", &give.from, Ctx::End));
+                if let Some(e) = &expression {
+                    s.note(self.hole_note(
+                        "the seeds given, read before anything is given",
+                        e,
+                        Ctx::End,
+                    ));
+                }
                 if let Some(w) = &give.when {
                     s.note(self.note("the gift is made only when", w, Ctx::End));
                 }

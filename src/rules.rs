@@ -931,7 +931,7 @@ impl RoundsRule {
 pub struct GiveRule {
     pub id: ClauseId,
     pub from: PlayerX,
-    pub seeds: u32,
+    pub seeds: IntX,
     pub when: BoolX,
 }
 

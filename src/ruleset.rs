@@ -1404,12 +1404,23 @@ pub struct Give {
     /// The player who gives, read when the round has ended: `owner(s4)`.
     #[schemars(with = "String")]
     pub from: Expr,
-    /// Seeds given to each other player still in the match (at most what the giver holds).
-    pub seeds: u32,
+    /// Seeds given to each other player still in the match (at most what the giver holds): a
+    /// number, or a number expression read when the round has ended, before anything is given,
+    /// e.g. `'if(store(south) % 4 == 2, 2, 1)'`.
+    #[schemars(with = "Amount")]
+    pub seeds: toml::Spanned<Amount>,
     /// The gift is made only when this holds (default: always).
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub when: Option<Expr>,
+}
+
+/// A number written as such, or as a number expression (`seeds = 2`, `seeds = 'if(...)'`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Amount {
+    Number(u32),
+    Expression(String),
 }
 
 /// An end of a player's row, as that player sees it.

@@ -719,10 +719,19 @@ impl Checker<'_> {
                             Some(w) => self.condition(w, AFTER_PLY, "in a gift's `when`", &give.name),
                             None => Some(BoolX::Const(true)),
                         };
+                        let seeds = match give.seeds.get_ref() {
+                            ruleset::Amount::Number(n) => Some(IntX::Const(i64::from(*n))),
+                            ruleset::Amount::Expression(text) => self.number_expr(
+                                &toml::Spanned::new(give.seeds.span(), text.clone()),
+                                AFTER_PLY,
+                                "in a gift's `seeds`",
+                                &give.name,
+                            ),
+                        };
                         Some(crate::rules::GiveRule {
                             id,
                             from: from?,
-                            seeds: give.seeds,
+                            seeds: seeds?,
                             when: when?,
                         })
                     }

@@ -19,6 +19,7 @@ use crate::ruleset::{After, Destination, RelayFrom, VarScope};
 /// The rounds' gift, compiled: who gives, and when.
 pub struct GiveProgram {
     pub from: Who,
+    pub seeds: Num,
     pub when: Cond,
 }
 
@@ -493,6 +494,7 @@ impl Program {
                 .and_then(|r| r.give.as_ref())
                 .map(|g| GiveProgram {
                     from: c.who(&g.from),
+                    seeds: c.num(&g.seeds),
                     when: c.cond(&g.when),
                 }),
             relay: (rules.relay.as_ref()).map(|r| RelayProgram {

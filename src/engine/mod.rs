@@ -4294,11 +4294,13 @@ fn give<T: Tracer>(
     if from >= g.seats || pos.out & (1 << from) != 0 {
         return;
     }
+    // Read once, before anything is given; a negative size gives nothing.
+    let size = u32::try_from((program.seeds)(cx, pos).max(0)).unwrap_or(u32::MAX);
     for to in g.players() {
         if to == from || pos.out & (1 << to) != 0 {
             continue;
         }
-        let seeds = rule.seeds.min(pos.held(rules, from));
+        let seeds = size.min(pos.held(rules, from));
         if seeds == 0 {
             break;
         }
