@@ -695,6 +695,8 @@ fn ruleset_text(s: &Spec) -> String {
                 s.seeds,
                 s.seeds.min(2)
             );
+            // A gift whose size is an expression, from the richer.
+            t += "\n[rounds.give]\nname = \"the remainder\"\nfrom = 'if(store(south) > store(north), south, north)'\nseeds = 'store(mover) % 3'\nwhen = 'store(south) != store(north)'\n";
         }
         Some("restart") => {
             t += "\n[rounds]\nrestart = true\nnext_starter = \"loser\"\nmatch_winner = \"last_round\"\nmatch_ends = 'streak(south) >= 2 or streak(north) >= 2'\n";
