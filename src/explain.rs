@@ -1089,13 +1089,11 @@ impl Explainer<'_> {
                 ));
             }
             if let Some(give) = &r.give {
-                let (size, expression) = match give.seeds.get_ref() {
-                    ruleset::Amount::Number(1) => ("1 seed".to_string(), None),
-                    ruleset::Amount::Number(n) => (format!("{n} seeds"), None),
-                    ruleset::Amount::Expression(text) => (
-                        "the seeds below".to_string(),
-                        Some(toml::Spanned::new(give.seeds.span(), text.clone())),
-                    ),
+                let expression = give.seeds_expression();
+                let size = match give.seeds.get_ref() {
+                    ruleset::Amount::Number(1) => "1 seed".to_string(),
+                    ruleset::Amount::Number(n) => format!("{n} seeds"),
+                    ruleset::Amount::Expression(_) => "the seeds below".to_string(),
                 };
                 s.say(format!(
                     "{} the gift \"{}\"{}: one player gives {size} to each other player still in the match (never more than they hold).",

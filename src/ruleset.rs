@@ -1415,6 +1415,17 @@ pub struct Give {
     pub when: Option<Expr>,
 }
 
+impl Give {
+    /// The gift's size as an expression to compile, where it is written as one (its place in
+    /// the file that of the string).
+    pub fn seeds_expression(&self) -> Option<Expr> {
+        match self.seeds.get_ref() {
+            Amount::Number(_) => None,
+            Amount::Expression(text) => Some(Expr::new(self.seeds.span(), text.clone())),
+        }
+    }
+}
+
 /// A number written as such, or as a number expression (`seeds = 2`, `seeds = 'if(...)'`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(untagged)]

@@ -721,12 +721,11 @@ impl Checker<'_> {
                         };
                         let seeds = match give.seeds.get_ref() {
                             ruleset::Amount::Number(n) => Some(IntX::Const(i64::from(*n))),
-                            ruleset::Amount::Expression(text) => self.number_expr(
-                                &toml::Spanned::new(give.seeds.span(), text.clone()),
-                                AFTER_PLY,
-                                "in a gift's `seeds`",
-                                &give.name,
-                            ),
+                            ruleset::Amount::Expression(_) => {
+                                give.seeds_expression().and_then(|e| {
+                                    self.number_expr(&e, AFTER_PLY, "in a gift's `seeds`", &give.name)
+                                })
+                            }
                         };
                         Some(crate::rules::GiveRule {
                             id,
@@ -2635,19 +2634,27 @@ impl Checker<'_> {
         if c.into.is_none() {
             return;
         }
-        let clash = if to == Some(ruleset::Destination::Removed) {
-            Some(("to", "they cannot also leave the game (`to = \"removed\"`)"))
-        } else if c.then == ruleset::After::Sow {
-            Some(("then", "they cannot also be sown again (`then = \"sow\"`)"))
-        } else if c.claim {
-            Some((
+        // (key, whether it is written so, why it cannot be), as `play_end_fits`
+        let clash = [
+            (
+                "to",
+                to == Some(ruleset::Destination::Removed),
+                "they cannot also leave the game (`to = \"removed\"`)",
+            ),
+            (
+                "then",
+                c.then == ruleset::After::Sow,
+                "they cannot also be sown again (`then = \"sow\"`)",
+            ),
+            (
                 "claim",
+                c.claim,
                 "a claim sends the seeds later sown into its hole to the claimer",
-            ))
-        } else {
-            None
-        };
-        if let Some((key, why)) = clash {
+            ),
+        ]
+        .into_iter()
+        .find(|(_, given, _)| *given);
+        if let Some((key, _, why)) = clash {
             let d = Diagnostic::new(
                 Code::IntoUnsupported,
                 format!(

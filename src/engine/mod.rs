@@ -3869,28 +3869,12 @@ impl Game {
     /// The captures tried once play has ended (`at = "play_end"`), before the ending shares
     /// out what is left: for each player still in play, in turn order, that player moving.
     fn play_end<T: Tracer>(&mut self, tracer: &mut T) {
-        let (rules, program) = (self.rules.clone(), self.program.clone());
-        let dir = rules.direction;
-        let [ccw, cw] = &self.tables;
-        let (tables, back) = match dir {
-            Dir::Ccw => (ccw, cw),
-            Dir::Cw => (cw, ccw),
-        };
-        let out = self.pos.out;
-        for player in rules.geometry.players().filter(|&p| out & (1 << p) == 0) {
-            let taker = Mover {
-                rules: &rules,
-                program: &program,
-                tables,
-                back,
-                dir,
-                player,
-                starter: self.starter,
-                origin: NO_HOLE,
-                entered: 0,
-            };
-            taker.play_end(&mut self.pos, tracer);
+        // On a copy, so that each player's mover may borrow the game.
+        let (mut pos, out) = (self.pos, self.pos.out);
+        for player in (self.rules.geometry.players()).filter(|&p| out & (1 << p) == 0) {
+            (self.mover(player, NO_HOLE, self.rules.direction, 0)).play_end(&mut pos, tracer);
         }
+        self.pos = pos;
     }
 
     /// The refill of `[rounds] win_holes` (see [`Fill`]) on `pos`: every hole is emptied into
