@@ -394,7 +394,7 @@ impl Reader<'_> {
                 );
             };
             if cell == "x" {
-                self.pos.closed |= 1u64.checked_shl(u32::from(h)).unwrap_or(0);
+                self.pos.closed |= crate::rules::bit(h);
                 continue;
             }
             // `5+stone`: five seeds and a piece, which the hole's count includes.
@@ -877,7 +877,7 @@ impl Reader<'_> {
             );
         }
         let board = g.board_holes();
-        let mut seen = 0u64;
+        let mut seen: crate::rules::Mask = 0;
         let mut layout: crate::rules::Owned = [0; crate::rules::MAX_SEATS];
         for (part, owned) in parts.iter().zip(&mut layout) {
             for label in part.split('+').filter(|l| *l != "-") {
@@ -944,12 +944,12 @@ impl Reader<'_> {
         for (k, v) in values.into_iter().enumerate() {
             let at = usize::from(var.slot) + k * width;
             if var.kind == crate::ruleset::VarKind::Holes {
-                let mut mask = 0u64;
+                let mut mask: crate::rules::Mask = 0;
                 if v != "-" {
                     for label in v.split('+') {
                         let hole = (rules.geometry.site_labelled(label))
                             .filter(|&h| rules.geometry.is_hole(h));
-                        let Some(h) = hole.filter(|&h| h < 64) else {
+                        let Some(h) = hole else {
                             return fail(
                                 format!(
                                     "`{label}` is not a hole of this board: `{}` is a set of holes, written s1+n3 (or - when empty)",
@@ -958,14 +958,10 @@ impl Reader<'_> {
                                 span,
                             );
                         };
-                        mask |= 1 << h;
+                        mask |= crate::rules::bit(h);
                     }
                 }
-                for (half, part) in [(0, mask as u32), (1, (mask >> 32) as u32)] {
-                    if let Some(slot) = self.pos.vars.get_mut(at + half) {
-                        *slot = part as i32;
-                    }
-                }
+                crate::rules::put_holes(&mut self.pos.vars, at, mask);
                 continue;
             }
             let parsed = match var.kind {

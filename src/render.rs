@@ -14,7 +14,7 @@ pub use output::{Output, compact_json, pretty_json};
 pub use stream::{Played, play_traced};
 
 use crate::engine::Position;
-use crate::rules::{ClauseId, MAX_SEATS, NO_HOLE, Player, Pos, Rules, bit};
+use crate::rules::{ClauseId, MAX_SEATS, Mask, NO_HOLE, Player, Pos, Rules, bit};
 use crate::ruleset::{NeutralSeeds, Remaining};
 use crate::trace::{EndCause, Event, Limit};
 
@@ -510,15 +510,15 @@ pub fn decided(decision: crate::engine::Decision, hole: Pos) -> crate::engine::M
 }
 
 /// The labels of the holes of a mask of positions, in the board's order.
-fn labels_of(rules: &Rules, holes: u64) -> Vec<String> {
-    (0..64)
-        .filter(|h| holes & 1 << h != 0)
-        .map(|h| rules.geometry.label(h as Pos))
+fn labels_of(rules: &Rules, holes: Mask) -> Vec<String> {
+    (0..rules.geometry.positions)
+        .filter(|&h| holes & bit(h) != 0)
+        .map(|h| rules.geometry.label(h))
         .collect()
 }
 
 /// The holes of a mask of positions, in the board's order: `n1, n2 or n4`.
-fn hole_list(rules: &Rules, holes: u64) -> String {
+fn hole_list(rules: &Rules, holes: Mask) -> String {
     let labels = labels_of(rules, holes);
     match labels.split_last() {
         Some((last, [])) => last.clone(),
@@ -537,7 +537,7 @@ fn relay_words(rules: &Rules, c: ClauseId) -> String {
 
 /// A set of holes (a mask of positions) as the notation writes it: the labels joined by `+`,
 /// or `-` for none.
-fn set_labels(g: &crate::rules::Geometry, mask: u64) -> String {
+fn set_labels(g: &crate::rules::Geometry, mask: Mask) -> String {
     let labels: Vec<String> = (0..g.positions)
         .filter(|&h| mask & crate::rules::bit(h) != 0)
         .map(|h| g.label(h))
@@ -821,9 +821,9 @@ pub fn limit_name(limit: Limit) -> &'static str {
     }
 }
 
-fn mask_labels(rules: &Rules, mask: u64) -> String {
-    (0..64u8)
-        .filter(|b| mask & (1 << b) != 0)
+fn mask_labels(rules: &Rules, mask: Mask) -> String {
+    (0..rules.geometry.positions)
+        .filter(|&b| mask & bit(b) != 0)
         .map(|b| rules.geometry.label(b))
         .collect::<Vec<_>>()
         .join(" ")
@@ -1644,9 +1644,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             waiting,
             ..
         } => {
-            let labels = |m: u64| {
-                (0..64u8)
-                    .filter(|b| m & (1 << b) != 0)
+            let labels = |m: Mask| {
+                (0..g.positions)
+                    .filter(|&b| m & bit(b) != 0)
                     .map(|b| g.label(b))
                     .collect::<Vec<_>>()
             };
@@ -1685,8 +1685,8 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             let won: serde_json::Map<String, Value> = (g.players())
                 .zip(won)
                 .map(|(q, &m)| {
-                    let labels: Vec<String> = (0..64u8)
-                        .filter(|b| m & (1 << b) != 0)
+                    let labels: Vec<String> = (0..g.positions)
+                        .filter(|&b| m & bit(b) != 0)
                         .map(|b| g.label(b))
                         .collect();
                     (rules.player_key(q).to_string(), json!(labels))

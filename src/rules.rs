@@ -9,10 +9,21 @@ use crate::ruleset::{
     After, ClosedHoles, Destination, FirstSeed, NextStarter, Remaining, RowEnd, SkipOrigin, Verdict,
 };
 
-/// The most positions (holes and stores) a board may have; masks of positions are `u64`.
-pub const MAX_POSITIONS: usize = 64;
+/// The most positions (holes and stores) a board may have: a [`Mask`] has a bit for each.
+pub const MAX_POSITIONS: usize = 128;
 /// The most holes a board may have (two positions are kept for stores).
-pub const MAX_HOLES: usize = 60;
+pub const MAX_HOLES: usize = 126;
+/// A set of positions, one bit a position (bit `p` for position `p`). Every set of holes the
+/// engine keeps (closed holes, a player's holes, legal moves, sets declared by the ruleset,
+/// variables of kind `holes`) is one, so a position stays `Copy` and a set costs two words.
+pub type Mask = u128;
+/// `h & POS_BITS` is `h` for every position on the board (fewer than [`MAX_POSITIONS`], a power
+/// of two): the hottest loops mask a position with it so that the compiler drops their bounds
+/// checks.
+pub const POS_BITS: Pos = const {
+    assert!(MAX_POSITIONS.is_power_of_two() && MAX_POSITIONS <= Mask::BITS as usize);
+    (MAX_POSITIONS - 1) as Pos
+};
 /// The most seeds a board may hold: every count fits a hole's `u16`.
 pub const MAX_SEEDS: u32 = 60_000;
 /// The most seeds on a board whose `[entry]` lets the mover choose how many to enter: the list
@@ -141,9 +152,9 @@ pub struct Geometry {
     /// The same circuits clockwise.
     pub cw: [[Pos; MAX_POSITIONS]; MAX_SEATS],
     /// Mask of store positions.
-    pub store_mask: u64,
+    pub store_mask: Mask,
     /// Mask of each player's holes.
-    pub holes_mask: [u64; MAX_SEATS],
+    pub holes_mask: [Mask; MAX_SEATS],
 }
 
 impl Geometry {
@@ -207,12 +218,12 @@ impl Geometry {
     }
 
     /// The neutral holes, as a mask.
-    pub fn neutral_mask(&self) -> u64 {
+    pub fn neutral_mask(&self) -> Mask {
         self.neutral_holes().fold(0, |m, h| m | bit(h))
     }
 
     /// Every hole of the board, the players' and the neutral ones (no store).
-    pub fn board_holes(&self) -> u64 {
+    pub fn board_holes(&self) -> Mask {
         self.holes_mask
             .iter()
             .fold(self.neutral_mask(), |m, h| m | h)
@@ -271,7 +282,7 @@ impl Geometry {
     /// The holes of `owned` as a player numbers them when they own them (`[rounds]
     /// win_holes`): round the board counter-clockwise from `first`, their first hole on the
     /// board as it starts.
-    pub fn numbered_holes(&self, first: Pos, owned: u64) -> Vec<Pos> {
+    pub fn numbered_holes(&self, first: Pos, owned: Mask) -> Vec<Pos> {
         let mut list = Vec::new();
         let mut h = first;
         for _ in 0..self.positions {
@@ -328,9 +339,22 @@ impl Geometry {
 /// The bit of a position in a mask of positions; none for positions past [`MAX_POSITIONS`]
 /// (such as [`NO_HOLE`]).
 #[inline]
-pub fn bit(pos: Pos) -> u64 {
-    1u64.checked_shl(u32::from(pos)).unwrap_or(0)
+pub fn bit(pos: Pos) -> Mask {
+    // A table: a shift of a two-word mask by a variable amount is several instructions and a
+    // branch or two, and this runs in every test of a hole against a set.
+    BITS[usize::from(pos)]
 }
+
+/// [`bit`] of every value a [`Pos`] may take.
+static BITS: [Mask; 256] = {
+    let mut bits = [0; 256];
+    let mut p = 0;
+    while p < MAX_POSITIONS {
+        bits[p] = 1 << p;
+        p += 1;
+    }
+    bits
+};
 
 /// A compiled hole-valued expression.
 #[derive(Debug, Clone, PartialEq)]
@@ -388,7 +412,7 @@ pub fn dir_value(d: Dir) -> i32 {
 
 /// The most slots of variables a ruleset may use (a variable each player has takes one a
 /// player).
-pub const MAX_VARS: usize = 16;
+pub const MAX_VARS: usize = 24;
 
 /// A variable of the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -399,7 +423,7 @@ pub struct VarInfo {
     pub per_player: bool,
     /// Its first slot in [`crate::engine::Position::vars`].
     pub slot: u8,
-    /// The slots one value takes (2 for a set of holes, a mask of 64 positions), and all its
+    /// The slots one value takes ([`HOLES_WIDTH`] for a set of holes), and all its
     /// slots (one value a player for a variable each player has).
     pub width: u8,
     pub slots: u8,
@@ -417,15 +441,25 @@ pub enum VarValue {
     Mark(HoleX, bool),
 }
 
-/// The slots a set of holes takes in [`crate::engine::Position::vars`]: a mask of 64
-/// positions, in two `i32` halves.
-pub const HOLES_WIDTH: usize = 2;
+/// The slots a set of holes takes in [`crate::engine::Position::vars`]: a [`Mask`] in `i32`
+/// quarters, lowest first.
+pub const HOLES_WIDTH: usize = Mask::BITS as usize / 32;
 
-/// The set of holes a variable of kind `holes` holds, from its two slots at `at`.
+/// The set of holes a variable of kind `holes` holds, from its slots at `at`.
 #[inline]
-pub fn holes_in(vars: &[i32], at: usize) -> u64 {
-    let half = |k: usize| u64::from(vars.get(k).copied().unwrap_or(0) as u32);
-    half(at) | half(at + 1) << 32
+pub fn holes_in(vars: &[i32], at: usize) -> Mask {
+    (0..HOLES_WIDTH).fold(0, |m, k| {
+        m | Mask::from(vars.get(at + k).copied().unwrap_or(0) as u32) << (32 * k)
+    })
+}
+
+/// Writes `holes` into the slots of a variable of kind `holes` at `at` (see [`holes_in`]).
+pub fn put_holes(vars: &mut [i32], at: usize, holes: Mask) {
+    for k in 0..HOLES_WIDTH {
+        if let Some(slot) = vars.get_mut(at + k) {
+            *slot = (holes >> (32 * k)) as u32 as i32;
+        }
+    }
 }
 
 /// A compiled effect clause: when it holds, the variables take their new values (all read
@@ -589,7 +623,7 @@ pub enum SetX {
     /// `all_holes`: every hole on the board (no store).
     All,
     /// `sets.NAME`: a set the ruleset declares, as a mask of positions.
-    Named(u64),
+    Named(Mask),
     /// A variable of kind `holes` (its first slot), and one each player has, read for one.
     Var(u8),
     VarOf(u8, Box<PlayerX>),
@@ -831,7 +865,7 @@ pub struct RelayRule {
 /// The holes each player owns in one layout of owners, as masks of positions in turn order
 /// (a hole in none is nobody's). Each player numbers their holes round the board
 /// counter-clockwise from their first hole of layout 0 ([`Geometry::numbered_holes`]).
-pub type Owned = [u64; MAX_SEATS];
+pub type Owned = [Mask; MAX_SEATS];
 
 /// The layouts of the holes' owners that matches of `[rounds] win_holes` have met; layout 0 is
 /// the board's own. Shared by every game of the same rules and by the positions read for them,
@@ -1012,7 +1046,7 @@ pub struct Rules {
     pub lift: Option<IntX>,
     pub end_when: Vec<(BoolX, EndingRule)>,
     /// The ruleset's named sets of holes (`[board.sets]`), by name, as masks of positions.
-    pub sets: BTreeMap<String, u64>,
+    pub sets: BTreeMap<String, Mask>,
     /// The conditions under which a seed passes over a hole (`[[sowing.skip]]`).
     pub skips: Vec<SkipRule>,
     pub redirects: Vec<RedirectRule>,

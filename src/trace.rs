@@ -6,7 +6,7 @@
 //!
 //! No `unwrap`, `expect` or indexing that could panic.
 
-use crate::rules::{ClauseId, MAX_SEATS, Player, Pos};
+use crate::rules::{ClauseId, MAX_SEATS, Mask, Player, Pos};
 
 /// Why a game or round ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub enum Event {
     /// `optional`.
     ChoiceOffered {
         clause: ClauseId,
-        holes: u64,
+        holes: Mask,
         optional: bool,
     },
     /// The relay clause would lift `hole` for the next lap, and the rules let the mover decline
@@ -219,7 +219,7 @@ pub enum Event {
     /// Between rounds, after the refill of `[rounds] win_holes`: the holes each player won
     /// (filled beyond their own) and owns for the round, and the board as refilled.
     HolesWon {
-        won: [u64; MAX_SEATS],
+        won: [Mask; MAX_SEATS],
         board: Box<crate::engine::Position>,
     },
     /// Between rounds, the board was laid out again as at the start, each player holding what
@@ -236,11 +236,11 @@ pub enum Event {
         holes: u8,
         seeds: u32,
         partial: Option<(Pos, u32)>,
-        closed: u64,
-        open: u64,
+        closed: Mask,
+        open: Mask,
         kept: u32,
         /// The holes filled.
-        filled: u64,
+        filled: Mask,
         /// The filling waits for the arrangement (`[arrange] refill = "after"`): the player
         /// holds everything for now.
         waiting: bool,

@@ -23,7 +23,7 @@ use crate::ruleset::{
 use typing::{OptionScope, Scope, facts};
 
 /// The most holes in one row.
-pub const MAX_HOLES_PER_ROW: u32 = 30;
+pub const MAX_HOLES_PER_ROW: u32 = 63;
 
 /// The most rule clauses (legality, capture, extra-turn and ending clauses together) a ruleset
 /// may have: clause ids are `u16`, and no documented game needs more than a few dozen.
@@ -95,7 +95,7 @@ struct Checker<'a> {
     /// The rules' variables, by name.
     vars: BTreeMap<String, VarInfo>,
     /// The ruleset's named sets of holes, as masks of positions.
-    sets: BTreeMap<String, u64>,
+    sets: BTreeMap<String, Mask>,
     /// The players' names, in turn order.
     players: Vec<String>,
     /// The board's holes by label, once the board is known to be valid.
@@ -1298,7 +1298,7 @@ impl Checker<'_> {
         };
         let mut ok = true;
         // The neutral holes first: a hole given to a player may not be one of them.
-        let mut neutral = 0u64;
+        let mut neutral: Mask = 0;
         for label in &b.neutral {
             let Some(&(_, h)) = labels.iter().find(|(l, _)| l == label.get_ref()) else {
                 self.error(unknown("`neutral` names", label));
@@ -1481,10 +1481,10 @@ impl Checker<'_> {
             .map(|p| (g.label(p), p))
             .collect();
         for (name, holes) in &b.sets {
-            let mut mask = 0u64;
+            let mut mask: Mask = 0;
             for label in holes {
                 match labels.iter().find(|(l, _)| l == label.get_ref()) {
-                    Some(&(_, p)) => mask |= 1u64 << (p & 63),
+                    Some(&(_, p)) => mask |= bit(p),
                     None => {
                         let d = Diagnostic::new(
                             Code::SetUnknownHole,
@@ -2204,7 +2204,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            // A set of holes is a mask of 64 positions: two slots.
+            // A set of holes is a mask of every position: HOLES_WIDTH slots.
             let width = if decl.kind == ruleset::VarKind::Holes {
                 HOLES_WIDTH
             } else {

@@ -495,7 +495,7 @@ pub struct Scope<'a> {
     /// The rules' variables, by name.
     pub vars: &'a BTreeMap<String, VarInfo>,
     /// The ruleset's named sets of holes (`[board.sets]`), as masks of positions.
-    pub sets: &'a BTreeMap<String, u64>,
+    pub sets: &'a BTreeMap<String, crate::rules::Mask>,
     /// The players' names, in turn order.
     pub players: &'a [String],
     /// The board's holes by label (`s4`), which expressions may name.

@@ -95,7 +95,7 @@ both `option` and `south`/`north`. The message says what was expected."
 player), or 1: a ring of holes."
 
     BoardHoles "E0104" Error "A row with too few or too many holes"
-"A row holds from 1 to 30 holes, and a board at most 60 holes in all; a ring from 2 to 60. A
+"A row holds from 1 to 63 holes, and a board at most 126 holes in all; a ring from 2 to 126. A
 three-row board's rows hold an even number of holes, so that each player owns half the middle
 row."
 

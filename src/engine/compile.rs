@@ -11,7 +11,7 @@ use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
     Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact,
-    HoleX, IntX, MAX_SEATS, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier, RedirectDest,
+    HoleX, IntX, MAX_POSITIONS, MAX_SEATS, Mask, NO_HOLE, bit, NOBODY, Player, PlayerX, Pos, Quantifier, RedirectDest,
     RelayRule, Rules, SetX, VarValue,
 };
 use crate::ruleset::{After, Destination, RelayFrom, VarScope};
@@ -32,7 +32,7 @@ pub type Hole = Box<dyn Fn(&Cx<'_>, &Position) -> Pos + Send + Sync>;
 /// A compiled player.
 pub type Who = Box<dyn Fn(&Cx<'_>, &Position) -> Player + Send + Sync>;
 /// A compiled set of holes: a mask of positions.
-pub type Holes = Box<dyn Fn(&Cx<'_>, &Position) -> u64 + Send + Sync>;
+pub type Holes = Box<dyn Fn(&Cx<'_>, &Position) -> Mask + Send + Sync>;
 
 /// Where a redirect clause sends a seed, compiled.
 pub enum Redirected {
@@ -109,8 +109,8 @@ impl EffectProgram {
                 }
                 continue;
             };
-            // A set of holes takes two slots (a player's own: two a player); no hole (or a
-            // store past the mask) changes nothing.
+            // A set of holes takes HOLES_WIDTH slots (a player's own: as many a player); no
+            // hole changes nothing.
             let at = slot
                 + if *per_player {
                     crate::rules::HOLES_WIDTH * usize::from(cx.mover)
@@ -118,7 +118,7 @@ impl EffectProgram {
                     0
                 };
             let Ok(h) = u32::try_from(v) else { continue };
-            if h >= 64 {
+            if h >= crate::rules::MAX_POSITIONS as u32 {
                 continue;
             }
             if let Some(s) = pos.vars.get_mut(at + (h / 32) as usize) {
@@ -788,7 +788,7 @@ struct SeedTest {
 impl SeedTest {
     /// The holes of `holes` whose seeds pass the test.
     #[inline]
-    fn holes(self, pos: &Position, holes: u64) -> u64 {
+    fn holes(self, pos: &Position, holes: Mask) -> Mask {
         // Empty holes pass or fail together: decided once, from the mask of sown holes.
         let mut passing = if compare(self.op, 0, self.k) {
             holes & !pos.sown()
@@ -864,21 +864,21 @@ impl Compiler<'_> {
             BoolX::Own(h) => on_hole!(self, h, |cx, _pos, p| cx.owner(p) == cx.mover),
             BoolX::IsStore(h) => {
                 let stores = g.store_mask;
-                on_hole!(self, h, |cx, _pos, p| p < 64 && stores & (1 << p) != 0)
+                on_hole!(self, h, |cx, _pos, p| stores & bit(p) != 0)
             }
             BoolX::InSet(h, set) => {
                 let (h, set) = (self.hole(h), self.set(set));
                 Box::new(move |cx, pos| {
                     let p = h(cx, pos);
-                    p < 64 && set(cx, pos) & (1 << p) != 0
+                    set(cx, pos) & bit(p) != 0
                 })
             }
             BoolX::Neutral(h) => {
                 let neutral = g.neutral_mask();
-                on_hole!(self, h, |cx, _pos, p| p < 64 && neutral & (1 << p) != 0)
+                on_hole!(self, h, |cx, _pos, p| neutral & bit(p) != 0)
             }
             BoolX::IsClosed(h) => {
-                on_hole!(self, h, |cx, pos, p| p < 64 && pos.closed & (1 << p) != 0)
+                on_hole!(self, h, |cx, pos, p| pos.closed & bit(p) != 0)
             }
             BoolX::Claimed(h) => {
                 on_hole!(self, h, |cx, pos, p| p != NO_HOLE
@@ -899,7 +899,6 @@ impl Compiler<'_> {
                     let mut at = *cx;
                     let mut rest = set(cx, pos);
                     while rest != 0 {
-                        // Below 64: a bit of the mask.
                         at.bound = rest.trailing_zeros() as Pos;
                         rest &= rest - 1;
                         if body(&at, pos) != all {
@@ -958,7 +957,7 @@ impl Compiler<'_> {
         terms(x, all, &mut list);
         // Terms asking whether a given player's row is empty, answered together from the mask
         // of sown positions: `row_seeds(south) == 0 or row_seeds(north) == 0`.
-        let rows: Vec<(u64, bool)> = list.iter().filter_map(|t| self.row_test(t)).collect();
+        let rows: Vec<(Mask, bool)> = list.iter().filter_map(|t| self.row_test(t)).collect();
         if rows.len() > 1 {
             list.retain(|t| self.row_test(t).is_none());
         }
@@ -991,7 +990,7 @@ impl Compiler<'_> {
         } else if rows.len() > 1 {
             conds.push(Box::new(move |_, pos| {
                 let sown = pos.sown();
-                let empty = |&(row, empty): &(u64, bool)| (sown & row == 0) == empty;
+                let empty = |&(row, empty): &(Mask, bool)| (sown & row == 0) == empty;
                 if all {
                     rows.iter().all(empty)
                 } else {
@@ -1029,7 +1028,7 @@ impl Compiler<'_> {
 
     /// `row_seeds(p) == 0` (or `> 0`) for a fixed player: their row's mask, and whether the
     /// test asks that it be empty.
-    fn row_test(&self, x: &BoolX) -> Option<(u64, bool)> {
+    fn row_test(&self, x: &BoolX) -> Option<(Mask, bool)> {
         let (op, p, k) = match x {
             BoolX::Int(op, IntX::RowSeeds(PlayerX::Fixed(p)), b) => (*op, *p, self.constant(b)?),
             BoolX::Int(op, a, IntX::RowSeeds(PlayerX::Fixed(p))) => {
@@ -1053,21 +1052,21 @@ impl Compiler<'_> {
         let h = class_hole(x)?;
         let g = &self.rules.geometry;
         // Per mover: the positions where the condition holds, and its value at no hole.
-        let mut masks = [0u64; MAX_SEATS];
+        let mut masks = [0 as Mask; MAX_SEATS];
         let mut none = [false; MAX_SEATS];
         let seats = g.players();
         for (mover, (mask, none)) in seats.zip(masks.iter_mut().zip(&mut none)) {
-            for p in 0..64u8 {
+            for p in 0..MAX_POSITIONS as u8 {
                 if class_value(x, g, p, mover)? {
-                    *mask |= 1 << p;
+                    *mask |= bit(p);
                 }
             }
             *none = class_value(x, g, NO_HOLE, mover)?;
         }
         Some(on_hole!(self, h, |cx, _pos, p| {
             let m = usize::from(cx.mover);
-            if p < 64 {
-                masks.get(m).is_some_and(|mask| mask & (1 << p) != 0)
+            if usize::from(p) < MAX_POSITIONS {
+                masks.get(m).is_some_and(|mask| mask & bit(p) != 0)
             } else {
                 none.get(m).copied().unwrap_or(false)
             }
@@ -1352,11 +1351,11 @@ impl Compiler<'_> {
     fn set(&self, x: &SetX) -> Holes {
         let g = &self.rules.geometry;
         let per_player = |keep: &dyn Fn(Pos) -> bool| {
-            let mut masks = [0u64; MAX_SEATS];
+            let mut masks = [0 as Mask; MAX_SEATS];
             for (p, mask) in (0u8..).zip(&mut masks) {
                 for h in g.holes_of(p) {
-                    if h < 64 && keep(h) {
-                        *mask |= 1 << h;
+                    if keep(h) {
+                        *mask |= bit(h);
                     }
                 }
             }
@@ -1395,7 +1394,7 @@ impl Compiler<'_> {
                 }
                 let body = self.cond(body);
                 return Box::new(move |cx, pos| {
-                    let (mut at, mut rest, mut kept) = (*cx, set(cx, pos), 0u64);
+                    let (mut at, mut rest, mut kept) = (*cx, set(cx, pos), 0 as Mask);
                     while rest != 0 {
                         at.bound = rest.trailing_zeros() as Pos;
                         rest &= rest - 1;

@@ -2,7 +2,7 @@
 //! that a position coming back is found and ends the round.
 
 use super::{Block, Blocks, Position};
-use crate::rules::{MAX_SEATS, Player, Pos};
+use crate::rules::{MAX_SEATS, Mask, Player, Pos};
 
 /// Positions recorded since the history was last cleared, with the ply after which each
 /// stood, in compact form, as parallel lists: a hash of each (scanned first, so kept densely
@@ -66,7 +66,7 @@ struct Rest {
     // Every count of seeds is at most MAX_SEEDS, which fits u16: a record stays small.
     reserve: [u16; MAX_SEATS],
     taken: [u16; MAX_SEATS],
-    closed: u64,
+    closed: Mask,
     to_move: Player,
     moved: u8,
     turn_sowings: u8,
@@ -103,7 +103,7 @@ impl Rest {
 /// variables: a cheap filter before comparing in full.
 #[inline(always)]
 fn key(pos: &Position, blocks: Blocks, var_slots: usize) -> u64 {
-    let mut h = pos.closed ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
+    let mut h = (pos.closed as u64 ^ (pos.closed >> 64) as u64) ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
     // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
     // are a serial chain), a whole block at a time: the padding is all zeros.
     for block in pos.blocks(blocks) {

@@ -17,7 +17,7 @@ pub use pieces::{Piece, Pieces};
 
 use crate::rules::{
     ClauseId, Dir, EndingRule, MAX_ENTRY_CHOICES, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, MAX_VARS,
-    NO_HOLE, NOBODY, Player, Pos, Rules, bit,
+    Mask, NO_HOLE, NOBODY, POS_BITS, Player, Pos, Rules, bit,
 };
 use crate::ruleset::{
     ClosedHoles, MatchWinner, NeutralSeeds, NextStarter, PieceRoundEnd, Remaining, RowEnd,
@@ -41,7 +41,7 @@ pub struct Position {
     /// Seeds each player's captures removed from the game.
     pub taken: [u32; MAX_SEATS],
     /// Closed holes, as a mask of positions.
-    pub closed: u64,
+    pub closed: Mask,
     /// The player to move.
     pub to_move: Player,
     /// Bit p set once player p has moved in this game or round (kept only when the rules read
@@ -66,7 +66,18 @@ pub struct Position {
     /// `board` written directly counts from then on). Whether a row is empty, and which holes
     /// can be played, are then one mask operation. A function of `board`, so it changes
     /// neither equality nor hashing.
-    sown: u64,
+    sown: [u64; 2],
+}
+
+/// Notes in `sown` (a [`Position`]'s mask of positions holding seeds) whether position `h` (on
+/// the board) holds seeds. The mask is kept as two words, so that a position's bit is one
+/// shift of one word: this runs at every seed sown.
+#[inline(always)]
+fn mark_sown(sown: &mut [u64; 2], h: Pos, holds: bool) {
+    let (word, bit) = (usize::from(h >> 6 & 1), 1u64 << (h & 63));
+    if let Some(w) = sown.get_mut(word) {
+        *w = if holds { *w | bit } else { *w & !bit };
+    }
 }
 
 /// What the player to move may do beside sowing, by the state of their turn. One field of the
@@ -142,7 +153,7 @@ impl Position {
             rotation: 0,
             offer: Offer::Sow,
             vars: [0; MAX_VARS],
-            sown: 0,
+            sown: [0; 2],
         }
     }
 
@@ -182,15 +193,17 @@ impl Position {
 
     /// Recounts the mask of positions holding seeds from the board.
     pub fn recount(&mut self) {
-        self.sown = (0u8..)
+        let sown = (0u8..)
             .zip(&self.board)
-            .fold(0, |m, (h, &s)| m | u64::from(s != 0) << h);
+            .fold(0 as Mask, |m, (h, &s)| m | Mask::from(s != 0) << h);
+        self.sown = [sown as u64, (sown >> 64) as u64];
     }
 
     /// The positions holding seeds, as a mask.
     #[inline]
-    pub fn sown(&self) -> u64 {
-        self.sown
+    pub fn sown(&self) -> Mask {
+        let [low, high] = self.sown;
+        Mask::from(low) | Mask::from(high) << 64
     }
 
     /// Seeds in position `h`; [`NO_HOLE`] (and any position past the board) holds none.
@@ -204,8 +217,7 @@ impl Position {
     pub fn set(&mut self, h: Pos, n: u16) {
         if let Some(s) = self.board.get_mut(usize::from(h)) {
             *s = n;
-            // On the board, so `h` is below 64: a plain shift.
-            self.sown = self.sown & !(1 << (h & 63)) | u64::from(n != 0) << (h & 63);
+            mark_sown(&mut self.sown, h, n != 0);
         }
     }
 
@@ -214,8 +226,7 @@ impl Position {
     pub fn lift(&mut self, h: Pos) -> u16 {
         match self.board.get_mut(usize::from(h)) {
             Some(seeds) => {
-                // On the board, so `h` is below 64: a plain shift.
-                self.sown &= !(1 << (h & 63));
+                mark_sown(&mut self.sown, h, false);
                 std::mem::take(seeds)
             }
             None => 0,
@@ -231,11 +242,10 @@ impl Position {
     /// is; it only lets the compiler drop the bounds check of the hottest loop.
     #[inline(always)]
     pub fn sow_one(&mut self, h: Pos) -> u16 {
-        const { assert!(MAX_POSITIONS == 64) };
-        match self.board.get_mut(usize::from(h & 63)) {
+        match self.board.get_mut(usize::from(h & POS_BITS)) {
             Some(seeds) => {
                 *seeds += 1;
-                self.sown |= 1 << (h & 63);
+                mark_sown(&mut self.sown, h, true);
                 *seeds
             }
             None => 0,
@@ -246,7 +256,7 @@ impl Position {
     #[inline]
     pub fn row_empty(&self, rules: &Rules, p: Player) -> bool {
         let row = rules.geometry.holes_mask.get(usize::from(p)).copied();
-        row.is_none_or(|row| self.sown & row == 0)
+        row.is_none_or(|row| self.sown() & row == 0)
     }
 
     /// Seeds a player holds: their reserve plus their store on the track.
@@ -274,7 +284,8 @@ impl Position {
             Some(s) => {
                 if let Some(b) = self.board.get_mut(usize::from(s)) {
                     *b = b.saturating_add(seeds as u16);
-                    self.sown |= u64::from(*b != 0) << (s & 63);
+                    let holds = *b != 0;
+                    mark_sown(&mut self.sown, s, holds);
                 }
             }
             None => {
@@ -420,7 +431,7 @@ impl Lane {
 }
 
 impl Tables {
-    fn build(rules: &Rules, closed: u64, dir: Dir) -> Tables {
+    fn build(rules: &Rules, closed: Mask, dir: Dir) -> Tables {
         let g = &rules.geometry;
         let mut t = Tables {
             lanes: [const { Lane::NONE }; MAX_SEATS + 1],
@@ -432,8 +443,8 @@ impl Tables {
             Dir::Cw => &g.cw,
         };
         // Per player: their circuit, and the other players' stores (which they do not sow).
-        let stores = g.store.iter().flatten().fold(0u64, |m, &s| m | bit(s));
-        let own_store = |p: usize| g.store.get(p).copied().flatten().map_or(0u64, bit);
+        let stores = g.store.iter().flatten().fold(0 as Mask, |m, &s| m | bit(s));
+        let own_store = |p: usize| g.store.get(p).copied().flatten().map_or(0 as Mask, bit);
         let circuits = (0..usize::from(g.seats)).zip(fwd.iter());
         let circuits = circuits.map(|(p, fwd)| (fwd, stores & !own_store(p)));
         let tables = t.lanes.iter_mut().zip(&mut t.next).zip(&mut t.prev);
@@ -468,7 +479,7 @@ impl Tables {
             // For each position of the circuit, the first one after it (or before it, going
             // the other way; itself last) not in `skip`, or NO_HOLE: one pass over the circuit
             // taken twice, against the direction looked in.
-            let after = |out: &mut Table, skip: u64, forward: bool| {
+            let after = |out: &mut Table, skip: Mask, forward: bool| {
                 let mut found = NO_HOLE;
                 let twice = order.iter().chain(order);
                 let mut step = |&x: &Pos| {
@@ -758,9 +769,9 @@ impl From<Pos> for Move {
 pub struct MoveList {
     /// The holes that may be sown from the rules' way (counter-clockwise, when the mover
     /// chooses).
-    mask: u64,
+    mask: Mask,
     /// When the mover chooses: the holes that may be sown from clockwise.
-    cw: u64,
+    cw: Mask,
     /// The small fields in one word, so that a list is copied a word at a time: whether the
     /// mover chooses the direction (bit 0), the rules' direction (bit 1: clockwise), whether
     /// the list holds the pass, listed first (bit 2), how many moves the list holds beside its sowings
@@ -768,7 +779,7 @@ pub struct MoveList {
     /// (bits 32..48) and the hole each direction's entry starts in (bits 48..56 and 56..64).
     meta: u64,
     /// The entries: bit k for `entry_base + k` seeds, per direction as `mask` and `cw`.
-    entries: [u64; 2],
+    entries: [Mask; 2],
 }
 
 const CHOOSE: u64 = 1;
@@ -798,8 +809,8 @@ impl Default for MoveList {
 
 /// Whether size bit `k` is set in a mask of entry sizes.
 #[inline]
-fn size_bit(sizes: u64, k: usize) -> bool {
-    k < 64 && sizes & (1 << k) != 0
+fn size_bit(sizes: Mask, k: usize) -> bool {
+    k < Mask::BITS as usize && sizes & (1 << k) != 0
 }
 
 impl MoveList {
@@ -813,7 +824,7 @@ impl MoveList {
     }
 
     /// The moves of holes sown the rules' way.
-    fn of(mask: u64, fixed: Dir) -> Self {
+    fn of(mask: Mask, fixed: Dir) -> Self {
         MoveList {
             mask,
             meta: NO_STARTS | if fixed == Dir::Cw { FIXED_CW } else { 0 },
@@ -823,7 +834,7 @@ impl MoveList {
 
     /// The moves of holes sown in a direction the mover chooses: `ccw` counter-clockwise,
     /// `cw` clockwise.
-    fn choosing(ccw: u64, cw: u64, fixed: Dir) -> Self {
+    fn choosing(ccw: Mask, cw: Mask, fixed: Dir) -> Self {
         MoveList {
             cw,
             meta: MoveList::of(ccw, fixed).meta | CHOOSE,
@@ -846,7 +857,7 @@ impl MoveList {
 
     /// The mover's choice of one of `holes` at a stopped move, for a capture clause with
     /// `choose`: `leave` first where the capture is `optional`, then a hole at a time.
-    fn holes_chosen(holes: u64, optional: bool, fixed: Dir) -> Self {
+    fn holes_chosen(holes: Mask, optional: bool, fixed: Dir) -> Self {
         let mut list = MoveList::of(0, fixed);
         list.entries[0] = holes;
         let others = u64::from(holes.count_ones()) + u64::from(optional);
@@ -883,7 +894,7 @@ impl MoveList {
     /// An arrangement's moves: a seed put into each hole of `puts`, one picked up from each
     /// of `picks`, a piece put into each of `pieces`, and the pass first where the mover may
     /// end their arrangement (`done`).
-    fn arranging(puts: u64, picks: u64, pieces: u64, done: bool, fixed: Dir) -> Self {
+    fn arranging(puts: Mask, picks: Mask, pieces: Mask, done: bool, fixed: Dir) -> Self {
         let mut list = MoveList::of(puts, fixed);
         list.entries = [picks, pieces];
         let others = picks.count_ones() + pieces.count_ones();
@@ -909,7 +920,7 @@ impl MoveList {
     /// The moves of holes sown the rules' way, with `meta` the word of [`MoveList::of`] for
     /// the rules' direction (kept by the game: one load instead of a test).
     #[inline(always)]
-    fn with_meta(mask: u64, meta: u64) -> Self {
+    fn with_meta(mask: Mask, meta: u64) -> Self {
         MoveList {
             mask,
             cw: 0,
@@ -976,7 +987,7 @@ impl MoveList {
     }
 
     /// Sets the entries of direction `way` (`sizes`, from `entry_base` seeds).
-    fn set_entries(&mut self, way: usize, sizes: u64) {
+    fn set_entries(&mut self, way: usize, sizes: Mask) {
         if let Some(w) = self.entries.get_mut(way) {
             *w = sizes;
         }
@@ -1012,7 +1023,7 @@ impl MoveList {
         if mv.is_pass() {
             return self.pass();
         }
-        let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
+        let bit = |mask: Mask| mask & bit(mv.hole) != 0;
         match (self.choose(), mv.dir) {
             (true, Some(Dir::Ccw)) => bit(self.mask),
             (true, Some(Dir::Cw)) => bit(self.cw),
@@ -1030,7 +1041,7 @@ impl MoveList {
             return match d {
                 Decision::Choose => {
                     let h = mv.hole;
-                    self.chooses() && h < 64 && self.entries[0] & (1 << h) != 0
+                    self.chooses() && self.entries[0] & bit(h) != 0
                 }
                 d => self.decisions().contains(&d),
             };
@@ -1045,7 +1056,7 @@ impl MoveList {
     /// (out of line: few rules have an arrangement).
     #[inline(never)]
     fn contains_placed(&self, mv: Move) -> bool {
-        let bit = |mask: u64| mv.hole < 64 && mask & (1 << mv.hole) != 0;
+        let bit = |mask: Mask| mask & bit(mv.hole) != 0;
         self.arranges()
             && match mv.place {
                 Some(Place::Put) => bit(self.mask),
@@ -1064,8 +1075,7 @@ impl MoveList {
         if self.entries_at() {
             // One size, from a start the mover chooses.
             return mv.entered == self.entry_base()
-                && mv.hole < 64
-                && (self.entries.get(way)).is_some_and(|&starts| starts & (1 << mv.hole) != 0);
+                && (self.entries.get(way)).is_some_and(|&starts| starts & bit(mv.hole) != 0);
         }
         if mv.hole != NO_HOLE {
             return false;
@@ -1077,7 +1087,7 @@ impl MoveList {
 
     /// Whether sowing from `hole` is legal in some direction.
     pub fn has_hole(&self, hole: Pos) -> bool {
-        hole < 64 && (self.mask | self.cw) & (1 << hole) != 0
+        (self.mask | self.cw) & bit(hole) != 0
     }
 
     /// The hole where an entry in `dir` (the mover's choice, or the rules' way) starts.
@@ -1140,13 +1150,15 @@ impl MoveList {
         let (ccw, cw) = (self.mask, self.cw);
         let mut rest = ccw | cw;
         while rest != 0 {
-            let h = rest.trailing_zeros() as Pos;
-            rest &= rest - 1;
-            let (a, b) = (ccw >> h & 1 != 0, cw >> h & 1 != 0);
+            // The lowest hole's bit, tested against both masks as it is (a shift of a
+            // two-word mask by the hole's number would cost more).
+            let low = rest & rest.wrapping_neg();
+            rest ^= low;
+            let (a, b) = (ccw & low != 0, cw & low != 0);
             let ways = usize::from(a) + usize::from(b);
             if k < ways {
                 let dir = if k == 0 && a { Dir::Ccw } else { Dir::Cw };
-                return Some(Move::towards(h, dir));
+                return Some(Move::towards(low.trailing_zeros() as Pos, dir));
             }
             k -= ways;
         }
@@ -1179,7 +1191,7 @@ impl MoveList {
             (*self, 0, 0, 0, 0)
         };
         // The holes of a mask, in order.
-        let holes = |mask: u64| {
+        let holes = |mask: Mask| {
             let mut rest = mask;
             std::iter::from_fn(move || {
                 let h = (rest != 0).then(|| rest.trailing_zeros() as Pos)?;
@@ -1188,7 +1200,7 @@ impl MoveList {
             })
         };
         let placed =
-            move |mask: u64, place: Place| holes(mask).map(move |h| Move::placing(h, place));
+            move |mask: Mask, place: Place| holes(mask).map(move |h| Move::placing(h, place));
         (decisions.iter().map(|&d| Move::decide(d)))
             .chain(holes(chosen).map(Move::choose))
             .chain(plain.sowings())
@@ -1221,7 +1233,7 @@ impl MoveList {
             if !choose {
                 return Some(Move::sow(h));
             }
-            let bit = 1u64 << h;
+            let bit = bit(h);
             match (ccw & bit != 0, cw & bit != 0) {
                 (true, true) => {
                     pending_cw = Some(h);
@@ -1259,7 +1271,7 @@ impl MoveList {
             if let Some(k) = pending.take() {
                 return Some(enter(k, 1));
             }
-            while size < 64 && entries != [0; 2] {
+            while size < Mask::BITS as usize && entries != [0; 2] {
                 let k = size;
                 size += 1;
                 match (size_bit(entries[0], k), size_bit(entries[1], k)) {
@@ -1468,7 +1480,7 @@ pub struct Game {
     /// Tables built for other closed-hole masks, at most [`TABLES_KEPT`] (the rounds of a
     /// match close the same few patterns again and again). The room is reserved at set-up, so
     /// no round allocates.
-    closed_tables: Vec<(u64, DirTables)>,
+    closed_tables: Vec<(Mask, DirTables)>,
     pos: Position,
     /// The position every game of these rules starts from (see [`Game::restart`]).
     opening: Position,
@@ -1479,7 +1491,7 @@ pub struct Game {
     /// The mask of closed holes `tables` were built for: a round or game that starts with the
     /// same mask (every game without closed holes) keeps them, rather than copying several
     /// kilobytes of tables at every restart.
-    tables_for: u64,
+    tables_for: Mask,
     starter: Player,
     round: u32,
     ply: u32,
@@ -1503,7 +1515,7 @@ pub struct Game {
     has_entry: bool,
     /// Every hole of the board where a move may start from any hole (`[sowing] from =
     /// "any"`), else 0: added to the mover's own holes when the legal moves are listed.
-    from_any: u64,
+    from_any: Mask,
     /// For `[end] no_further_capture`: how many of the coming plies are forced moves already
     /// followed, with a capture or a choice after them (see [`Game::capture_can_follow`]).
     /// A function of the position, kept to save work; cleared when play moves elsewhere.
@@ -1553,7 +1565,7 @@ enum Plain {
 pub type DirTables = [Tables; 2];
 
 /// Builds the tables of both directions for a mask of closed holes.
-fn both_tables(rules: &Rules, closed: u64) -> DirTables {
+fn both_tables(rules: &Rules, closed: Mask) -> DirTables {
     Dir::BOTH.map(|dir| Tables::build(rules, closed, dir))
 }
 
@@ -1671,8 +1683,8 @@ fn fill_holes<T: Tracer>(
             }
             continue;
         }
-        let (mut filled, mut sown, mut filled_holes) = (0u8, 0u32, 0u64);
-        let (mut closed, mut open, mut partial) = (shut & mine, 0u64, None);
+        let (mut filled, mut sown, mut filled_holes) = (0u8, 0u32, 0 as Mask);
+        let (mut closed, mut open, mut partial) = (shut & mine, 0 as Mask, None);
         // The holes in the refill's order: from either end, or 1, N, 2, N - 1, ... (the holes
         // left closed are in the middle). One loop over them, not a closure per order: the
         // refill runs at every round's end of every match.
@@ -2122,7 +2134,7 @@ impl Game {
         let mut cx = self.move_context(player, dir);
         let holds = self.pos.held(&self.rules, player) > 0;
         let holds_piece = self.rules.piece_slots().held_by(&self.pos, player) > 0;
-        let (mut puts, mut picks, mut pieces) = (0u64, 0u64, 0u64);
+        let (mut puts, mut picks, mut pieces) = (0 as Mask, 0 as Mask, 0 as Mask);
         let mut rest = self.rules.geometry.board_holes() & !self.pos.closed;
         while rest != 0 {
             let h = rest.trailing_zeros() as Pos;
@@ -2197,7 +2209,7 @@ impl Game {
             for (way, &dir) in ways.iter().enumerate() {
                 let mut cx = self.move_context(player, dir);
                 cx.entered = base;
-                let mut legal = 0u64;
+                let mut legal = 0 as Mask;
                 let mut rest = starts(&cx, &self.pos);
                 while rest != 0 {
                     let h = rest.trailing_zeros() as Pos;
@@ -2215,7 +2227,7 @@ impl Game {
             let Some(mut cx) = self.entry_context(entry, player, dir) else {
                 continue;
             };
-            let mut sizes_legal = 0u64;
+            let mut sizes_legal = 0 as Mask;
             for k in 0..sizes {
                 cx.entered = base + k;
                 if self.forbidding(&cx, cx.origin, 0, 0).is_none() {
@@ -2298,8 +2310,8 @@ impl Game {
             } else {
                 [(list.mask, list.fixed()), (0, list.fixed())]
             };
-            let mut kept = [0u64; 2];
-            let mut kept_entries = [0u64; 2];
+            let mut kept = [0 as Mask; 2];
+            let mut kept_entries = [0 as Mask; 2];
             for (way, ((mask, dir), kept)) in ways.into_iter().zip(&mut kept).enumerate() {
                 let mut cx = self.move_context(player, dir);
                 let mut rest = mask;
@@ -2320,7 +2332,7 @@ impl Game {
                 let entries = list.entries.get(way).copied().unwrap_or_default();
                 if entries != 0 {
                     let at = list.entries_at();
-                    for k in (0..64).filter(|&k| size_bit(entries, k)) {
+                    for k in (0..Mask::BITS as usize).filter(|&k| size_bit(entries, k)) {
                         // Bit k: a start the mover chooses (one size), or a size.
                         let (start, entered) = if at {
                             (k as Pos, list.entry_base())
@@ -2361,7 +2373,7 @@ impl Game {
     /// The open holes holding seeds that `player` may sow from: their own, or any hole where
     /// the rules say so (`from_any`).
     #[inline(always)]
-    fn open_sown(&self, player: Player) -> u64 {
+    fn open_sown(&self, player: Player) -> Mask {
         let holes = self.rules.geometry.holes_mask.get(usize::from(player));
         self.pos.sown() & (holes.copied().unwrap_or(0) | self.from_any) & !self.pos.closed
     }
@@ -2377,7 +2389,7 @@ impl Game {
     }
 
     /// The holes `player` may sow from in direction `dir`, by the legality clauses.
-    fn legal_by_clauses(&self, player: Player, dir: Dir) -> u64 {
+    fn legal_by_clauses(&self, player: Player, dir: Dir) -> Mask {
         // Clauses whose `when` reads no hole apply to every hole or to none: tried once.
         let rules = &*self.rules;
         let mut off = self.dead_legal;
@@ -2409,7 +2421,6 @@ impl Game {
         let mut mask = open;
         let mut rest = open;
         while rest != 0 {
-            // Below 64: a bit of the mask.
             let h = rest.trailing_zeros() as Pos;
             rest &= rest - 1;
             cx.origin = h;
@@ -2657,7 +2668,7 @@ impl Game {
             // A start the mover chooses: one of the set, on their circuit.
             let mut cx = self.move_context(player, dir);
             let h = mv.hole;
-            let among = h < 64 && starts(&cx, &self.pos) & (1 << h) != 0;
+            let among = starts(&cx, &self.pos) & bit(h) != 0;
             if !among || !self.on_track(player, dir, h) {
                 return Some(Illegality::EntryStart);
             }
@@ -3903,7 +3914,7 @@ impl Game {
         let kept_neutral = (0..MAX_POSITIONS as Pos)
             .filter(|&h| holes & bit(h) != 0 && now.geometry.owner_of(h) == NOBODY)
             .filter(|&h| pos.seeds(h) > 0)
-            .fold(0u64, |m, h| m | bit(h));
+            .fold(0 as Mask, |m, h| m | bit(h));
         for h in (0..MAX_POSITIONS as Pos).filter(|&h| (holes & !kept_neutral) & bit(h) != 0) {
             pos.lift(h);
         }
@@ -3940,13 +3951,13 @@ impl Game {
                     filled: (0u8..)
                         .zip(&fill.filler)
                         .filter(|&(_, &f)| f == p)
-                        .fold(0u64, |m, (h, _)| m | bit(h)),
+                        .fold(0 as Mask, |m, (h, _)| m | bit(h)),
                     waiting: false,
                 });
             }
         }
         if T::EVENTS {
-            let won: [u64; MAX_SEATS] = std::array::from_fn(|i| {
+            let won: [Mask; MAX_SEATS] = std::array::from_fn(|i| {
                 let home = g.holes_mask.get(i).copied().unwrap_or(0);
                 fill.owned.get(i).copied().unwrap_or(0) & !home
             });
@@ -3959,7 +3970,7 @@ impl Game {
     }
 
     /// Sets the neighbour tables for a mask of closed holes: built once per mask and kept.
-    fn use_tables(&mut self, closed: u64) {
+    fn use_tables(&mut self, closed: Mask) {
         if closed == self.tables_for {
             return;
         }
@@ -4023,10 +4034,10 @@ struct Fill {
     /// Each player's partial last hole and its seeds.
     partial: [Option<(Pos, u32)>; MAX_SEATS],
     /// The holes nobody filled (but those of `kept_neutral`), and those of them closed.
-    unfilled: u64,
-    closed: u64,
+    unfilled: Mask,
+    closed: Mask,
     /// Each player's holes for the round.
-    owned: [u64; MAX_SEATS],
+    owned: [Mask; MAX_SEATS],
 }
 
 impl Fill {
@@ -4035,7 +4046,7 @@ impl Fill {
         rounds: &crate::rules::RoundsRule,
         supply: [u32; MAX_SEATS],
         out: u8,
-        kept_neutral: u64,
+        kept_neutral: Mask,
     ) -> Fill {
         let refill = u32::from(rounds.refill);
         let least = if rounds.partial {
@@ -4367,8 +4378,8 @@ mod tests {
     /// or not at all), and nothing past the end.
     #[test]
     fn the_kth_chosen_way_is_the_kth_move_listed() {
-        for ccw in 0u64..64 {
-            for cw in 0u64..64 {
+        for ccw in 0 as Mask..64 {
+            for cw in 0 as Mask..64 {
                 for fixed in [Dir::Ccw, Dir::Cw] {
                     let list = MoveList::choosing(ccw << 3, cw << 3, fixed);
                     let listed: Vec<Move> = list.iter().collect();

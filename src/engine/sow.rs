@@ -7,7 +7,7 @@ use super::eval::Cx;
 use super::history::Brent;
 use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Piece, Position, Tables};
 use crate::rules::{
-    ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos, Rules,
+    ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, Mask, NO_HOLE, POS_BITS, bit, NOBODY, Player, Pos, Rules,
 };
 use crate::ruleset::{After, Destination, PieceOrder, RelayFrom, SkipOrigin, VarScope};
 use crate::trace::{Event, Limit, Tracer};
@@ -244,7 +244,7 @@ impl Drops {
 /// `len` is at least 1 and at most [`MAX_POSITIONS`], and `k` stays below it.
 #[inline(always)]
 fn along(track: &[Pos; MAX_POSITIONS], k: &mut usize, len: usize) -> Pos {
-    let at = track.get(*k & 63).copied().unwrap_or(NO_HOLE);
+    let at = track.get(*k & usize::from(POS_BITS)).copied().unwrap_or(NO_HOLE);
     *k += 1;
     if *k >= len {
         *k = 0;
@@ -273,11 +273,8 @@ fn sow_quietly(
 
 /// The claimed holes, as a mask of positions.
 #[inline]
-fn claimed_mask(pos: &Position) -> u64 {
-    pos.claims
-        .iter()
-        .filter(|&&h| h < 64)
-        .fold(0, |mask, &h| mask | 1 << h)
+fn claimed_mask(pos: &Position) -> Mask {
+    pos.claims.iter().fold(0, |mask, &h| mask | bit(h))
 }
 
 /// What must hold for a drop clause to fire, read off its condition when the game is set up.
@@ -321,7 +318,7 @@ struct Route<'t> {
     lane: &'t Lane,
     back_lane: &'t Lane,
     /// The opponent's holes, when some clause asks whether the move reached them (else 0).
-    watched: u64,
+    watched: Mask,
     /// Whether a hole can be claimed during the move: some clause claims holes, or one is
     /// claimed already.
     claims: bool,
@@ -790,7 +787,7 @@ impl<'a> Mover<'a> {
     /// this mover being built from it), and whether they may leave the capture, if the
     /// clause has a `choose` set. The position is the one the move stopped in, so the set
     /// reads as it did there.
-    pub fn choices(&self, pos: &Position, pending: Pending) -> Option<(u64, bool)> {
+    pub fn choices(&self, pos: &Position, pending: Pending) -> Option<(Mask, bool)> {
         let (rule, _) = self.offered(pending);
         let (rule, choose) = rule.and_then(|r| Some((r, r.choose.as_ref()?)))?;
         let mut cx = self.context();
@@ -1193,7 +1190,7 @@ impl<'a> Mover<'a> {
                 hand -= 1;
                 // Back into the hole lifted (which may still hold seeds `lift` left there).
                 let seeds = pos.sow_one(at);
-                cx.reached_opponent |= route.watched & 1 << (at & 63) != 0;
+                cx.reached_opponent |= route.watched & 1 << (at & POS_BITS) != 0;
                 if T::EVENTS {
                     let pieces = self.rules.piece_slots().in_hole(pos, at);
                     tracer.event(Event::Drop {
@@ -1263,7 +1260,7 @@ impl<'a> Mover<'a> {
                     at = along(track, &mut k, len);
                     pos.sow_one(at);
                     hand -= 1;
-                    reached |= watched & (1 << (at & 63)) != 0;
+                    reached |= watched & (1 << (at & POS_BITS)) != 0;
                 }
             }
             cx.reached_opponent |= reached;
@@ -1279,7 +1276,7 @@ impl<'a> Mover<'a> {
         let skipped = if skip == NO_HOLE {
             0
         } else {
-            1u64 << (skip & 63)
+            1 << (skip & POS_BITS)
         };
         let mut claimed = if route.claims { claimed_mask(pos) } else { 0 };
         let drops = &self.program.drops;
@@ -1289,7 +1286,7 @@ impl<'a> Mover<'a> {
         // With skip or redirect clauses, every position is a stop: each seed asks them first.
         // With pieces too: each drop asks whether a piece falls.
         let skipping = if self.program.stop_everywhere {
-            u64::MAX
+            Mask::MAX
         } else {
             0
         };
@@ -1319,7 +1316,7 @@ impl<'a> Mover<'a> {
         }
         while hand > 0 {
             at = along(track, &mut k, len);
-            let bit = 1u64 << (at & 63);
+            let bit: Mask = 1 << (at & POS_BITS);
             if stops & bit != 0 {
                 // Passed over: the origin, or a hole a skip clause names for this seed.
                 let passed_by = if at == skip {
@@ -1901,7 +1898,7 @@ impl<'a> Mover<'a> {
     }
 
     /// The other players' holes (the opponent's, with two).
-    fn opponent_holes(&self) -> u64 {
+    fn opponent_holes(&self) -> Mask {
         let g = &self.rules.geometry;
         let all = g.holes_mask.iter().fold(0, |m, h| m | h);
         all & !g
@@ -2179,7 +2176,7 @@ impl<'a> Mover<'a> {
         }
         if let Some((keep_going, step)) = &full.chain {
             // A chain never takes the same hole twice, so it always stops.
-            let mut visited: u64 = if first == NO_HOLE { 0 } else { 1 << first };
+            let mut visited: Mask = bit(first);
             let mut at = first;
             while at != NO_HOLE {
                 cx.bound = at;
@@ -2187,10 +2184,10 @@ impl<'a> Mover<'a> {
                     break;
                 }
                 let next = step(cx, pos);
-                if next == NO_HOLE || visited & (1 << next) != 0 {
+                if next == NO_HOLE || visited & bit(next) != 0 {
                     break;
                 }
-                visited |= 1 << next;
+                visited |= bit(next);
                 total += self.take(program, pos, cx, (next, into), tracer);
                 at = next;
             }

@@ -92,26 +92,28 @@ struct Entry {
     key: u64,
     value: i32,
     generation: u16,
-    /// [`EMPTY`], [`EXACT`], [`AT_LEAST`] or [`AT_MOST`] in the low two bits, the depth
-    /// searched (at most [`MAX_DEPTH`], seven bits) above them, and the best move's slot
-    /// (below [`SLOTS`], seven bits) in the top seven.
-    packed: u16,
+    /// [`EMPTY`], [`EXACT`], [`AT_LEAST`] or [`AT_MOST`] in the low two bits, and the depth
+    /// searched above them (six bits: a search of [`MAX_DEPTH`] is kept as one ply shallower,
+    /// which only lets a later search of that depth search again).
+    packed: u8,
+    /// The best move's slot (below [`SLOTS`]), or [`NO_SLOT`].
+    slot: u8,
 }
 
-const _: () = assert!(MAX_DEPTH < 128 && SLOTS <= 128);
+const _: () = assert!(MAX_DEPTH <= 64 && SLOTS <= 256);
 
 impl Entry {
-    fn pack(bound: u8, depth: u32, slot: u8) -> u16 {
-        u16::from(bound & 3) | (depth.min(127) as u16) << 2 | u16::from(slot & 127) << 9
+    fn pack(bound: u8, depth: u32) -> u8 {
+        bound & 3 | (depth.min(63) as u8) << 2
     }
     fn bound(&self) -> u8 {
-        (self.packed & 3) as u8
+        self.packed & 3
     }
     fn depth(&self) -> u32 {
-        u32::from(self.packed >> 2 & 127)
+        u32::from(self.packed >> 2)
     }
     fn slot(&self) -> u8 {
-        (self.packed >> 9) as u8
+        self.slot
     }
 }
 
@@ -433,7 +435,8 @@ impl<M: Model> AlphaBeta<M> {
                 key,
                 value: to_table(best, ply),
                 generation,
-                packed: Entry::pack(bound, depth, best_slot),
+                packed: Entry::pack(bound, depth),
+                slot: best_slot,
             };
         }
         best

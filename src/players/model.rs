@@ -253,12 +253,13 @@ impl Model for Game {
     }
 
     /// The hole for a move the rules' way or counter-clockwise, the hole plus
-    /// [`MAX_POSITIONS`] clockwise, the last slot for a pass; an entry of N seeds takes the
-    /// slot of hole N - 1 (entries are few beside sowings, and a slot only orders moves).
+    /// [`MAX_POSITIONS`] clockwise, the last position's slot for a pass (a board's last
+    /// position is never a hole: two are kept for stores); an entry of N seeds takes the slot
+    /// of hole N - 1 (entries are few beside sowings, and a slot only orders moves).
     #[inline]
     fn slot(m: Move) -> usize {
         if m.is_pass() {
-            return SLOTS - 1;
+            return MAX_POSITIONS - 1;
         }
         let turned = match m.dir {
             Some(Dir::Cw) => MAX_POSITIONS,
@@ -322,7 +323,7 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
         ^ key(2 << 40 | u64::from(r1))
         ^ key(3 << 40 | u64::from(t0))
         ^ key(4 << 40 | u64::from(t1))
-        ^ key(key(pos.closed) ^ 5 << 40)
+        ^ key(key(pos.closed as u64) ^ key((pos.closed >> 64) as u64) ^ 5 << 40)
         ^ key(6 << 40
             | u64::from(pos.to_move)
             | u64::from(pos.moved) << 8
