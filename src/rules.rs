@@ -342,10 +342,13 @@ impl Geometry {
 pub fn bit(pos: Pos) -> Mask {
     // A table: a shift of a two-word mask by a variable amount is several instructions and a
     // branch or two, and this runs in every test of a hole against a set.
-    BITS[usize::from(pos)]
+    // Every u8 is an index of the table, so the lookup has no bounds check.
+    BITS.get(usize::from(pos)).copied().unwrap_or(0)
 }
 
 /// [`bit`] of every value a [`Pos`] may take.
+// Built at compile time: an index out of range would fail the build, not a run.
+#[allow(clippy::indexing_slicing)]
 static BITS: [Mask; 256] = {
     let mut bits = [0; 256];
     let mut p = 0;

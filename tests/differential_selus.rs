@@ -110,22 +110,26 @@ fn model_snapshot(model: &Selus) -> Snapshot {
 }
 
 /// Each player's holes in the engine's per-player set-of-holes variable `nedf`, by name and
-/// sorted, [South, North]. Player `k`'s set is a mask of positions in the two slots from
-/// `slot + k * width`, the low half first.
+/// sorted, [South, North]. Player `k`'s set is a mask of positions in the `width` slots from
+/// `slot + k * width`, the lowest 32 bits first.
 fn engine_nedfs(game: &Game) -> [Vec<String>; 2] {
     let rules = game.rules();
     let var = (rules.vars.iter())
         .find(|v| v.name == "nedf")
         .expect("the ruleset declares `nedf`");
     assert!(
-        var.kind == VarKind::Holes && var.per_player && var.width == 2,
+        var.kind == VarKind::Holes
+            && var.per_player
+            && usize::from(var.width) == sow::rules::HOLES_WIDTH,
         "`nedf` is not a per-player set of holes: {var:?}"
     );
     let vars = &game.position().vars;
     [0usize, 1].map(|k| {
         let at = usize::from(var.slot) + k * usize::from(var.width);
-        let mask = u64::from(vars[at] as u32) | u64::from(vars[at + 1] as u32) << 32;
-        let mut labels: Vec<String> = (0..64u8)
+        let mask = (0..usize::from(var.width)).fold(0u128, |m, i| {
+            m | u128::from(vars[at + i] as u32) << (32 * i)
+        });
+        let mut labels: Vec<String> = (0..rules.geometry.positions)
             .filter(|&h| mask & 1 << h != 0)
             .map(|h| rules.geometry.label(h))
             .collect();

@@ -271,7 +271,14 @@ impl<'a> Ledger<'a> {
     }
 
     /// A player's refill: all they hold goes back to fill their open holes, the rest is kept.
-    fn refill(&mut self, player: Player, holes: u8, seeds: u32, closed: sow::rules::Mask, kept: u32) {
+    fn refill(
+        &mut self,
+        player: Player,
+        holes: u8,
+        seeds: u32,
+        closed: sow::rules::Mask,
+        kept: u32,
+    ) {
         let g = &self.rules.geometry;
         let supply = self.pos.held(self.rules, player) + self.pos.row_seeds(self.rules, player);
         assert_eq!(

@@ -11,8 +11,8 @@ use super::eval::{Cx, arith, compare};
 use super::sow::{Drops, Guard};
 use crate::rules::{
     Aggregate, ArithOp, BoolX, CaptureRule, ClauseId, CmpOp, DirX, EffectRule, EndingRule, Fact,
-    HoleX, IntX, MAX_POSITIONS, MAX_SEATS, Mask, NO_HOLE, bit, NOBODY, Player, PlayerX, Pos, Quantifier, RedirectDest,
-    RelayRule, Rules, SetX, VarValue,
+    HoleX, IntX, MAX_POSITIONS, MAX_SEATS, Mask, NO_HOLE, NOBODY, Player, PlayerX, Pos, Quantifier,
+    RedirectDest, RelayRule, Rules, SetX, VarValue, bit,
 };
 use crate::ruleset::{After, Destination, RelayFrom, VarScope};
 

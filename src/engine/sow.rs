@@ -7,7 +7,8 @@ use super::eval::Cx;
 use super::history::Brent;
 use super::{Blocks, Decision, IN_HAND, Lane, OFF_TRACK, Offer, Pending, Piece, Position, Tables};
 use crate::rules::{
-    ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, Mask, NO_HOLE, POS_BITS, bit, NOBODY, Player, Pos, Rules,
+    ClauseId, Dir, MAX_LAPS_PER_MOVE, MAX_POSITIONS, MAX_SEATS, Mask, NO_HOLE, NOBODY, POS_BITS,
+    Player, Pos, Rules, bit,
 };
 use crate::ruleset::{After, Destination, PieceOrder, RelayFrom, SkipOrigin, VarScope};
 use crate::trace::{Event, Limit, Tracer};
@@ -244,7 +245,10 @@ impl Drops {
 /// `len` is at least 1 and at most [`MAX_POSITIONS`], and `k` stays below it.
 #[inline(always)]
 fn along(track: &[Pos; MAX_POSITIONS], k: &mut usize, len: usize) -> Pos {
-    let at = track.get(*k & usize::from(POS_BITS)).copied().unwrap_or(NO_HOLE);
+    let at = track
+        .get(*k & usize::from(POS_BITS))
+        .copied()
+        .unwrap_or(NO_HOLE);
     *k += 1;
     if *k >= len {
         *k = 0;
