@@ -1047,29 +1047,26 @@ impl Compiler<'_> {
 
     /// A condition that depends only on which position one hole expression names and on who
     /// moves (`own`, `is_store`, `owner(h) == p` and their combinations), tabulated when the
-    /// game is set up: one bit test at play time.
+    /// game is set up: one load at play time.
     fn hole_class(&self, x: &BoolX) -> Option<Cond> {
         let h = class_hole(x)?;
         let g = &self.rules.geometry;
-        // Per mover: the positions where the condition holds, and its value at no hole.
-        let mut masks = [0 as Mask; MAX_SEATS];
-        let mut none = [false; MAX_SEATS];
-        let seats = g.players();
-        for (mover, (mask, none)) in seats.zip(masks.iter_mut().zip(&mut none)) {
-            for p in 0..MAX_POSITIONS as u8 {
-                if class_value(x, g, p, mover)? {
-                    *mask |= bit(p);
-                }
+        // Per mover, its value at every value a position may take (past the board: its value
+        // at no hole), so that any `Pos` indexes it.
+        let mut table = Box::new([[false; 256]; MAX_SEATS]);
+        for (mover, row) in g.players().zip(table.iter_mut()) {
+            let none = class_value(x, g, NO_HOLE, mover)?;
+            for (p, value) in (0..=u8::MAX).zip(row.iter_mut()) {
+                *value = if usize::from(p) < MAX_POSITIONS {
+                    class_value(x, g, p, mover)?
+                } else {
+                    none
+                };
             }
-            *none = class_value(x, g, NO_HOLE, mover)?;
         }
         Some(on_hole!(self, h, |cx, _pos, p| {
-            let m = usize::from(cx.mover);
-            if usize::from(p) < MAX_POSITIONS {
-                masks.get(m).is_some_and(|mask| mask & bit(p) != 0)
-            } else {
-                none.get(m).copied().unwrap_or(false)
-            }
+            (table.get(usize::from(cx.mover)))
+                .is_some_and(|row| row.get(usize::from(p)).copied().unwrap_or(false))
         }))
     }
 

@@ -103,9 +103,8 @@ impl Rest {
 /// variables: a cheap filter before comparing in full.
 #[inline(always)]
 fn key(pos: &Position, blocks: Blocks, var_slots: usize) -> u64 {
-    let mut h = (pos.closed as u64 ^ (pos.closed >> 64) as u64)
-        ^ (u64::from(pos.to_move) << 56)
-        ^ (u64::from(pos.moved) << 48);
+    // The closed holes' first word only: the key is a filter before a full comparison.
+    let mut h = pos.closed as u64 ^ (u64::from(pos.to_move) << 56) ^ (u64::from(pos.moved) << 48);
     // Four holes per step (a quarter of the multiplications of a hole-by-hole hash, which
     // are a serial chain), a whole block at a time: the padding is all zeros.
     for block in pos.blocks(blocks) {
