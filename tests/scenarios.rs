@@ -47,10 +47,15 @@ fn scenarios() {
             Ok(l) => Arc::new(l.rules),
             Err(d) => panic!("{}: {d:?}", path.display()),
         };
+        // A set-up position in which the player to move cannot move ends the game (or its
+        // round) at once: the trace says how, before any move.
+        let mut set_up = Vec::new();
         let mut game = match &s.position {
-            Some(p) => {
-                Game::from_position(rules.clone(), parse_position(&rules, p).expect("position"))
-            }
+            Some(p) => Game::from_position_traced(
+                rules.clone(),
+                parse_position(&rules, p).expect("position"),
+                &mut set_up,
+            ),
             None => Game::new(rules.clone()),
         };
         let detail = match s.detail.as_deref() {
@@ -59,6 +64,9 @@ fn scenarios() {
             _ => Detail::Drops,
         };
         let mut out = format!("start {}\n", sow::render::board(&rules, game.position()));
+        if !set_up.is_empty() {
+            out.push_str(&trace_text(&rules, &set_up, &[*game.position()], detail));
+        }
         let start_total = rules.seeds_in(game.position());
         for m in &s.moves {
             let legal: Vec<String> = game.legal_moves().iter().map(|m| m.label(&rules)).collect();
