@@ -156,8 +156,8 @@ has (`seeds`, `mover`, `direction`, ...): choose another. Variable names are low
 with underscores."
 
     TooManyVars "E0119" Error "More variables than the position holds"
-"The rules' variables take 16 slots at most (a variable each player has takes one a player; a
-set of holes takes two): no documented game needs more than a few."
+"The rules' variables take 24 slots at most (a variable each player has takes one a player; a
+set of holes takes four): no documented game needs more than a few."
 
     EffectSet "E0120" Error "An effect sets something that is not a variable of the right kind"
 "`set = { NAME = 'expression' }` gives a declared variable (`[vars.NAME]`) a new value: a
