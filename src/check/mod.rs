@@ -35,6 +35,52 @@ pub struct Loaded {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// Checks a ruleset as `sow check` does: [`load`] with `overrides`, then with each other value
+/// of each option in turn (the other options as given). A setting is checked for every value
+/// of its option, but what depends on the ruleset as a whole (the board's size, a start
+/// layout's length, a clause's holes) only for the values in force, so a value listed as an
+/// option and never loaded could break the ruleset unseen. Errors found with another value say
+/// which value; warnings are the values in force's only. Every problem, warnings included.
+pub fn check_every_value(source: &str, overrides: &[(String, String)]) -> Vec<Diagnostic> {
+    let loaded = match load(source, overrides) {
+        Ok(loaded) => loaded,
+        Err(diags) => return diags,
+    };
+    let mut diags = loaded.warnings;
+    for option in &loaded.rules.options {
+        for value in option.values.iter().filter(|&v| *v != option.value) {
+            let mut with: Vec<(String, String)> = (overrides.iter())
+                .filter(|(name, _)| *name != option.name)
+                .cloned()
+                .collect();
+            with.push((option.name.clone(), value.clone()));
+            let Err(found) = load(source, &with) else {
+                continue;
+            };
+            for mut d in found.into_iter().filter(Diagnostic::is_error) {
+                // One sentence: the value first, then the problem as the value in force would
+                // have said it.
+                let mut rest = d.message.chars();
+                let first: String = rest
+                    .next()
+                    .into_iter()
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                d.message = format!(
+                    "With option `{}` = \"{value}\": {first}{}",
+                    option.name,
+                    rest.as_str()
+                );
+                let seen = |e: &Diagnostic| e.span == d.span && e.message == d.message;
+                if !diags.iter().any(seen) {
+                    diags.push(d);
+                }
+            }
+        }
+    }
+    diags
+}
+
 /// Checks and compiles a ruleset. `overrides` set options (name, value), as `--option` does.
 /// On failure, every problem found is returned, warnings included.
 pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<Diagnostic>> {

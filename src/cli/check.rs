@@ -19,7 +19,9 @@ option never used, a condition that can never hold, relay sowing with no endless
 
 A file is checked whole in one run: every unknown key, wrong type, unknown word, missing key or
 table and number out of range (each at its place, in file order), then every problem the rules
-have (the board, the options, every error in every expression). Each diagnostic has a code;
+have (the board, the options, every error in every expression). Then each other value of
+each option, one at a time: an error only that value causes (a size past the board's limit, a
+layout of the wrong length) says which value. Each diagnostic has a code;
 `sow explain --code CODE` tells what it means. `-` reads the ruleset from standard input.
 
 Examples:
@@ -79,10 +81,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
             }
         };
         let (file, source) = (found.file, found.source);
-        let mut diags = match sow::check::load(&source, &args.options.options) {
-            Ok(loaded) => loaded.warnings,
-            Err(diags) => diags,
-        };
+        let mut diags = sow::check::check_every_value(&source, &args.options.options);
         if let Some(note) = found.note {
             diags.insert(0, Diagnostic::new(Code::NameNote, note));
         }
