@@ -1164,7 +1164,11 @@ impl MoveList {
         let (ccw, cw) = (self.mask, self.cw);
         if ccw == cw {
             // Every hole both ways (the usual list where the mover chooses): two moves a hole.
-            let dir = if k.is_multiple_of(2) { Dir::Ccw } else { Dir::Cw };
+            let dir = if k.is_multiple_of(2) {
+                Dir::Ccw
+            } else {
+                Dir::Cw
+            };
             return nth_hole(ccw, k / 2).map(|h| Move::towards(h, dir));
         }
         let mut rest = ccw | cw;
