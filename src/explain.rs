@@ -2016,10 +2016,7 @@ impl Explainer<'_> {
                 set if set.starts_with("sets.") && self.rules.sets.contains_key(&set[5..]) => {
                     let g = &self.rules.geometry;
                     let mask = self.rules.sets.get(&set[5..]).copied().unwrap_or(0);
-                    let labels: Vec<String> = (0..crate::rules::MAX_POSITIONS as u8)
-                        .filter(|&p| mask & crate::rules::bit(p) != 0)
-                        .map(|p| g.label(p))
-                        .collect();
+                    let labels = g.labels_of(mask);
                     format!("the set `{}` ({})", &set[5..], labels.join(", "))
                 }
                 other => match other.strip_prefix("option.") {

@@ -509,17 +509,9 @@ pub fn decided(decision: crate::engine::Decision, hole: Pos) -> crate::engine::M
     }
 }
 
-/// The labels of the holes of a mask of positions, in the board's order.
-fn labels_of(rules: &Rules, holes: Mask) -> Vec<String> {
-    (0..rules.geometry.positions)
-        .filter(|&h| holes & bit(h) != 0)
-        .map(|h| rules.geometry.label(h))
-        .collect()
-}
-
 /// The holes of a mask of positions, in the board's order: `n1, n2 or n4`.
 fn hole_list(rules: &Rules, holes: Mask) -> String {
-    let labels = labels_of(rules, holes);
+    let labels = rules.geometry.labels_of(holes);
     match labels.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
@@ -538,10 +530,7 @@ fn relay_words(rules: &Rules, c: ClauseId) -> String {
 /// A set of holes (a mask of positions) as the notation writes it: the labels joined by `+`,
 /// or `-` for none.
 fn set_labels(g: &crate::rules::Geometry, mask: Mask) -> String {
-    let labels: Vec<String> = (0..g.positions)
-        .filter(|&h| mask & crate::rules::bit(h) != 0)
-        .map(|h| g.label(h))
-        .collect();
+    let labels = g.labels_of(mask);
     if labels.is_empty() {
         "-".to_string()
     } else {
@@ -822,11 +811,7 @@ pub fn limit_name(limit: Limit) -> &'static str {
 }
 
 fn mask_labels(rules: &Rules, mask: Mask) -> String {
-    (0..rules.geometry.positions)
-        .filter(|&b| mask & bit(b) != 0)
-        .map(|b| rules.geometry.label(b))
-        .collect::<Vec<_>>()
-        .join(" ")
+    rules.geometry.labels_of(mask).join(" ")
 }
 
 /// Renders a trace as text. `boards` gives the position after each ply (by ply number order),
@@ -1589,7 +1574,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             holes,
             optional,
         } => {
-            json!({"event": "choice_offered", "clause": c(*clause), "holes": labels_of(rules, *holes), "optional": optional})
+            json!({"event": "choice_offered", "clause": c(*clause), "holes": rules.geometry.labels_of(*holes), "optional": optional})
         }
         Event::Placed {
             ply,
@@ -1644,12 +1629,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             waiting,
             ..
         } => {
-            let labels = |m: Mask| {
-                (0..g.positions)
-                    .filter(|&b| m & bit(b) != 0)
-                    .map(|b| g.label(b))
-                    .collect::<Vec<_>>()
-            };
+            let labels = |m: Mask| g.labels_of(m);
             let mut v = json!({
                 "event": "refill", "player": p(*player), "holes": holes, "seeds": seeds,
                 "closed": labels(*closed), "kept": kept,
@@ -1684,13 +1664,7 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::HolesWon { won, board } => {
             let won: serde_json::Map<String, Value> = (g.players())
                 .zip(won)
-                .map(|(q, &m)| {
-                    let labels: Vec<String> = (0..g.positions)
-                        .filter(|&b| m & bit(b) != 0)
-                        .map(|b| g.label(b))
-                        .collect();
-                    (rules.player_key(q).to_string(), json!(labels))
-                })
+                .map(|(q, &m)| (rules.player_key(q).to_string(), json!(g.labels_of(m))))
                 .collect();
             json!({"event": "holes_won", "won": won, "board": position_json(rules, board)})
         }

@@ -217,6 +217,14 @@ impl Geometry {
         (0..self.positions).filter(|&h| self.is_hole(h) && self.owner_of(h) == NOBODY)
     }
 
+    /// The labels of the positions of `mask`, in the board's order.
+    pub fn labels_of(&self, mask: Mask) -> Vec<String> {
+        (0..self.positions)
+            .filter(|&h| mask & bit(h) != 0)
+            .map(|h| self.label(h))
+            .collect()
+    }
+
     /// The neutral holes, as a mask.
     pub fn neutral_mask(&self) -> Mask {
         self.neutral_holes().fold(0, |m, h| m | bit(h))
@@ -454,6 +462,18 @@ pub fn holes_in(vars: &[i32], at: usize) -> Mask {
     (0..HOLES_WIDTH).fold(0, |m, k| {
         m | Mask::from(vars.get(at + k).copied().unwrap_or(0) as u32) << (32 * k)
     })
+}
+
+/// Puts hole number `h` into (`add`) or takes it out of the set of holes whose slots are at
+/// `at` (see [`holes_in`]); a number past the board changes nothing.
+pub fn mark_hole(vars: &mut [i32], at: usize, h: u32, add: bool) {
+    if h >= MAX_POSITIONS as u32 {
+        return;
+    }
+    if let Some(s) = vars.get_mut(at + (h / 32) as usize) {
+        let bit = (1u32 << (h % 32)) as i32;
+        *s = if add { *s | bit } else { *s & !bit };
+    }
 }
 
 /// Writes `holes` into the slots of a variable of kind `holes` at `at` (see [`holes_in`]).

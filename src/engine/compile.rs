@@ -117,13 +117,8 @@ impl EffectProgram {
                 } else {
                     0
                 };
-            let Ok(h) = u32::try_from(v) else { continue };
-            if h >= crate::rules::MAX_POSITIONS as u32 {
-                continue;
-            }
-            if let Some(s) = pos.vars.get_mut(at + (h / 32) as usize) {
-                let bit = (1u32 << (h % 32)) as i32;
-                *s = if *add { *s | bit } else { *s & !bit };
+            if let Ok(h) = u32::try_from(v) {
+                crate::rules::mark_hole(&mut pos.vars, at, h, *add);
             }
         }
         true
