@@ -491,8 +491,10 @@ pub fn put_holes(vars: &mut [i32], at: usize, holes: Mask) {
 pub struct EffectRule {
     pub id: ClauseId,
     pub when: BoolX,
-    /// Each variable set: its first slot, whether each player has one (the mover's is set),
-    /// and the value.
+    /// Whose own variables are set (`player`); `None` for the mover's.
+    pub player: Option<PlayerX>,
+    /// Each variable set: its first slot, whether each player has one (then `player`'s is
+    /// set), and the value.
     pub sets: Vec<(u8, bool, VarValue)>,
 }
 

@@ -980,8 +980,14 @@ pub struct Effect {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub when: Option<Expr>,
+    /// Whose own variables (those declared `per_player`) the effect sets, marks and unmarks: a
+    /// player expression, read with the new values, before any is set (default: `mover`).
+    /// Where it names nobody (the owner of a neutral hole), those variables are left alone.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub player: Option<Expr>,
     /// The new values: `{ NAME = 'expression' }`, all read before any is set. For a variable
-    /// each player has, the mover's is set.
+    /// each player has, that of `player` (the mover's by default) is set.
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, String>")]
     pub set: BTreeMap<toml::Spanned<String>, Expr>,

@@ -704,7 +704,8 @@ fn ruleset_text(s: &Spec) -> String {
             t += "\n[rounds]\nrestart = true\nnext_starter = \"loser\"\nmatch_winner = \"last_round\"\nmatch_ends = 'streak(south) >= 2 or streak(north) >= 2'\n";
             t += "\n[vars.streak]\nscope = \"game\"\nper_player = true\n";
             t += "\n[[effect]]\nname = \"a win\"\nat = \"round_end\"\nwhen = 'round_winner == mover'\nset = { streak = 'streak(mover) + 1' }\n";
-            t += "\n[[effect]]\nname = \"a loss\"\nat = \"round_end\"\nwhen = 'round_winner == opponent'\nset = { streak = '0' }\n";
+            // The winner ends the loser's streak: an effect on another player's variable.
+            t += "\n[[effect]]\nname = \"a loss\"\nat = \"round_end\"\nwhen = 'round_winner == mover'\nplayer = 'opponent'\nset = { streak = '0' }\n";
         }
         Some(_) if s.arrange == Some("rounds") => {
             t += "\n[rounds]\nnext_starter = \"richer\"\nclosed = 'filter(all_holes, number(hole) == 1 and cut)'\nmatch_ends = 'store(south) < 2 or store(north) < 2'\n";

@@ -2457,8 +2457,41 @@ impl Checker<'_> {
             self.error(d);
             ok = false;
         }
+        let player = match &e.player {
+            None => Some(None),
+            Some(p) => {
+                let whose = self.expression(
+                    p,
+                    facts,
+                    "in an effect's `player`",
+                    &e.name,
+                    typing::compile_player,
+                );
+                if ok && whose.is_some() && !sets.iter().any(|(_, per_player, _)| *per_player) {
+                    self.error(
+                        Diagnostic::new(
+                            Code::EffectSet,
+                            format!(
+                                "effect \"{}\" names whose variables it changes, but none of them is each player's own",
+                                e.name
+                            ),
+                        )
+                        .at(p.span())
+                        .hint("`player` chooses among the variables declared `per_player = true`; remove it, or declare the variable so"),
+                    );
+                    ok = false;
+                }
+                whose.map(Some)
+            }
+        };
         let when = when?;
-        ok.then_some(EffectRule { id, when, sets })
+        let player = player?;
+        ok.then_some(EffectRule {
+            id,
+            when,
+            player,
+            sets,
+        })
     }
 
     fn capture(&mut self, c: &Capture) -> Option<CaptureRule> {

@@ -60,8 +60,10 @@ fn either<T: 'static>(
 pub struct EffectProgram {
     pub id: ClauseId,
     pub when: Cond,
-    /// Each variable set: its first slot, whether each player has one (the mover's is set),
-    /// and its new value.
+    /// Whose own variables are set; `None` for the mover's (no call on the common path).
+    pub player: Option<Who>,
+    /// Each variable set: its first slot, whether each player has one (then `player`'s is
+    /// set), and its new value.
     pub sets: Vec<(usize, bool, Value)>,
 }
 
@@ -81,6 +83,8 @@ impl EffectProgram {
         if !(self.when)(cx, pos) {
             return false;
         }
+        // Whose own variables change is read with the values, before anything is set.
+        let whose = self.player.as_ref().map_or(cx.mover, |p| p(cx, pos));
         let mut values = [0i32; crate::rules::MAX_VARS];
         for (i, (_, _, value)) in self.sets.iter().enumerate() {
             let v = match value {
@@ -97,10 +101,14 @@ impl EffectProgram {
             }
         }
         for ((slot, per_player, value), v) in self.sets.iter().zip(values) {
+            if *per_player && usize::from(whose) >= crate::rules::MAX_SEATS {
+                // Nobody's own variables: a neutral hole's owner, a drawn round's winner.
+                continue;
+            }
             let Value::Mark(_, add) = value else {
                 let at = slot
                     + if *per_player {
-                        usize::from(cx.mover)
+                        usize::from(whose)
                     } else {
                         0
                     };
@@ -113,7 +121,7 @@ impl EffectProgram {
             // hole changes nothing.
             let at = slot
                 + if *per_player {
-                    crate::rules::HOLES_WIDTH * usize::from(cx.mover)
+                    crate::rules::HOLES_WIDTH * usize::from(whose)
                 } else {
                     0
                 };
@@ -1174,6 +1182,7 @@ impl Compiler<'_> {
         EffectProgram {
             id: e.id,
             when: self.cond(&e.when),
+            player: e.player.as_ref().map(|p| self.who(p)),
             sets: e
                 .sets
                 .iter()
