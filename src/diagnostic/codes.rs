@@ -163,7 +163,8 @@ set of holes takes four): no documented game needs more than a few."
 "`set = { NAME = 'expression' }` gives a declared variable (`[vars.NAME]`) a new value: a
 number for a number, a condition for a flag, a direction for a direction. A set of holes
 (`kind = \"holes\"`) is changed by `mark = { NAME = 'hole' }` and `unmark`, not by `set`; an
-effect that changes nothing is refused."
+effect that changes nothing is refused, and so is `player` (whose own variables change) on
+an effect none of whose variables is declared `per_player`."
 
     EffectMoment "E0121" Error "An effect at a moment it cannot be tried"
 "Effects are tried at `drop`, `lap_end` or `move_end`, after the capture clauses of that
