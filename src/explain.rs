@@ -508,15 +508,24 @@ impl Explainer<'_> {
             if self.rules.relay.as_ref().is_some_and(|r| r.reverse) {
                 s.say("Each relay turns the direction round: the next lap is sown the other way.");
             }
-            if !matches!(r.optional, Setting::Fixed(false)) {
-                let may = self.either(
-                    &r.optional,
-                    "yes: where the relay would lift a hole, the move stops and the mover answers `continue` (the relay is made) or `stop` (the move ends where the lap ended, its move-end clauses tried)",
-                    "no: every relay is made",
-                );
-                s.say(format!(
-                    "Whether the mover may stop instead of relaying: {may}."
-                ));
+            let stop = "the move stops and the mover answers `continue` (the relay is made) or `stop` (the move ends where the lap ended, its move-end clauses tried)";
+            match r.optional.as_ref().map(|t| (t, t.get_ref())) {
+                None | Some((_, ruleset::Toggle::Setting(Setting::Fixed(false)))) => {}
+                Some((t, ruleset::Toggle::When(text))) => {
+                    let e = ruleset::Expr::new(t.span(), text.clone());
+                    s.say(format!("The mover may stop instead of relaying where the condition below holds: there {stop}; elsewhere the relay is made."));
+                    s.note(self.note("the relay is on offer when", &e, Ctx::Move));
+                }
+                Some((_, ruleset::Toggle::Setting(o))) => {
+                    let may = self.either(
+                        o,
+                        &format!("yes: where the relay would lift a hole, {stop}"),
+                        "no: every relay is made",
+                    );
+                    s.say(format!(
+                        "Whether the mover may stop instead of relaying: {may}."
+                    ));
+                }
             }
             if f.end.endless_move.is_none() {
                 s.say("A move whose laps never end is not given an outcome under [end]: the default applies (each player takes their own row, most seeds wins).");

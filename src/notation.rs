@@ -787,7 +787,7 @@ impl Reader<'_> {
                 || rules
                     .relay
                     .as_ref()
-                    .is_some_and(|r| r.id == id && r.optional)
+                    .is_some_and(|r| r.id == id && r.may_stop())
         };
         let clause = clause.strip_prefix('c').and_then(|n| n.parse::<u16>().ok());
         let dir = match *dir {

@@ -883,8 +883,15 @@ pub struct RelayRule {
     /// Whether each relay turns the direction round.
     pub reverse: bool,
     pub when: BoolX,
-    /// Whether the mover may stop instead of relaying.
-    pub optional: bool,
+    /// Where the mover may stop instead of relaying (`false`: never).
+    pub optional: BoolX,
+}
+
+impl RelayRule {
+    /// Whether the mover may ever stop instead of relaying.
+    pub fn may_stop(&self) -> bool {
+        self.optional != BoolX::Const(false)
+    }
 }
 
 /// The holes each player owns in one layout of owners, as masks of positions in turn order

@@ -522,10 +522,12 @@ pub struct Relay {
     pub reverse: Setting<bool>,
     /// Whether the mover may stop instead of relaying: where the relay would lift a hole, the
     /// move stops, and the mover's next ply is `continue` (the relay is made) or `stop` (the
-    /// move ends there, its move-end clauses tried).
+    /// move ends there, its move-end clauses tried). `true`, an option's value, or a condition
+    /// read where the relay would be made (`'own(last)'`): the relay is offered only where it
+    /// holds, and made at once elsewhere.
     #[serde(default)]
-    #[schemars(with = "Setting<bool>")]
-    pub optional: Setting<bool>,
+    #[schemars(with = "Option<Toggle>")]
+    pub optional: Option<toml::Spanned<Toggle>>,
     /// The lap relays only when this holds; otherwise the move ends. Defaults to "the hole to
     /// lift held seeds before the last drop" (`seeds(last) > 1` for `landing`,
     /// `seeds(next(last)) > 0` for `next`).
@@ -1429,6 +1431,61 @@ impl Give {
             Amount::Number(_) => None,
             Amount::Expression(text) => Some(Expr::new(self.seeds.span(), text.clone())),
         }
+    }
+}
+
+/// A switch written as `true` or `false`, as an option's value (`{ option = "NAME" }`), or as a
+/// condition read each time the switch is asked (`'own(last)'`).
+#[derive(Debug, Clone)]
+pub enum Toggle {
+    Setting(Setting<bool>),
+    When(String),
+}
+
+impl<'de> Deserialize<'de> for Toggle {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        // A boolean is the value itself, a string a condition, a table an option's value; the
+        // table is read by the same deserializer, so the option's name keeps its span.
+        struct ToggleVisitor;
+        impl<'de> serde::de::Visitor<'de> for ToggleVisitor {
+            type Value = Toggle;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("`true`, `false`, a condition, or a table { option = \"NAME\" }")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Toggle::Setting(Setting::Fixed(v)))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Toggle::When(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                OptionRef::<bool>::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|o| Toggle::Setting(Setting::FromOption(o)))
+            }
+        }
+        de.deserialize_any(ToggleVisitor)
+    }
+}
+
+impl JsonSchema for Toggle {
+    fn schema_name() -> String {
+        "Toggle".to_string()
+    }
+
+    fn json_schema(generator: &mut schemars::r#gen::SchemaGenerator) -> schemars::schema::Schema {
+        use schemars::schema::{Schema, SchemaObject, SubschemaValidation};
+        let setting = generator.subschema_for::<Setting<bool>>();
+        let condition = generator.subschema_for::<String>();
+        Schema::Object(SchemaObject {
+            subschemas: Some(Box::new(SubschemaValidation {
+                any_of: Some(vec![setting, condition]),
+                ..Default::default()
+            })),
+            ..Default::default()
+        })
     }
 }
 

@@ -608,7 +608,12 @@ fn ruleset_text(s: &Spec) -> String {
         t += "reverse = true\n";
     }
     if s.relay.is_some() && s.optional_capture {
-        t += "optional = true\n";
+        // Offered everywhere, or only where the lap ends in the mover's own row.
+        t += if s.seeds % 2 == 0 {
+            "optional = 'own(last)'\n"
+        } else {
+            "optional = true\n"
+        };
     }
     t += &format!(
         "\n[start]\nfirst = \"{}\"\n",

@@ -317,7 +317,18 @@ impl Checker<'_> {
                     .and_then(|n| self.compile_node_bool(&n, LAP_END, "in a relay condition", 0)),
             };
             let reverse = self.setting(&r.reverse, "sowing.relay.reverse");
-            let optional = self.setting(&r.optional, "sowing.relay.optional");
+            let optional = match &r.optional {
+                None => Some(BoolX::Const(false)),
+                Some(t) => match t.get_ref() {
+                    ruleset::Toggle::When(text) => {
+                        let e = Expr::new(t.span(), text.clone());
+                        self.condition(&e, LAP_END, "in the relay's `optional`", "relay")
+                    }
+                    ruleset::Toggle::Setting(s) => {
+                        self.setting(s, "sowing.relay.optional").map(BoolX::Const)
+                    }
+                },
+            };
             (id, from, hole, reverse.zip(optional), when)
         });
 
@@ -922,7 +933,7 @@ impl Checker<'_> {
         // A move that stops for the mover's decision goes on from the position, which does not
         // keep what the lap's last hole held before its last seed: `landed_on` cannot be read
         // where a move may stop.
-        let stops = rules.relay.as_ref().is_some_and(|r| r.optional)
+        let stops = rules.relay.as_ref().is_some_and(|r| r.may_stop())
             || (rules.lap_captures.iter())
                 .chain(&rules.move_captures)
                 .any(|c| c.optional || c.choose.is_some());

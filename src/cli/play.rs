@@ -805,7 +805,7 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
             "  Where your move stops at a capture on offer, take makes it and leave declines it.\n",
         );
     }
-    if rules.relay.as_ref().is_some_and(|r| r.optional) {
+    if rules.relay.as_ref().is_some_and(|r| r.may_stop()) {
         more.push_str("  Where your move stops at a relay on offer, continue makes it and stop ends the move.\n");
     }
     let how = if rules.geometry.rows == 1 {

@@ -106,12 +106,7 @@ impl EffectProgram {
                 continue;
             }
             let Value::Mark(_, add) = value else {
-                let at = slot
-                    + if *per_player {
-                        usize::from(whose)
-                    } else {
-                        0
-                    };
+                let at = slot + if *per_player { usize::from(whose) } else { 0 };
                 if let Some(s) = pos.vars.get_mut(at) {
                     *s = v;
                 }
@@ -227,8 +222,9 @@ pub struct RelayProgram {
     /// Whether each relay turns the direction round.
     pub reverse: bool,
     pub when: RelayWhen,
-    /// Whether the mover may stop instead of relaying (the move stops for their decision).
-    pub optional: bool,
+    /// Where the mover may stop instead of relaying (the move stops for their decision);
+    /// `None` where they never may.
+    pub optional: Option<Cond>,
 }
 
 /// When a lap relays. Whatever the condition says, the hole the next lap lifts must hold seeds.
@@ -455,7 +451,7 @@ impl Program {
             && rules
                 .relay
                 .as_ref()
-                .is_none_or(|r| r.hole.is_none() && !r.reverse && !r.optional)
+                .is_none_or(|r| r.hole.is_none() && !r.reverse && !r.may_stop())
             && rules.claim_clause.is_none()
             && rules.skips.iter().all(|k| !may_fire(&k.when))
             && rules.redirects.iter().all(|r| !may_fire(&r.when))
@@ -506,7 +502,7 @@ impl Program {
                 hole: r.hole.as_ref().map(|h| c.hole(h)),
                 reverse: r.reverse,
                 when: c.relay_when(r),
-                optional: r.optional,
+                optional: r.may_stop().then(|| c.cond(&r.optional)),
             }),
             lift: match (&rules.lift, &rules.pieces) {
                 (Some(n), _) => Lifting::Part(c.num(n)),

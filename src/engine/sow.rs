@@ -1832,7 +1832,10 @@ impl<'a> Mover<'a> {
                 }
                 return LapOutcome::End(last);
             }
-            if relay.optional && relaying == Relaying::Offered {
+            if relaying == Relaying::Offered
+                && let Some(may_stop) = &relay.optional
+                && may_stop(cx, pos)
+            {
                 self.stop_at(relay.id, false, pos, cx);
                 if T::EVENTS {
                     tracer.event(Event::RelayOffered {
