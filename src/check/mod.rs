@@ -36,45 +36,75 @@ pub struct Loaded {
 }
 
 /// Checks a ruleset as `sow check` does: [`load`] with `overrides`, then with each other value
-/// of each option in turn (the other options as given). A setting is checked for every value
-/// of its option, but what depends on the ruleset as a whole (the board's size, a start
-/// layout's length, a clause's holes) only for the values in force, so a value listed as an
-/// option and never loaded could break the ruleset unseen. Errors found with another value say
-/// which value; warnings are the values in force's only. Every problem, warnings included.
+/// of each option in turn, then with each pair of other values of two options (the other
+/// options as given). A setting is checked for every value of its option, but what depends on
+/// the ruleset as a whole (the board's size, a start layout's length, a clause's holes) only
+/// for the values in force, so a value listed as an option and never loaded could break the
+/// ruleset unseen. Errors found with other values say which; an error a pair causes is said
+/// only where neither value alone caused it. Warnings are the values in force's only. Three
+/// values together are not tried: the pairs keep the work near the square of the values, where
+/// every combination would be their product. Every problem, warnings included.
 pub fn check_every_value(source: &str, overrides: &[(String, String)]) -> Vec<Diagnostic> {
     let loaded = match load(source, overrides) {
         Ok(loaded) => loaded,
         Err(diags) => return diags,
     };
     let mut diags = loaded.warnings;
-    for option in &loaded.rules.options {
-        for value in option.values.iter().filter(|&v| *v != option.value) {
-            let mut with: Vec<(String, String)> = (overrides.iter())
-                .filter(|(name, _)| *name != option.name)
-                .cloned()
-                .collect();
-            with.push((option.name.clone(), value.clone()));
-            let Err(found) = load(source, &with) else {
+    // Each other value of each option, then each pair of other values of two options: a
+    // problem a pair causes that neither value causes alone is said once, naming both.
+    let others: Vec<Vec<(&str, &str)>> = (loaded.rules.options.iter())
+        .map(|o| {
+            (o.values.iter())
+                .filter(|&v| *v != o.value)
+                .map(|v| (o.name.as_str(), v.as_str()))
+                .collect()
+        })
+        .collect();
+    let mut trials: Vec<Vec<(&str, &str)>> = others.iter().flatten().map(|&v| vec![v]).collect();
+    for (i, first) in others.iter().enumerate() {
+        for second in others.iter().skip(i + 1) {
+            for &a in first {
+                trials.extend(second.iter().map(|&b| vec![a, b]));
+            }
+        }
+    }
+    // What was found, as the values in force would have said it (place and message).
+    let mut found_before: Vec<(Option<std::ops::Range<usize>>, String)> = Vec::new();
+    for trial in trials {
+        let mut with: Vec<(String, String)> = (overrides.iter())
+            .filter(|(name, _)| trial.iter().all(|(n, _)| name != n))
+            .cloned()
+            .collect();
+        with.extend(trial.iter().map(|&(n, v)| (n.to_string(), v.to_string())));
+        let Err(found) = load(source, &with) else {
+            continue;
+        };
+        for mut d in found.into_iter().filter(Diagnostic::is_error) {
+            let said = (d.span.clone(), d.message.clone());
+            if trial.len() > 1 && found_before.contains(&said) {
                 continue;
-            };
-            for mut d in found.into_iter().filter(Diagnostic::is_error) {
-                // One sentence: the value first, then the problem as the value in force would
-                // have said it.
-                let mut rest = d.message.chars();
-                let first: String = rest
-                    .next()
-                    .into_iter()
-                    .flat_map(char::to_lowercase)
-                    .collect();
-                d.message = format!(
-                    "With option `{}` = \"{value}\": {first}{}",
-                    option.name,
-                    rest.as_str()
-                );
-                let seen = |e: &Diagnostic| e.span == d.span && e.message == d.message;
-                if !diags.iter().any(seen) {
-                    diags.push(d);
-                }
+            }
+            found_before.push(said);
+            // One sentence: the values first, then the problem as the values in force would
+            // have said it.
+            let mut rest = d.message.chars();
+            let first: String = rest
+                .next()
+                .into_iter()
+                .flat_map(char::to_lowercase)
+                .collect();
+            let values: Vec<String> = (trial.iter())
+                .map(|(n, v)| format!("`{n}` = \"{v}\""))
+                .collect();
+            d.message = format!(
+                "With option{} {}: {first}{}",
+                if values.len() > 1 { "s" } else { "" },
+                values.join(" and "),
+                rest.as_str()
+            );
+            let seen = |e: &Diagnostic| e.span == d.span && e.message == d.message;
+            if !diags.iter().any(seen) {
+                diags.push(d);
             }
         }
     }

@@ -21,7 +21,8 @@ A file is checked whole in one run: every unknown key, wrong type, unknown word,
 table and number out of range (each at its place, in file order), then every problem the rules
 have (the board, the options, every error in every expression). Then each other value of
 each option, one at a time: an error only that value causes (a size past the board's limit, a
-layout of the wrong length) says which value. Each diagnostic has a code;
+layout of the wrong length) says which value. Then each pair of other values of two options:
+an error only the pair causes names both (three together are not tried). Each diagnostic has a code;
 `sow explain --code CODE` tells what it means. `-` reads the ruleset from standard input.
 
 Examples:
