@@ -508,6 +508,13 @@ impl Explainer<'_> {
             if self.rules.relay.as_ref().is_some_and(|r| r.reverse) {
                 s.say("Each relay turns the direction round: the next lap is sown the other way.");
             }
+            if let Some(e) = &r.lift {
+                s.say("A relay lifts part of the hole (`hole`), at least one seed and at most all of them:");
+                // `hole` here is the hole the relay lifts.
+                let outer = self.in_aggregate.replace(Some("the hole lifted".into()));
+                s.note(self.note("seeds lifted", e, Ctx::Move));
+                self.in_aggregate.replace(outer);
+            }
             let stop = "the move stops and the mover answers `continue` (the relay is made) or `stop` (the move ends where the lap ended, its move-end clauses tried)";
             match r.optional.as_ref().map(|t| (t, t.get_ref())) {
                 None | Some((_, ruleset::Toggle::Setting(Setting::Fixed(false)))) => {}

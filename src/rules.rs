@@ -885,6 +885,8 @@ pub struct RelayRule {
     pub when: BoolX,
     /// Where the mover may stop instead of relaying (`false`: never).
     pub optional: BoolX,
+    /// How many seeds a relay lifts from the hole it lifts (`hole`); `None` for all.
+    pub lift: Option<IntX>,
 }
 
 impl RelayRule {

@@ -405,7 +405,7 @@ pub struct Sowing {
     pub closed_holes: Setting<ClosedHoles>,
     /// How many seeds a move lifts from the hole played (default: all of them): an
     /// expression over `origin`, e.g. `seeds(origin) - 1` to leave one seed behind. Relayed
-    /// laps lift whole holes.
+    /// laps lift whole holes, unless `[sowing.relay] lift` says otherwise.
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub lift: Option<Expr>,
@@ -534,6 +534,12 @@ pub struct Relay {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub when: Option<Expr>,
+    /// How many seeds each relay lifts from the hole it lifts (`hole`), default all: a number
+    /// expression, e.g. `seeds(hole) - 1` to leave one behind. At least one seed is lifted,
+    /// and at most the hole's all.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub lift: Option<Expr>,
     /// The documented clause this relay implements.
     #[serde(default)]
     pub cites: Option<String>,

@@ -607,6 +607,11 @@ fn ruleset_text(s: &Spec) -> String {
     if s.relay.is_some() && s.reverse {
         t += "reverse = true\n";
     }
+    if s.relay.is_some() && s.leave_one {
+        // Part of a relayed hole, at least one seed (a third of a hole of fewer than three
+        // would be none).
+        t += "lift = 'seeds(hole) / 3'\n";
+    }
     if s.relay.is_some() && s.optional_capture {
         // Offered everywhere, or only where the lap ends in the mover's own row.
         t += if s.seeds % 2 == 0 {

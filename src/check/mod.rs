@@ -359,7 +359,12 @@ impl Checker<'_> {
                     }
                 },
             };
-            (id, from, hole, reverse.zip(optional), when)
+            let lift = match &r.lift {
+                None => Some(None),
+                Some(e) => (self.number_expr(e, LAP_END | facts::BOUND, "in the relay's `lift`", "relay"))
+                    .map(Some),
+            };
+            (id, from, hole, reverse.zip(optional).zip(lift), when)
         });
 
         let mut drop_captures = Vec::new();
@@ -870,18 +875,21 @@ impl Checker<'_> {
         }
 
         let relay = match relay {
-            Some((id, from, hole, Some((reverse, optional)), Some(when))) => Some(RelayRule {
-                id,
-                from,
-                hole: match hole {
-                    Some(Some(h)) => Some(h),
-                    Some(None) => return None,
-                    None => None,
-                },
-                reverse,
-                when,
-                optional,
-            }),
+            Some((id, from, hole, Some(((reverse, optional), lift)), Some(when))) => {
+                Some(RelayRule {
+                    id,
+                    from,
+                    hole: match hole {
+                        Some(Some(h)) => Some(h),
+                        Some(None) => return None,
+                        None => None,
+                    },
+                    reverse,
+                    when,
+                    optional,
+                    lift,
+                })
+            }
             Some(_) => return None,
             None => None,
         };
@@ -1939,6 +1947,11 @@ impl Checker<'_> {
         } else if f.sowing.lift.is_some() {
             Some((
                 "`[sowing] lift`, which leaves part of a hole",
+                "a piece is sown with its whole hole: remove `lift`, or the pieces",
+            ))
+        } else if f.sowing.relay.as_ref().is_some_and(|r| r.lift.is_some()) {
+            Some((
+                "`[sowing.relay] lift`, which leaves part of a hole",
                 "a piece is sown with its whole hole: remove `lift`, or the pieces",
             ))
         } else if !f.sowing.redirect.is_empty() {

@@ -285,8 +285,13 @@ pub struct ArrangeProgram {
 pub enum Lifting {
     /// Everything, seeds alone.
     All,
-    /// On the move's first lap, as many as the rules say (`[sowing] lift`); everything after.
-    Part(Num),
+    /// On the move's first lap, as many as `[sowing] lift` says; on a relay's, as many as
+    /// `[sowing.relay] lift` says (its hole bound as `hole`); everything where the one that
+    /// applies is not given.
+    Part {
+        first: Option<Num>,
+        relay: Option<Num>,
+    },
     /// Everything, pieces (`[pieces]`) among the seeds: each is given the drop it falls at.
     WithPieces,
 }
@@ -448,6 +453,7 @@ impl Program {
             && rules.drop_effects.is_empty()
             && rules.lap_effects.is_empty()
             && rules.lift.is_none()
+            && rules.relay.as_ref().is_none_or(|r| r.lift.is_none())
             && rules
                 .relay
                 .as_ref()
@@ -504,10 +510,16 @@ impl Program {
                 when: c.relay_when(r),
                 optional: r.may_stop().then(|| c.cond(&r.optional)),
             }),
-            lift: match (&rules.lift, &rules.pieces) {
-                (Some(n), _) => Lifting::Part(c.num(n)),
-                (None, Some(_)) => Lifting::WithPieces,
+            lift: match (
+                rules.lift.as_ref(),
+                rules.relay.as_ref().and_then(|r| r.lift.as_ref()),
+            ) {
+                (None, None) if rules.pieces.is_some() => Lifting::WithPieces,
                 (None, None) => Lifting::All,
+                (first, relay) => Lifting::Part {
+                    first: first.map(|n| c.num(n)),
+                    relay: relay.map(|n| c.num(n)),
+                },
             },
             stop_everywhere: !rules.skips.is_empty()
                 || !rules.redirects.is_empty()

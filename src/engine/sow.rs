@@ -1164,10 +1164,26 @@ impl<'a> Mover<'a> {
             let mut pieces = 0;
             hand = match &self.program.lift {
                 // The move's first lap lifts what the rules say (the rest stays).
-                Lifting::Part(lift) if lap == 1 && at == self.origin => {
+                Lifting::Part {
+                    first: Some(lift), ..
+                } if lap == 1 && at == self.origin => {
                     let all = pos.seeds(at);
                     let n = lift(cx, pos).clamp(0, i64::from(all));
                     let n = u16::try_from(n).unwrap_or(all);
+                    pos.set(at, all - n);
+                    n
+                }
+                // A relay's lap (a lap after the first that lifts a hole): at least one seed,
+                // the hole read as `hole`.
+                Lifting::Part {
+                    relay: Some(lift), ..
+                } if lap > 1 => {
+                    let all = pos.seeds(at);
+                    let bound = cx.bound;
+                    cx.bound = at;
+                    let n = lift(cx, pos).clamp(1, i64::from(all.max(1)));
+                    cx.bound = bound;
+                    let n = u16::try_from(n).unwrap_or(all).min(all);
                     pos.set(at, all - n);
                     n
                 }
@@ -1176,7 +1192,7 @@ impl<'a> Mover<'a> {
                     pieces = self.pieces_lifted(pos, at, n);
                     n
                 }
-                Lifting::All | Lifting::Part(_) => pos.lift(at),
+                Lifting::All | Lifting::Part { .. } => pos.lift(at),
             };
             if T::EVENTS {
                 tracer.event(Event::Lift {
