@@ -85,46 +85,69 @@ impl EffectProgram {
         }
         // Whose own variables change is read with the values, before anything is set.
         let whose = self.player.as_ref().map_or(cx.mover, |p| p(cx, pos));
+        if let [(slot, per_player, value)] = self.sets.as_slice() {
+            // One variable, as most effects have: nothing to keep apart.
+            let v = Self::read(value, cx, pos);
+            Self::write((*slot, *per_player, value), v, whose, pos);
+            return true;
+        }
         let mut values = [0i32; crate::rules::MAX_VARS];
         for (i, (_, _, value)) in self.sets.iter().enumerate() {
-            let v = match value {
-                Value::Number(n) => {
-                    let n = n(cx, pos);
-                    i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX })
-                }
-                Value::Flag(c) => i32::from(c(cx, pos)),
-                Value::Dir(d) => d(cx, pos),
-                Value::Mark(h, _) => i32::from(h(cx, pos)),
-            };
             if let Some(slot) = values.get_mut(i) {
-                *slot = v;
+                *slot = Self::read(value, cx, pos);
             }
         }
         for ((slot, per_player, value), v) in self.sets.iter().zip(values) {
-            if *per_player && usize::from(whose) >= crate::rules::MAX_SEATS {
-                // Nobody's own variables: a neutral hole's owner, a drawn round's winner.
-                continue;
-            }
-            let Value::Mark(_, add) = value else {
-                let at = slot + if *per_player { usize::from(whose) } else { 0 };
-                if let Some(s) = pos.vars.get_mut(at) {
-                    *s = v;
-                }
-                continue;
-            };
-            // A set of holes takes HOLES_WIDTH slots (a player's own: as many a player); no
-            // hole changes nothing.
-            let at = slot
-                + if *per_player {
-                    crate::rules::HOLES_WIDTH * usize::from(whose)
-                } else {
-                    0
-                };
-            if let Ok(h) = u32::try_from(v) {
-                crate::rules::mark_hole(&mut pos.vars, at, h, *add);
-            }
+            Self::write((*slot, *per_player, value), v, whose, pos);
         }
         true
+    }
+
+    /// A variable's new value, in its slot's form.
+    #[inline(always)]
+    fn read(value: &Value, cx: &Cx<'_>, pos: &Position) -> i32 {
+        match value {
+            Value::Number(n) => {
+                let n = n(cx, pos);
+                i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX })
+            }
+            Value::Flag(c) => i32::from(c(cx, pos)),
+            Value::Dir(d) => d(cx, pos),
+            Value::Mark(h, _) => i32::from(h(cx, pos)),
+        }
+    }
+
+    /// Writes a value read by [`Self::read`] into its variable, `whose` own where each player
+    /// has one.
+    #[inline(always)]
+    fn write(
+        (slot, per_player, value): (usize, bool, &Value),
+        v: i32,
+        whose: Player,
+        pos: &mut Position,
+    ) {
+        if per_player && usize::from(whose) >= crate::rules::MAX_SEATS {
+            // Nobody's own variables: a neutral hole's owner, a drawn round's winner.
+            return;
+        }
+        let Value::Mark(_, add) = value else {
+            let at = slot + if per_player { usize::from(whose) } else { 0 };
+            if let Some(s) = pos.vars.get_mut(at) {
+                *s = v;
+            }
+            return;
+        };
+        // A set of holes takes HOLES_WIDTH slots (a player's own: as many a player); no hole
+        // changes nothing.
+        let at = slot
+            + if per_player {
+                crate::rules::HOLES_WIDTH * usize::from(whose)
+            } else {
+                0
+            };
+        if let Ok(h) = u32::try_from(v) {
+            crate::rules::mark_hole(&mut pos.vars, at, h, *add);
+        }
     }
 }
 
