@@ -614,7 +614,7 @@ fn ruleset_text(s: &Spec) -> String {
     }
     if s.relay.is_some() && s.optional_capture {
         // Offered everywhere, or only where the lap ends in the mover's own row.
-        t += if s.seeds % 2 == 0 {
+        t += if s.seeds.is_multiple_of(2) {
             "optional = 'own(last)'\n"
         } else {
             "optional = true\n"
