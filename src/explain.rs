@@ -516,14 +516,15 @@ impl Explainer<'_> {
                 self.in_aggregate.replace(outer);
             }
             let stop = "the move stops and the mover answers `continue` (the relay is made) or `stop` (the move ends where the lap ended, its move-end clauses tried)";
-            match r.optional.as_ref().map(|t| (t, t.get_ref())) {
-                None | Some((_, ruleset::Toggle::Setting(Setting::Fixed(false)))) => {}
-                Some((t, ruleset::Toggle::When(text))) => {
-                    let e = ruleset::Expr::new(t.span(), text.clone());
+            match r.optional.as_ref().map(|t| t.get_ref()) {
+                None | Some(ruleset::Toggle::Setting(Setting::Fixed(false))) => {}
+                Some(ruleset::Toggle::When(_)) => {
                     s.say(format!("The mover may stop instead of relaying where the condition below holds: there {stop}; elsewhere the relay is made."));
-                    s.note(self.note("the relay is on offer when", &e, Ctx::Move));
+                    if let Some(e) = r.optional_condition() {
+                        s.note(self.note("the relay is on offer when", &e, Ctx::Move));
+                    }
                 }
-                Some((_, ruleset::Toggle::Setting(o))) => {
+                Some(ruleset::Toggle::Setting(o)) => {
                     let may = self.either(
                         o,
                         &format!("yes: where the relay would lift a hole, {stop}"),

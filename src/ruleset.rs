@@ -545,6 +545,18 @@ pub struct Relay {
     pub cites: Option<String>,
 }
 
+impl Relay {
+    /// `optional` as a condition to compile, where it is written as one (its place in the file
+    /// that of the string).
+    pub fn optional_condition(&self) -> Option<Expr> {
+        let t = self.optional.as_ref()?;
+        match t.get_ref() {
+            Toggle::When(text) => Some(Expr::new(t.span(), text.clone())),
+            Toggle::Setting(_) => None,
+        }
+    }
+}
+
 /// The hole lifted for the next lap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1442,7 +1454,10 @@ impl Give {
 
 /// A switch written as `true` or `false`, as an option's value (`{ option = "NAME" }`), or as a
 /// condition read each time the switch is asked (`'own(last)'`).
-#[derive(Debug, Clone)]
+// Its schema is derived; it is read by hand (as `Count` is), so that an option's name keeps its
+// place in the file.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged)]
 pub enum Toggle {
     Setting(Setting<bool>),
     When(String),
@@ -1473,25 +1488,6 @@ impl<'de> Deserialize<'de> for Toggle {
             }
         }
         de.deserialize_any(ToggleVisitor)
-    }
-}
-
-impl JsonSchema for Toggle {
-    fn schema_name() -> String {
-        "Toggle".to_string()
-    }
-
-    fn json_schema(generator: &mut schemars::r#gen::SchemaGenerator) -> schemars::schema::Schema {
-        use schemars::schema::{Schema, SchemaObject, SubschemaValidation};
-        let setting = generator.subschema_for::<Setting<bool>>();
-        let condition = generator.subschema_for::<String>();
-        Schema::Object(SchemaObject {
-            subschemas: Some(Box::new(SubschemaValidation {
-                any_of: Some(vec![setting, condition]),
-                ..Default::default()
-            })),
-            ..Default::default()
-        })
     }
 }
 

@@ -347,17 +347,14 @@ impl Checker<'_> {
                     .and_then(|n| self.compile_node_bool(&n, LAP_END, "in a relay condition", 0)),
             };
             let reverse = self.setting(&r.reverse, "sowing.relay.reverse");
-            let optional = match &r.optional {
+            let optional = match r.optional.as_ref().map(|t| t.get_ref()) {
                 None => Some(BoolX::Const(false)),
-                Some(t) => match t.get_ref() {
-                    ruleset::Toggle::When(text) => {
-                        let e = Expr::new(t.span(), text.clone());
-                        self.condition(&e, LAP_END, "in the relay's `optional`", "relay")
-                    }
-                    ruleset::Toggle::Setting(s) => {
-                        self.setting(s, "sowing.relay.optional").map(BoolX::Const)
-                    }
-                },
+                Some(ruleset::Toggle::Setting(s)) => {
+                    self.setting(s, "sowing.relay.optional").map(BoolX::Const)
+                }
+                Some(ruleset::Toggle::When(_)) => r.optional_condition().and_then(|e| {
+                    self.condition(&e, LAP_END, "in the relay's `optional`", "relay")
+                }),
             };
             let lift = match &r.lift {
                 None => Some(None),

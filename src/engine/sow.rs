@@ -1181,9 +1181,10 @@ impl<'a> Mover<'a> {
                     let all = pos.seeds(at);
                     let bound = cx.bound;
                     cx.bound = at;
-                    let n = lift(cx, pos).clamp(1, i64::from(all.max(1)));
+                    // The relay lifts only a hole holding seeds, so `all` is at least one.
+                    let n = lift(cx, pos).max(1).min(i64::from(all));
                     cx.bound = bound;
-                    let n = u16::try_from(n).unwrap_or(all).min(all);
+                    let n = u16::try_from(n).unwrap_or(all);
                     pos.set(at, all - n);
                     n
                 }
