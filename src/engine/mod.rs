@@ -813,7 +813,13 @@ impl Default for MoveList {
 #[inline(always)]
 fn nth_hole(mask: Mask, n: usize) -> Option<Pos> {
     let (low, high) = (mask as u64, (mask >> 64) as u64);
-    let in_low = low.count_ones() as usize;
+    // A board of up to 64 positions needs no count of the first word: the bits are cleared
+    // in it alone.
+    let in_low = if high == 0 {
+        usize::MAX
+    } else {
+        low.count_ones() as usize
+    };
     let (mut rest, skip, base) = if n < in_low {
         (low, n, 0)
     } else {
@@ -823,6 +829,15 @@ fn nth_hole(mask: Mask, n: usize) -> Option<Pos> {
         rest &= rest.wrapping_sub(1);
     }
     (rest != 0).then(|| base + rest.trailing_zeros() as Pos)
+}
+
+/// The positions in a mask. Without a `popcnt` instruction in the baseline target, counting a
+/// word is a dozen instructions, so a second word that is empty (every board of up to 64
+/// positions) is not counted.
+#[inline(always)]
+fn holes_in(mask: Mask) -> u32 {
+    let high = (mask >> 64) as u64;
+    (mask as u64).count_ones() + if high == 0 { 0 } else { high.count_ones() }
 }
 
 /// Whether size bit `k` is set in a mask of entry sizes.
@@ -997,7 +1012,8 @@ impl MoveList {
     }
 
     pub fn len(&self) -> usize {
-        (self.mask.count_ones() + self.cw.count_ones()) as usize + usize::from(self.others())
+        let chosen = if self.cw == 0 { 0 } else { holes_in(self.cw) };
+        (holes_in(self.mask) + chosen) as usize + usize::from(self.others())
     }
 
     pub fn is_empty(&self) -> bool {
