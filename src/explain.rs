@@ -669,10 +669,16 @@ impl Explainer<'_> {
                     e,
                     ctx,
                 ));
-            } else if !resown {
+            } else if let Some(p) = &c.player {
+                s.note(self.hole_note(
+                    "the seeds of each hole taken go to (read before they are lifted, `hole` naming the hole; where it names nobody, the hole is left as it is)",
+                    p,
+                    ctx,
+                ));
+            } else if !resown && let Some(to) = &c.to {
                 s.say(format!(
                     "The seeds go {}.",
-                    self.setting(&c.to, |d| destination(*d).to_string())
+                    self.setting(to, |d| destination(*d).to_string())
                 ));
             }
             if c.keep.is_some() {

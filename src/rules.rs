@@ -709,6 +709,8 @@ pub struct CaptureRule {
     /// Every hole of a set, taken after `take` (the set read before anything is taken).
     pub take_set: Option<SetX>,
     pub to: Destination,
+    /// Who receives the seeds, in place of `to`, read for each hole taken (`hole`).
+    pub player: Option<PlayerX>,
     /// The hole the seeds taken are put into, instead of being banked.
     pub into: Option<HoleX>,
     pub chain: Option<(BoolX, HoleX)>,
@@ -745,6 +747,7 @@ impl CaptureRule {
             || self.choose.as_ref().is_some_and(|x| x.reads(fact))
             || self.take_seeds.as_ref().is_some_and(|x| x.reads(fact))
             || self.into.as_ref().is_some_and(|x| x.reads(fact))
+            || self.player.as_ref().is_some_and(|x| x.reads(fact))
     }
 }
 

@@ -851,7 +851,16 @@ pub struct Capture {
     #[schemars(with = "Option<String>")]
     pub take_seeds: Option<Expr>,
     /// Who receives the seeds (with `into`, whose capture it is: only the trace names them).
-    pub to: Setting<Destination>,
+    /// Give this or `player`.
+    #[serde(default)]
+    pub to: Option<Setting<Destination>>,
+    /// Who receives the seeds, as a player expression, in place of `to`: read for each hole
+    /// taken, before its seeds are lifted, `hole` naming it, e.g. `'if(last_seed, mover,
+    /// owner(hole))'` or `'if(hole in won(south), south, north)'`. Where it names nobody (the
+    /// owner of a neutral hole) that hole is left as it is.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub player: Option<Expr>,
     /// A hole the taken seeds are put into instead of being banked: a hole expression read
     /// when the clause fires, before anything is taken, e.g. `'last'` or `'origin'`. They
     /// stay on the board (they count in `move_captures`). A clause whose `into` names no hole

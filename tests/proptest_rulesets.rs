@@ -643,8 +643,17 @@ fn ruleset_text(s: &Spec) -> String {
             }
             then => then,
         };
+        // A third of the captures to a hole's owner name the taker by an expression: the
+        // owner, or at a drop the sower for the lap's last seed.
+        let to = match (to, at) {
+            ("owner", "drop") if s.seeds.is_multiple_of(3) => {
+                "player = 'if(last_seed, mover, owner(hole))'".to_string()
+            }
+            ("owner", _) if s.seeds.is_multiple_of(3) => "player = 'owner(hole)'".to_string(),
+            (to, _) => format!("to = \"{to}\""),
+        };
         t += &format!(
-            "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\nto = \"{to}\"\nthen = \"{then}\"\n"
+            "\n[[capture]]\nname = \"capture {i}\"\nat = \"{at}\"\nwhen = '{when}'\ntake = [{take}]\n{to}\nthen = \"{then}\"\n"
         );
         if claim {
             t += "claim = true\n";

@@ -1884,9 +1884,9 @@ impl Checker<'_> {
             for c in &f.capture {
                 let to_piece = matches!(
                     c.to,
-                    Setting::Fixed(
+                    Some(Setting::Fixed(
                         ruleset::Destination::PieceHolder | ruleset::Destination::PieceOwner
-                    )
+                    ))
                 );
                 if to_piece {
                     refuse(
@@ -2604,7 +2604,17 @@ impl Checker<'_> {
             .cancel_if
             .as_ref()
             .map(|e| self.condition(e, facts, place, &c.name));
-        let to = self.setting(&c.to, "to");
+        let to = self.capture_taker(c);
+        // Read for each hole taken, before it is lifted: `hole` names it.
+        let player = (c.player.as_ref()).map(|p| {
+            self.expression(
+                p,
+                facts | facts::BOUND,
+                "in a capture's `player`",
+                &c.name,
+                typing::compile_player,
+            )
+        });
         let optional = self.setting(&c.optional, "capture.optional");
         if matches!(c.at, Moment::Drop | Moment::Put | Moment::Pick) && c.choose.is_some() {
             let d = Diagnostic::new(
@@ -2744,6 +2754,7 @@ impl Checker<'_> {
             take: take?,
             take_set: given(take_set)?,
             to: to?,
+            player: given(player)?,
             into,
             chain,
             cancel_if: given(cancel_if)?,
@@ -2757,6 +2768,31 @@ impl Checker<'_> {
             optional: optional?,
             keep_dropped: c.keep == Some(ruleset::Keep::Dropped),
         })
+    }
+
+    /// Who a capture gives its seeds to: `to`, or `player` (a player expression, compiled by
+    /// the caller; the mover stands for it in the checks that read `to`). Exactly one is given.
+    fn capture_taker(&mut self, c: &Capture) -> Option<ruleset::Destination> {
+        match (&c.to, &c.player) {
+            (Some(to), None) => self.setting(to, "to"),
+            (None, Some(_)) => Some(ruleset::Destination::Mover),
+            (_, player) => {
+                let d = Diagnostic::new(
+                    Code::CaptureTaker,
+                    format!(
+                        "capture clause \"{}\" must say who receives the seeds: `to = \"...\"` or `player = '...'`, one of them",
+                        c.name
+                    ),
+                )
+                .hint("`to = \"mover\"` (or `opponent`, `owner`, `removed`) names a fixed taker; `player = 'owner(hole)'` a player expression read for each hole taken");
+                let d = match player {
+                    Some(p) => d.at(p.span()),
+                    None => d.near(key_near(self.source, c.when.span().start, "take")),
+                };
+                self.error(d);
+                None
+            }
+        }
     }
 
     /// Refuses what captured seeds put into a hole (`into`) cannot go with.

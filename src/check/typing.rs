@@ -116,7 +116,7 @@ pub const NAMES: &[NameDoc] = &[
         name: "hole",
         ty: Type::Hole,
         needs: facts::BOUND,
-        doc: "in a chain: the hole just taken; in `take_seeds`: the hole taken; in a relay's `lift`: the hole lifted; in an aggregate's body: each hole of its set in turn",
+        doc: "in a chain: the hole just taken; in `take_seeds` and a capture's `player`: the hole taken; in a relay's `lift`: the hole lifted; in an aggregate's body: each hole of its set in turn",
     },
     NameDoc {
         name: "mover",
@@ -983,7 +983,7 @@ fn meaningful(needs: u32) -> Option<(&'static str, &'static str)> {
         ),
         facts::BOUND => (
             "the hole a chain has just taken, the hole a capture takes part of, the hole a relay lifts, or an aggregate's hole",
-            "only in a chain's `while` and `step`, a capture's `take_seeds`, a relay's `lift`, and in the body of an aggregate such as `count(holes_of(mover), seeds(hole) == 0)`",
+            "only in a chain's `while` and `step`, a capture's `take_seeds` and `player`, a relay's `lift`, and in the body of an aggregate such as `count(holes_of(mover), seeds(hole) == 0)`",
         ),
         facts::DROP => (
             "whether the seed just dropped is the lap's last",

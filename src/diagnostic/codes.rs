@@ -303,6 +303,12 @@ relay's condition says (the capturing seed moving on from the landing hole, for 
 rules need a `[sowing.relay]` to say which hole the next lap lifts. A relay whose condition
 never holds (`when = 'false'`) relays only after such captures."
 
+    CaptureTaker "E0144" Error "A capture that says no taker, or two, for its seeds"
+"A capture clause says who receives the seeds it takes: either a fixed taker, `to = \"mover\"`
+(or `opponent`, `owner`, `removed`, a piece's holder or owner, or an option's value), or a
+player expression read for each hole taken, `player = '...'`, with `hole` naming that hole
+(`'owner(hole)'`, `'if(last_seed, mover, owner(hole))'`). Give exactly one of them."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

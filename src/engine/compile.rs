@@ -157,6 +157,8 @@ impl EffectProgram {
 pub struct CaptureProgram {
     pub id: ClauseId,
     pub to: Destination,
+    /// Who receives the seeds, in place of `to`: read for each hole taken (`hole`).
+    pub player: Option<Who>,
     pub then: After,
     pub claim: bool,
     pub when: Cond,
@@ -419,6 +421,7 @@ impl Program {
         let capture = |r: &CaptureRule| CaptureProgram {
             id: r.id,
             to: r.to,
+            player: r.player.as_ref().map(|p| c.who(p)),
             then: r.then,
             claim: r.claim,
             optional: r.optional,

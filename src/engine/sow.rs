@@ -1,7 +1,7 @@
 //! One move: laps of sowing, relays, captures, and the exact detection of endless moves.
 
 use super::compile::{
-    CaptureProgram, InFull, Lifting, Program, Redirected, RelayProgram, RelayWhen, Takes,
+    CaptureProgram, InFull, Lifting, Program, Redirected, RelayProgram, RelayWhen, Takes, Who,
 };
 use super::eval::Cx;
 use super::history::Brent;
@@ -2028,8 +2028,9 @@ impl<'a> Mover<'a> {
             }
         };
         if fires {
-            // A capture reads the hole dropped into as both `here` and `last`.
-            cx.at(at, at, lap_origin, false);
+            // A capture reads the hole dropped into as both `here` and `last`, and whether the
+            // seed was the lap's last as its condition did.
+            cx.at(at, at, lap_origin, last_seed);
             self.capture(rule, pos, cx, tracer);
         }
     }
@@ -2244,18 +2245,25 @@ impl<'a> Mover<'a> {
         if !g.is_hole(h) || (rule.to == Destination::Owner && g.owner_of(h) == NOBODY) {
             return 0;
         }
+        let to = match (&rule.player, rule.to) {
+            (Some(player), _) => match self.taker(player, pos, cx, h) {
+                // Nobody to take it (the owner of a neutral hole): the hole is left.
+                NOBODY => return 0,
+                p => Some(p),
+            },
+            (None, Destination::Mover) => Some(self.player),
+            (None, Destination::Opponent) => Some(self.player ^ 1),
+            (None, Destination::Owner) => Some(g.owner_of(h)),
+            // A piece's holder or owner is a rule with pieces, whose takes are taken apart
+            // below, where they are found.
+            (None, Destination::Removed | Destination::PieceHolder | Destination::PieceOwner) => {
+                None
+            }
+        };
         let seeds = pos.lift(h);
         if seeds == 0 {
             return 0;
         }
-        let to = match rule.to {
-            Destination::Mover => Some(self.player),
-            Destination::Opponent => Some(self.player ^ 1),
-            Destination::Owner => Some(g.owner_of(h)),
-            // A piece's holder or owner is a rule with pieces, whose takes are taken apart
-            // below, where they are found.
-            Destination::Removed | Destination::PieceHolder | Destination::PieceOwner => None,
-        };
         if rule.apart {
             // Pieces, and what the capture keeps where it fell: out of line, few rules have
             // them.
@@ -2316,6 +2324,22 @@ impl<'a> Mover<'a> {
 }
 
 impl Mover<'_> {
+    /// Who a capture's `player` gives the seeds of `h` to, read with `hole` naming `h`, before
+    /// it is lifted; [`NOBODY`] leaves the hole.
+    #[cold]
+    #[inline(never)]
+    fn taker(&self, player: &Who, pos: &Position, cx: &mut Cx<'_>, h: Pos) -> Player {
+        let bound = cx.bound;
+        cx.bound = h;
+        let p = player(cx, pos);
+        cx.bound = bound;
+        if self.rules.geometry.players().contains(&p) {
+            p
+        } else {
+            NOBODY
+        }
+    }
+
     /// Who a capture to the piece just dropped gives the seeds to: its holder, or its first
     /// owner (`to = "piece_holder"` or `"piece_owner"`); the mover when a seed was dropped.
     #[cold]
