@@ -914,7 +914,9 @@ pub struct Capture {
     /// Whether the mover may decline the capture (default `false`: every capture on offer is
     /// made). For `lap_end` and `move_end` clauses: where the condition holds and the capture
     /// would take seeds, the move stops and the mover decides, `take` or `leave`; leaving it,
-    /// the move goes on as if the condition had not held.
+    /// the move goes on as if the condition had not held, so the later clauses of the same
+    /// moment are tried: an optional clause before another with the same condition offers a
+    /// choice between the two.
     #[serde(default)]
     #[schemars(with = "Setting<bool>")]
     pub optional: Setting<bool>,
