@@ -1405,8 +1405,13 @@ impl Explainer<'_> {
                 o.option.get_ref()
             ),
             Seeds::Chosen(r) => format!(
-                "The holes start as the option `{}` chooses; here S[{}] N[{}], {total} seeds in all.",
-                r.option.get_ref(),
+                "The holes start as {} choose{}; here S[{}] N[{}], {total} seeds in all.",
+                choosers(r),
+                if r.map.values().any(|v| matches!(v, Seeds::Chosen(_))) {
+                    ""
+                } else {
+                    "s"
+                },
                 start(0),
                 start(1)
             ),
@@ -2474,6 +2479,31 @@ fn moment(m: Moment) -> &'static str {
         Moment::PlayEnd => {
             "once play has ended (the game's, or each round's in a match), before the ending shares out the seeds left: once for each player still in play, in turn order, the mover being that player"
         }
+    }
+}
+
+/// The options a choice of seeds follows, outermost first: `the option `a``, or for a choice
+/// within a choice `the options `a` and `b``.
+fn choosers(r: &ruleset::OptionRef<Seeds>) -> String {
+    fn collect(r: &ruleset::OptionRef<Seeds>, names: &mut Vec<String>) {
+        if !names.contains(r.option.get_ref()) {
+            names.push(r.option.get_ref().clone());
+        }
+        for v in r.map.values() {
+            if let Seeds::Chosen(inner) = v {
+                collect(inner, names);
+            }
+        }
+    }
+    let mut names = Vec::new();
+    collect(r, &mut names);
+    match names.as_slice() {
+        [one] => format!("the option `{one}`"),
+        [rest @ .., last] => format!(
+            "the options {} and `{last}`",
+            rest.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ),
+        [] => String::new(),
     }
 }
 

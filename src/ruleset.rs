@@ -179,9 +179,11 @@ pub enum Seeds {
     Layout(Layout),
     /// The same count in every hole, taken from an option whose values are numbers.
     FromOption(CountOption),
-    /// A layout chosen by an option: `{ option = "NAME", map = { value = { south = [...],
-    /// north = [...] }, ... } }`.
-    Chosen(OptionRef<Layout>),
+    /// Seeds chosen by an option: `{ option = "NAME", map = { value = { south = [...],
+    /// north = [...] }, ... } }`. Each value of the map is itself any of these forms: a
+    /// count, a layout, or a choice by another option (`{ option = "holes", map = { "13" = {
+    /// option = "layout", map = { ... } } } }`), so a layout may follow two options.
+    Chosen(OptionRef<Seeds>),
 }
 
 /// A whole number, or `{ option = "NAME" }` naming an option whose values are numbers.
@@ -314,7 +316,7 @@ impl<'de> Deserialize<'de> for Seeds {
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(
                     "a seed count, { south = [...], north = [...] }, { option = \"NAME\" } \
-                     or { option = \"NAME\", map = { VALUE = { south = [...], north = [...] } } }",
+                     or { option = \"NAME\", map = { VALUE = seeds, ... } }",
                 )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Seeds, E> {
@@ -338,7 +340,7 @@ impl<'de> Deserialize<'de> for Seeds {
                         "south" => south = Some(map.next_value::<Vec<u32>>()?),
                         "north" => north = Some(map.next_value::<Vec<u32>>()?),
                         "option" => option = Some(map.next_value::<toml::Spanned<String>>()?),
-                        "map" => layouts = Some(map.next_value::<BTreeMap<String, Layout>>()?),
+                        "map" => layouts = Some(map.next_value::<BTreeMap<String, Seeds>>()?),
                         other => {
                             return Err(serde::de::Error::unknown_field(
                                 other,

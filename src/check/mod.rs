@@ -1663,13 +1663,27 @@ impl Checker<'_> {
 
     fn initial(&mut self, b: &ruleset::Board, g: &Geometry) -> Option<[u16; MAX_POSITIONS]> {
         let per = g.holes_per_player as usize;
-        let (south, north): (Vec<u32>, Vec<u32>) = match b.seeds.get_ref() {
+        // A choice by an option is followed to the seeds its value names, which may be a
+        // choice by another option in turn (each step goes one table deeper, so it ends).
+        // Every option the choice names is used, those of the values not chosen included.
+        fn named(s: &Seeds, used: &mut std::collections::BTreeSet<String>) {
+            if let Seeds::Chosen(r) = s {
+                used.insert(r.option.get_ref().clone());
+                r.map.values().for_each(|v| named(v, used));
+            }
+        }
+        named(b.seeds.get_ref(), &mut self.used.borrow_mut());
+        let mut seeds = b.seeds.get_ref().clone();
+        while let Seeds::Chosen(r) = seeds {
+            seeds = self.setting(&Setting::FromOption(r), "board.seeds")?;
+        }
+        let (south, north): (Vec<u32>, Vec<u32>) = match &seeds {
             Seeds::Uniform(n) => (vec![*n; per], vec![*n; per]),
             Seeds::FromOption(o) => {
                 let n = self.count_option(&o.option, "board.seeds")?;
                 (vec![n; per], vec![n; per])
             }
-            Seeds::Layout(_) | Seeds::Chosen(_) if g.rows == 1 => {
+            Seeds::Layout(_) if g.rows == 1 => {
                 self.error(
                     Diagnostic::new(
                         Code::LayoutLength,
@@ -1680,14 +1694,8 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            Seeds::Layout(_) | Seeds::Chosen(_) => {
-                let l = match b.seeds.get_ref() {
-                    Seeds::Chosen(r) => {
-                        &self.setting(&Setting::FromOption(r.clone()), "board.seeds")?
-                    }
-                    Seeds::Layout(l) => l,
-                    _ => return None,
-                };
+            Seeds::Chosen(_) => return None,
+            Seeds::Layout(l) => {
                 for (who, v) in [("south", &l.south), ("north", &l.north)] {
                     if v.len() != per {
                         self.error(
