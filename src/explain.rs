@@ -2501,7 +2501,10 @@ fn choosers(r: &ruleset::OptionRef<Seeds>) -> String {
         [one] => format!("the option `{one}`"),
         [rest @ .., last] => format!(
             "the options {} and `{last}`",
-            rest.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            rest.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         [] => String::new(),
     }
