@@ -10,8 +10,52 @@ use crate::diagnostic::Code;
 #[grammar = "../grammar/expr.pest"]
 struct ExprParser;
 
-/// Parses one expression.
+/// Runs the parser, recording parse attempts for the error's message or not (`detail`). The
+/// setting is global to the parser library and read when a parse starts, so setting it and
+/// starting the parse happen under one lock: a parse on another thread cannot change it
+/// between the two.
+fn parse_with(
+    text: &str,
+    detail: bool,
+) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _parsing = DETAIL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    pest::set_error_detail(detail);
+    ExprParser::parse(Rule::expression, text)
+}
+
+/// The most expressions the parse cache keeps (per thread); a full cache starts again empty.
+const CACHED: usize = 4096;
+
+thread_local! {
+    /// Expressions already parsed on this thread, by their text. Loading a ruleset parses
+    /// each expression more than once (the file's structure is checked before its clauses),
+    /// and `sow check` loads a ruleset again for each other value of each option and each
+    /// pair of them: most of a load's time was parsing the same texts again.
+    static PARSED: std::cell::RefCell<std::collections::HashMap<String, Result<Node, SyntaxError>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Parses one expression (or finds it already parsed: see [`PARSED`]).
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
+    if let Some(parsed) = PARSED.with(|cache| cache.borrow().get(text).cloned()) {
+        return parsed;
+    }
+    let parsed = parse_anew(text);
+    PARSED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHED {
+            cache.clear();
+        }
+        cache.insert(text.to_owned(), parsed.clone());
+    });
+    parsed
+}
+
+/// Parses one expression from its text.
+fn parse_anew(text: &str) -> Result<Node, SyntaxError> {
     if text.len() > MAX_LEN {
         return Err(SyntaxError {
             code: Code::ExprTooLong,
@@ -24,9 +68,23 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
         });
     }
     check_depth(text)?;
-    // Parse attempts name the literal tokens (`)`, `,`, `]`) that could come at the fault.
-    pest::set_error_detail(true);
-    let mut pairs = ExprParser::parse(Rule::expression, text).map_err(|e| from_pest(e, text))?;
+    // Most expressions parse: they are parsed without the record of parse attempts, which
+    // costs most of the time of a parse. One that does not is parsed again with it, so that
+    // the message can name the literal tokens (`)`, `,`, `]`) that could come at the fault.
+    let mut pairs = match parse_with(text, false) {
+        Ok(pairs) => pairs,
+        Err(_) => {
+            return Err(parse_with(text, true).err().map_or_else(
+                || SyntaxError {
+                    code: Code::ExprSyntax,
+                    message: "this expression could not be parsed".into(),
+                    span: 0..text.len(),
+                    hint: None,
+                },
+                |e| from_pest(e, text),
+            ));
+        }
+    };
     let top = pairs
         .next()
         .and_then(|p| p.into_inner().next())
