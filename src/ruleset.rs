@@ -229,13 +229,15 @@ impl<'de> Deserialize<'de> for Count {
     }
 }
 
-/// What each player holds at the start (`[board] held`): the same count for each, or a count
-/// per player by name.
+/// What each player holds at the start (`[board] held`): the same count for each, a count
+/// per player by name, or either chosen by an option (`{ option = "NAME", map = { VALUE =
+/// held, ... } }`, each value of the map itself any of these forms), as `[board] seeds` is.
 #[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged)]
 pub enum Held {
     Each(Count),
     PerPlayer(BTreeMap<String, u32>),
+    Chosen(OptionRef<Held>),
 }
 
 impl<'de> Deserialize<'de> for Held {
@@ -246,7 +248,7 @@ impl<'de> Deserialize<'de> for Held {
             type Value = Held;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(
-                    "a whole number, { option = \"NAME\" } or a number per player ({ south = 18, north = 0 })",
+                    "a whole number, { option = \"NAME\" }, a number per player ({ south = 18, north = 0 }) or { option = \"NAME\", map = { VALUE = held, ... } }",
                 )
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Held, E> {
@@ -256,11 +258,13 @@ impl<'de> Deserialize<'de> for Held {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Held, A::Error> {
-                let mut option = None;
+                let (mut option, mut chosen) = (None, None);
                 let mut each = BTreeMap::new();
                 while let Some(key) = map.next_key::<String>()? {
                     if key == "option" {
                         option = Some(map.next_value::<toml::Spanned<String>>()?);
+                    } else if key == "map" {
+                        chosen = Some(map.next_value::<BTreeMap<String, Held>>()?);
                     } else {
                         let n = map.next_value::<u32>()?;
                         if each.insert(key.clone(), n).is_some() {
@@ -271,9 +275,11 @@ impl<'de> Deserialize<'de> for Held {
                     }
                 }
                 match (option, each.is_empty()) {
-                    (Some(option), true) => {
-                        Ok(Held::Each(Count::FromOption(CountOption { option })))
-                    }
+                    (Some(option), true) => Ok(match chosen {
+                        Some(map) => Held::Chosen(OptionRef { option, map }),
+                        None => Held::Each(Count::FromOption(CountOption { option })),
+                    }),
+                    (None, _) if chosen.is_some() => Err(serde::de::Error::missing_field("option")),
                     (None, false) => Ok(Held::PerPlayer(each)),
                     (Some(_), false) => Err(serde::de::Error::custom(
                         "`held` is an option's count or a number per player, not both",

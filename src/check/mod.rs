@@ -1765,7 +1765,20 @@ impl Checker<'_> {
         let Some(held) = &b.held else {
             return Some(each);
         };
-        match held.get_ref() {
+        // A choice by an option is followed to what its value names, as for the seeds.
+        fn named(h: &ruleset::Held, used: &mut BTreeSet<String>) {
+            if let ruleset::Held::Chosen(r) = h {
+                used.insert(r.option.get_ref().clone());
+                r.map.values().for_each(|v| named(v, used));
+            }
+        }
+        named(held.get_ref(), &mut self.used.borrow_mut());
+        let mut chosen = held.get_ref().clone();
+        while let ruleset::Held::Chosen(r) = chosen {
+            chosen = self.setting(&Setting::FromOption(r), "board.held")?;
+        }
+        match &chosen {
+            ruleset::Held::Chosen(_) => return None,
             ruleset::Held::Each(count) => {
                 let n = match count {
                     ruleset::Count::Number(n) => *n,
