@@ -531,9 +531,23 @@ fn ruleset_text(s: &Spec) -> String {
             if s.store_left { "left" } else { "right" }
         );
     }
-    t += &format!("seeds = {}\n", s.seeds);
-    if s.arrange == Some("lay") {
-        t += "held = 2\n";
+    // Half the rulesets choose the seeds (and what each player holds) by two options, one
+    // choice within the other; the values in force give the same start.
+    let chosen = s.seeds.is_multiple_of(2);
+    if chosen {
+        t += &format!(
+            "seeds = {{ option = \"start\", map = {{ given = {{ option = \"fill\", map = {{ full = {n}, light = 1 }} }}, other = {n} }} }}\n",
+            n = s.seeds
+        );
+    } else {
+        t += &format!("seeds = {}\n", s.seeds);
+    }
+    match (s.arrange == Some("lay"), chosen) {
+        (true, true) => {
+            t += "held = { option = \"start\", map = { given = { south = 2, north = 2 }, other = 2 } }\n";
+        }
+        (true, false) => t += "held = 2\n",
+        (false, _) => {}
     }
     if s.neutral.is_some() && s.ring {
         t += &format!("neutral = [\"r1\", \"r{}\"]\n", s.holes + 1);
@@ -778,6 +792,10 @@ fn ruleset_text(s: &Spec) -> String {
     }
     if s.row_empty_ends {
         t += "\n[[end.when]]\nname = \"a row is empty\"\nwhen = 'row_seeds(south) == 0 or row_seeds(north) == 0'\nremaining = \"owners\"\nresult = \"most_seeds\"\n";
+    }
+    if chosen {
+        t += "\n[options.start]\nquestion = \"Which start?\"\nvalues = [\"given\", \"other\"]\ndefault = \"given\"\nwhy = \"generated\"\n";
+        t += "\n[options.fill]\nquestion = \"How full?\"\nvalues = [\"full\", \"light\"]\ndefault = \"full\"\nwhy = \"generated\"\n";
     }
     t
 }
