@@ -50,12 +50,9 @@ fn scenarios() {
         // A set-up position in which the player to move cannot move ends the game (or its
         // round) at once: the trace says how, before any move.
         let mut set_up = Vec::new();
-        let mut game = match &s.position {
-            Some(p) => Game::from_position_traced(
-                rules.clone(),
-                parse_position(&rules, p).expect("position"),
-                &mut set_up,
-            ),
+        let position = (s.position.as_ref()).map(|p| parse_position(&rules, p).expect("position"));
+        let mut game = match position {
+            Some(p) => Game::from_position_traced(rules.clone(), p, &mut set_up),
             None => Game::new(rules.clone()),
         };
         let detail = match s.detail.as_deref() {
@@ -63,7 +60,9 @@ fn scenarios() {
             Some("laps") => Detail::Laps,
             _ => Detail::Drops,
         };
-        let mut out = format!("start {}\n", sow::render::board(&rules, game.position()));
+        // The start as set up: an ending at once is in the trace that follows.
+        let start = position.unwrap_or(*game.position());
+        let mut out = format!("start {}\n", sow::render::board(&rules, &start));
         if !set_up.is_empty() {
             out.push_str(&trace_text(&rules, &set_up, &[*game.position()], detail));
         }
