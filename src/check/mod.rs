@@ -45,7 +45,9 @@ pub struct Loaded {
 /// values together are not tried: the pairs keep the work near the square of the values, where
 /// every combination would be their product. Every problem, warnings included.
 pub fn check_every_value(source: &str, overrides: &[(String, String)]) -> Vec<Diagnostic> {
-    let loaded = match load(source, overrides) {
+    // The file's syntax and structure do not depend on the options: read once for every load.
+    let read = structure::read(source);
+    let loaded = match load_read(source, &read, overrides) {
         Ok(loaded) => loaded,
         Err(diags) => return diags,
     };
@@ -76,7 +78,7 @@ pub fn check_every_value(source: &str, overrides: &[(String, String)]) -> Vec<Di
             .cloned()
             .collect();
         with.extend(trial.iter().map(|&(n, v)| (n.to_string(), v.to_string())));
-        let Err(found) = load(source, &with) else {
+        let Err(found) = load_read(source, &read, &with) else {
             continue;
         };
         for mut d in found.into_iter().filter(Diagnostic::is_error) {
@@ -114,9 +116,17 @@ pub fn check_every_value(source: &str, overrides: &[(String, String)]) -> Vec<Di
 /// Checks and compiles a ruleset. `overrides` set options (name, value), as `--option` does.
 /// On failure, every problem found is returned, warnings included.
 pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<Diagnostic>> {
-    let read = structure::read(source);
-    let Some(file) = read.file else {
-        return Err(read.diagnostics);
+    load_read(source, &structure::read(source), overrides)
+}
+
+/// [`load`] of a file already read (its syntax and structure checked, `read`).
+fn load_read(
+    source: &str,
+    read: &structure::Read,
+    overrides: &[(String, String)],
+) -> Result<Loaded, Vec<Diagnostic>> {
+    let Some(file) = &read.file else {
+        return Err(read.diagnostics.clone());
     };
     let mut checker = Checker {
         source,
@@ -132,7 +142,7 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
         players: Vec::new(),
         labels: Vec::new(),
     };
-    let rules = checker.ruleset(&file, overrides);
+    let rules = checker.ruleset(file, overrides);
     let Checker { mut diags, .. } = checker;
     if !read.diagnostics.is_empty() {
         // The structural pass mended the tree: what the checker says of a stand-in is not
@@ -141,7 +151,7 @@ pub fn load(source: &str, overrides: &[(String, String)]) -> Result<Loaded, Vec<
             Some(span) => !structure::is_stand_in(source, span),
             None => !read.stood_in,
         });
-        diags.splice(0..0, read.diagnostics);
+        diags.splice(0..0, read.diagnostics.iter().cloned());
     }
     // Top to bottom, as an author reads the file; problems with no place come last.
     diags.sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
