@@ -1405,13 +1405,8 @@ impl Explainer<'_> {
                 o.option.get_ref()
             ),
             Seeds::Chosen(r) => format!(
-                "The holes start as {} choose{}; here S[{}] N[{}], {total} seeds in all.",
+                "The holes start as {}; here S[{}] N[{}], {total} seeds in all.",
                 choosers(r),
-                if r.map.values().any(|v| matches!(v, Seeds::Chosen(_))) {
-                    ""
-                } else {
-                    "s"
-                },
                 start(0),
                 start(1)
             ),
@@ -2482,25 +2477,23 @@ fn moment(m: Moment) -> &'static str {
     }
 }
 
-/// The options a choice of seeds follows, outermost first: `the option `a``, or for a choice
-/// within a choice `the options `a` and `b``.
-fn choosers(r: &ruleset::OptionRef<Seeds>) -> String {
-    fn collect(r: &ruleset::OptionRef<Seeds>, names: &mut Vec<String>) {
+/// The options a choice follows, outermost first, and their verb: `the option `a` chooses`,
+/// or for a choice within a choice `the options `a` and `b` choose`.
+fn choosers<T: ruleset::OptionChoice>(r: &ruleset::OptionRef<T>) -> String {
+    fn collect<T: ruleset::OptionChoice>(r: &ruleset::OptionRef<T>, names: &mut Vec<String>) {
         if !names.contains(r.option.get_ref()) {
             names.push(r.option.get_ref().clone());
         }
-        for v in r.map.values() {
-            if let Seeds::Chosen(inner) = v {
-                collect(inner, names);
-            }
+        for inner in r.map.values().filter_map(T::choice) {
+            collect(inner, names);
         }
     }
     let mut names = Vec::new();
     collect(r, &mut names);
     match names.as_slice() {
-        [one] => format!("the option `{one}`"),
+        [one] => format!("the option `{one}` chooses"),
         [rest @ .., last] => format!(
-            "the options {} and `{last}`",
+            "the options {} and `{last}` choose",
             rest.iter()
                 .map(|n| format!("`{n}`"))
                 .collect::<Vec<_>>()

@@ -186,6 +186,31 @@ pub enum Seeds {
     Chosen(OptionRef<Seeds>),
 }
 
+/// A value that may be chosen by an option, each value of the choice being such a value in
+/// turn (`[board] seeds`, `[board] held`).
+pub trait OptionChoice: Sized {
+    /// The choice, where the value is one.
+    fn choice(&self) -> Option<&OptionRef<Self>>;
+}
+
+impl OptionChoice for Seeds {
+    fn choice(&self) -> Option<&OptionRef<Self>> {
+        match self {
+            Seeds::Chosen(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+impl OptionChoice for Held {
+    fn choice(&self) -> Option<&OptionRef<Self>> {
+        match self {
+            Held::Chosen(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
 /// A whole number, or `{ option = "NAME" }` naming an option whose values are numbers.
 #[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged)]

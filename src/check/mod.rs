@@ -1671,22 +1671,32 @@ impl Checker<'_> {
         ok.then(|| Geometry::build(rows as u8, holes as u8, b.stores, b.store_side))
     }
 
-    fn initial(&mut self, b: &ruleset::Board, g: &Geometry) -> Option<[u16; MAX_POSITIONS]> {
-        let per = g.holes_per_player as usize;
-        // A choice by an option is followed to the seeds its value names, which may be a
-        // choice by another option in turn (each step goes one table deeper, so it ends).
-        // Every option the choice names is used, those of the values not chosen included.
-        fn named(s: &Seeds, used: &mut std::collections::BTreeSet<String>) {
-            if let Seeds::Chosen(r) = s {
+    /// A value that may be chosen by an option (`key`), followed to what the values in force
+    /// name: a choice's value may be a choice by another option in turn (each step goes one
+    /// table deeper, so it ends). Every option the choice names is used, those of the values
+    /// not chosen included.
+    fn follow<T: ruleset::OptionChoice + DeserializeOwned + Clone>(
+        &mut self,
+        value: &T,
+        key: &str,
+    ) -> Option<T> {
+        fn named<T: ruleset::OptionChoice>(v: &T, used: &mut BTreeSet<String>) {
+            if let Some(r) = v.choice() {
                 used.insert(r.option.get_ref().clone());
                 r.map.values().for_each(|v| named(v, used));
             }
         }
-        named(b.seeds.get_ref(), &mut self.used.borrow_mut());
-        let mut seeds = b.seeds.get_ref().clone();
-        while let Seeds::Chosen(r) = seeds {
-            seeds = self.setting(&Setting::FromOption(r), "board.seeds")?;
+        named(value, &mut self.used.borrow_mut());
+        let mut value = value.clone();
+        while let Some(r) = value.choice() {
+            value = self.setting(&Setting::FromOption(r.clone()), key)?;
         }
+        Some(value)
+    }
+
+    fn initial(&mut self, b: &ruleset::Board, g: &Geometry) -> Option<[u16; MAX_POSITIONS]> {
+        let per = g.holes_per_player as usize;
+        let seeds = self.follow(b.seeds.get_ref(), "board.seeds")?;
         let (south, north): (Vec<u32>, Vec<u32>) = match &seeds {
             Seeds::Uniform(n) => (vec![*n; per], vec![*n; per]),
             Seeds::FromOption(o) => {
@@ -1775,19 +1785,7 @@ impl Checker<'_> {
         let Some(held) = &b.held else {
             return Some(each);
         };
-        // A choice by an option is followed to what its value names, as for the seeds.
-        fn named(h: &ruleset::Held, used: &mut BTreeSet<String>) {
-            if let ruleset::Held::Chosen(r) = h {
-                used.insert(r.option.get_ref().clone());
-                r.map.values().for_each(|v| named(v, used));
-            }
-        }
-        named(held.get_ref(), &mut self.used.borrow_mut());
-        let mut chosen = held.get_ref().clone();
-        while let ruleset::Held::Chosen(r) = chosen {
-            chosen = self.setting(&Setting::FromOption(r), "board.held")?;
-        }
-        match &chosen {
+        match &self.follow(held.get_ref(), "board.held")? {
             ruleset::Held::Chosen(_) => return None,
             ruleset::Held::Each(count) => {
                 let n = match count {

@@ -82,6 +82,16 @@ impl<'a> Cx<'a> {
         self.last_seed = last_seed;
     }
 
+    /// What `read` finds with `hole` naming `h` (a hole taken or lifted); `hole` then names
+    /// again what it named before.
+    #[inline(always)]
+    pub fn with_hole<R>(&mut self, h: Pos, read: impl FnOnce(&Self) -> R) -> R {
+        let bound = std::mem::replace(&mut self.bound, h);
+        let found = read(self);
+        self.bound = bound;
+        found
+    }
+
     /// The piece just dropped (by its first owner), or [`crate::rules::NOBODY`] for a seed.
     #[inline]
     pub fn dropped(&self) -> Player {

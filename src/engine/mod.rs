@@ -224,6 +224,15 @@ impl Position {
 
     /// Empties position `h` and returns the seeds it held.
     #[inline]
+    /// Lifts `n` of the seeds of `h` (none below zero, at most all it holds) and leaves the
+    /// rest; returns the seeds lifted.
+    pub fn lift_part(&mut self, h: Pos, n: i64) -> u16 {
+        let all = self.seeds(h);
+        let n = u16::try_from(n.clamp(0, i64::from(all))).unwrap_or(all);
+        self.set(h, all - n);
+        n
+    }
+
     pub fn lift(&mut self, h: Pos) -> u16 {
         match self.board.get_mut(usize::from(h)) {
             Some(seeds) => {

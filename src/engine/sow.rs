@@ -1167,26 +1167,16 @@ impl<'a> Mover<'a> {
                 Lifting::Part {
                     first: Some(lift), ..
                 } if lap == 1 && at == self.origin => {
-                    let all = pos.seeds(at);
-                    let n = lift(cx, pos).clamp(0, i64::from(all));
-                    let n = u16::try_from(n).unwrap_or(all);
-                    pos.set(at, all - n);
-                    n
+                    let n = lift(cx, pos);
+                    pos.lift_part(at, n)
                 }
-                // A relay's lap (a lap after the first that lifts a hole): at least one seed,
-                // the hole read as `hole`.
+                // A relay's lap (a lap after the first that lifts a hole): at least one seed
+                // (the relay lifts only a hole holding seeds), the hole read as `hole`.
                 Lifting::Part {
                     relay: Some(lift), ..
                 } if lap > 1 => {
-                    let all = pos.seeds(at);
-                    let bound = cx.bound;
-                    cx.bound = at;
-                    // The relay lifts only a hole holding seeds, so `all` is at least one.
-                    let n = lift(cx, pos).max(1).min(i64::from(all));
-                    cx.bound = bound;
-                    let n = u16::try_from(n).unwrap_or(all);
-                    pos.set(at, all - n);
-                    n
+                    let n = cx.with_hole(at, |cx| lift(cx, pos)).max(1);
+                    pos.lift_part(at, n)
                 }
                 Lifting::WithPieces => {
                     let n = pos.lift(at);
@@ -2329,10 +2319,7 @@ impl Mover<'_> {
     #[cold]
     #[inline(never)]
     fn taker(&self, player: &Who, pos: &Position, cx: &mut Cx<'_>, h: Pos) -> Player {
-        let bound = cx.bound;
-        cx.bound = h;
-        let p = player(cx, pos);
-        cx.bound = bound;
+        let p = cx.with_hole(h, |cx| player(cx, pos));
         if self.rules.geometry.players().contains(&p) {
             p
         } else {
@@ -2382,11 +2369,11 @@ impl Mover<'_> {
         }
         if let Some(take_seeds) = &rule.take_seeds {
             // Read with the hole as it was (`hole` naming it); the rest stays there.
-            let (kept, bound) = (pos.seeds(h), cx.bound);
+            let kept = pos.seeds(h);
             pos.set(h, kept + seeds);
-            cx.bound = h;
-            let n = take_seeds(cx, pos).clamp(0, i64::from(seeds));
-            cx.bound = bound;
+            let n = cx
+                .with_hole(h, |cx| take_seeds(cx, pos))
+                .clamp(0, i64::from(seeds));
             let n = u16::try_from(n).unwrap_or(seeds);
             pos.set(h, kept + seeds - n);
             seeds = n;
