@@ -672,6 +672,24 @@ fn simulate_json_greedy() {
     assert_eq!(doc["games"], 300);
 }
 
+/// The laps a move are counted over the moves that sowed: arrangement plies (Makonn) and
+/// passes (Kiuthi) sow no lap and would pull the mean below one.
+#[test]
+fn simulate_counts_laps_over_the_moves_that_sowed() {
+    for name in ["makonn", "kiuthi"] {
+        let run = sow(
+            &[
+                "--format", "json", "simulate", name, "--games", "20", "--seed", "3",
+            ],
+            None,
+        );
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+        let mean = doc["laps_per_move"]["mean"].as_f64().expect("a mean");
+        assert!(mean >= 1.0, "{name}: {mean} laps a move");
+    }
+}
+
 #[test]
 fn simulate_does_not_depend_on_threads() {
     let args = |t: &'static str| {

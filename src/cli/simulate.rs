@@ -102,7 +102,9 @@ struct Tally {
     unfinished: u64,
     plies: u64,
     plies_max: u32,
-    /// Moves that ended (endless moves are counted apart), and their laps.
+    /// Plies that sowed and ended (endless moves are counted apart), and their laps. A pass,
+    /// a seed put or picked up in an arrangement and a decision that only closes a move sow
+    /// no lap, and are left out: they would pull the mean below one lap a move.
     moves: u64,
     laps: u64,
     laps_max: u32,
@@ -209,7 +211,7 @@ impl Worker {
                 t.endless += 1;
                 had_endless = true;
                 t.endless_first = earliest(t.endless_first, here);
-            } else {
+            } else if report.laps > 0 {
                 t.moves += 1;
                 t.laps += u64::from(report.laps);
                 t.laps_max = t.laps_max.max(report.laps);
@@ -560,7 +562,7 @@ fn text(
         t.plies_max
     ));
     out.push_str(&format!(
-        "laps       mean {:.2} per move, max {} (endless moves apart)\n",
+        "laps       mean {:.2} per move that sowed, max {} (endless moves apart)\n",
         mean(t.laps, t.moves),
         t.laps_max
     ));
