@@ -661,6 +661,13 @@ impl Explainer<'_> {
                     test.english, step.english
                 );
                 s.note(test.join(english, step));
+                for also in &ch.also {
+                    s.note(self.hole_note(
+                        "with each hole the chain steps to (`hole`), it takes as well",
+                        also,
+                        ctx,
+                    ));
+                }
             }
             let resown = c.at == Moment::LapEnd && c.then == After::Sow;
             if let Some(e) = &c.into {

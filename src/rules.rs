@@ -700,6 +700,22 @@ pub struct ClauseInfo {
 /// Index into [`Rules::clauses`].
 pub type ClauseId = u16;
 
+/// A capture's chain: from the hole just taken (`hole`), while `while_` holds, step to the
+/// hole `step` names and take it, with the holes `also` names from it.
+#[derive(Debug, Clone)]
+pub struct ChainRule {
+    pub while_: BoolX,
+    pub step: HoleX,
+    pub also: Vec<HoleX>,
+}
+
+impl ChainRule {
+    /// Whether any expression of the chain reads `fact`.
+    pub fn reads(&self, fact: Fact) -> bool {
+        self.while_.reads(fact) || self.step.reads(fact) || self.also.iter().any(|a| a.reads(fact))
+    }
+}
+
 /// A compiled capture clause.
 #[derive(Debug, Clone)]
 pub struct CaptureRule {
@@ -713,7 +729,7 @@ pub struct CaptureRule {
     pub player: Option<PlayerX>,
     /// The hole the seeds taken are put into, instead of being banked.
     pub into: Option<HoleX>,
-    pub chain: Option<(BoolX, HoleX)>,
+    pub chain: Option<ChainRule>,
     pub cancel_if: Option<BoolX>,
     pub then: After,
     pub claim: bool,
@@ -739,7 +755,7 @@ impl CaptureRule {
         self.when.reads(fact)
             || self.take.iter().any(|t| t.reads(fact))
             || self.take_set.as_ref().is_some_and(|x| x.reads(fact))
-            || (self.chain.as_ref()).is_some_and(|(w, s)| w.reads(fact) || s.reads(fact))
+            || (self.chain.as_ref()).is_some_and(|c| c.reads(fact))
             || self.cancel_if.as_ref().is_some_and(|x| x.reads(fact))
             || self.sow_after.as_ref().is_some_and(|x| x.reads(fact))
             || self.lift_also.as_ref().is_some_and(|x| x.reads(fact))

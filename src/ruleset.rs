@@ -970,6 +970,11 @@ pub struct Chain {
     /// The next hole to take, from `hole` = the hole just taken.
     #[schemars(with = "String")]
     pub step: Expr,
+    /// Holes taken as well at each step, read with `hole` = the hole the chain stepped to
+    /// (e.g. `also = ['opposite(hole)']`: a hole and the one facing it, step by step).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub also: Vec<Expr>,
 }
 
 /// A variable of the rules.

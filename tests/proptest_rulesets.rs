@@ -216,6 +216,16 @@ const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[
         false,
         "end",
     ),
+    // An even run taken back along the sowing, each hole with the one facing it (`chain`
+    // with `also`).
+    (
+        "move_end",
+        "seeds(last) > 0 and seeds(last) % 2 == 0",
+        "'last', 'opposite(last)'",
+        "mover",
+        false,
+        "a chain with the facing holes",
+    ),
     // Sown again from the hole after the lap's origin, with the capturing seed.
     (
         "lap_end",
@@ -649,6 +659,9 @@ fn ruleset_text(s: &Spec) -> String {
                 "continue\"\ntake_seeds = '1'\ninto = 'last'\ncites = \"into"
             }
             "into the origin" => "continue\"\ninto = 'origin'\ncites = \"into",
+            "a chain with the facing holes" => {
+                "continue\"\nchain = { while = 'seeds(prev(hole)) > 0 and seeds(prev(hole)) % 2 == 0', step = 'prev(hole)', also = ['opposite(hole)'] }\ncites = \"chain"
+            }
             "a hole chosen" => {
                 "continue\"\nchoose = 'filter(holes_of(opponent), seeds(hole) > 0)'\ncites = \"chosen"
             }

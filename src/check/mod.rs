@@ -2627,7 +2627,10 @@ impl Checker<'_> {
         let chain = c.chain.as_ref().map(|ch| {
             let w = self.condition(&ch.while_, facts | facts::BOUND, "in a chain", &c.name);
             let s = self.hole(&ch.step, facts | facts::BOUND, "in a chain", &c.name);
-            (w, s)
+            let also: Vec<Option<HoleX>> = (ch.also.iter())
+                .map(|a| self.hole(a, facts | facts::BOUND, "in a chain", &c.name))
+                .collect();
+            (w, s, also)
         });
         let cancel_if = c
             .cancel_if
@@ -2773,7 +2776,11 @@ impl Checker<'_> {
         self.play_end_fits(c, to, optional);
         let take: Option<Vec<HoleX>> = take.into_iter().collect();
         let chain = match chain {
-            Some((Some(w), Some(s))) => Some((w, s)),
+            Some((Some(while_), Some(step), also)) => Some(ChainRule {
+                while_,
+                step,
+                also: also.into_iter().collect::<Option<_>>()?,
+            }),
             Some(_) => return None,
             None => None,
         };

@@ -201,10 +201,18 @@ pub struct InFull {
     pub take: Vec<Taken>,
     /// A set of holes taken after `take`, read before anything is taken.
     pub take_set: Option<Holes>,
-    pub chain: Option<(Cond, Hole)>,
+    pub chain: Option<Chain>,
     pub cancel_if: Option<Cond>,
     /// The hole the seeds taken are put into, instead of being banked (`into`).
     pub into: Option<Hole>,
+}
+
+/// A capture's chain, compiled (see [`crate::rules::ChainRule`]).
+pub struct Chain {
+    pub keep_going: Cond,
+    pub step: Hole,
+    /// Holes taken as well at each hole stepped to.
+    pub also: Vec<Hole>,
 }
 
 /// A hole a capture takes.
@@ -447,7 +455,11 @@ impl Program {
                 _ => Takes::InFull(InFull {
                     take: r.take.iter().map(|h| Taken::of(&c, h)).collect(),
                     take_set: r.take_set.as_ref().map(|s| c.set(s)),
-                    chain: chain_of(r).map(|(w, s)| (c.cond(w), c.hole(s))),
+                    chain: chain_of(r).map(|ch| Chain {
+                        keep_going: c.cond(&ch.while_),
+                        step: c.hole(&ch.step),
+                        also: ch.also.iter().map(|h| c.hole(h)).collect(),
+                    }),
                     cancel_if: r.cancel_if.as_ref().map(|x| c.cond(x)),
                     into: r.into.as_ref().map(|h| c.hole(h)),
                 }),
@@ -633,8 +645,8 @@ impl std::fmt::Debug for Program {
 
 /// A capture's chain: its condition and step. A chain whose condition is false under the
 /// options chosen is no chain.
-fn chain_of(r: &CaptureRule) -> Option<&(BoolX, HoleX)> {
-    r.chain.as_ref().filter(|(w, _)| *w != BoolX::Const(false))
+fn chain_of(r: &CaptureRule) -> Option<&crate::rules::ChainRule> {
+    r.chain.as_ref().filter(|c| c.while_ != BoolX::Const(false))
 }
 
 /// A table of positions read at a hole; [`NO_HOLE`] (and anything past the table) reads as

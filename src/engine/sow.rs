@@ -2189,21 +2189,31 @@ impl<'a> Mover<'a> {
             }
             total += self.take(program, pos, cx, (h, into), tracer);
         }
-        if let Some((keep_going, step)) = &full.chain {
+        if let Some(chain) = &full.chain {
             // A chain never takes the same hole twice, so it always stops.
             let mut visited: Mask = bit(first);
             let mut at = first;
             while at != NO_HOLE {
                 cx.bound = at;
-                if !keep_going(cx, pos) {
+                if !(chain.keep_going)(cx, pos) {
                     break;
                 }
-                let next = step(cx, pos);
+                let next = (chain.step)(cx, pos);
                 if next == NO_HOLE || visited & bit(next) != 0 {
                     break;
                 }
                 visited |= bit(next);
                 total += self.take(program, pos, cx, (next, into), tracer);
+                // The holes taken with it, each read from it; they count as visited, so the
+                // chain never steps onto one.
+                for also in &chain.also {
+                    cx.bound = next;
+                    let h = also(cx, pos);
+                    if h != NO_HOLE && visited & bit(h) == 0 {
+                        visited |= bit(h);
+                        total += self.take(program, pos, cx, (h, into), tracer);
+                    }
+                }
                 at = next;
             }
             cx.bound = NO_HOLE;
