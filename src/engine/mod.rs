@@ -1456,7 +1456,7 @@ enum Forced {
 }
 
 /// Why a move is illegal, before it is put in words.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Illegality {
     /// The player's move stopped at an optional capture: they answer `take` or `leave`.
     MustDecide(crate::rules::ClauseId),
@@ -2590,6 +2590,10 @@ impl Game {
     fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
+        if player == self.pos.to_move && self.only_direction(mv).is_some() {
+            // Written with no direction where only one is legal: `play` reads it so.
+            return None;
+        }
         if let Some(pending) = self.pos.offer.stopped()
             && player == self.pos.to_move
         {
@@ -2621,7 +2625,16 @@ impl Game {
             return (!passing).then_some(Illegality::Pass);
         }
         let dir = match (rules.choose_direction, mv.dir) {
-            (true, None) => return Some(Illegality::NoDirection),
+            (true, None) => {
+                // Illegal both ways for one reason (an empty hole, say): that reason, rather
+                // than a request for a direction that would not help.
+                let [ccw, cw] = [Dir::Ccw, Dir::Cw]
+                    .map(|d| self.illegality(player, Move { dir: Some(d), ..mv }));
+                return match (ccw, cw) {
+                    (Some(a), Some(b)) if a == b => Some(a),
+                    _ => Some(Illegality::NoDirection),
+                };
+            }
             (false, Some(d)) if d != rules.direction => return Some(Illegality::FixedDirection),
             (_, d) => d.unwrap_or(rules.direction),
         };
@@ -3058,15 +3071,20 @@ impl Game {
         mv: impl Into<Move>,
         tracer: &mut T,
     ) -> Result<PlyReport, MoveError> {
-        let mv = mv.into();
+        let mut mv = mv.into();
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
         let mover = self.pos.to_move;
         // The legal moves were listed when this position was settled.
         if !self.moves.contains(mv) {
-            let reason = self.why_illegal(mover, mv).unwrap_or_default();
-            return Err(MoveError::Illegal { mv, reason });
+            match self.only_direction(mv) {
+                Some(legal) => mv = legal,
+                None => {
+                    let reason = self.why_illegal(mover, mv).unwrap_or_default();
+                    return Err(MoveError::Illegal { mv, reason });
+                }
+            }
         }
         if (mv.hole == NO_HOLE && !mv.is_entry()) || mv.place.is_some() || mv.decision.is_some() {
             // No sowing: a pass, a decision at a stopped move, or a seed placed in an
@@ -3126,6 +3144,27 @@ impl Game {
         // Read now, while the move's context stands (unused if the move did not end).
         let extra = self.extra_turn(&cx, &self.pos);
         self.after_run(mover, run, (extra, cx.dir), tracer)
+    }
+
+    /// `mv`, written with no direction where the mover chooses it, in the one direction that
+    /// is legal for it, if only one is: there is nothing to choose, so `s3` stays valid.
+    #[cold]
+    fn only_direction(&self, mv: Move) -> Option<Move> {
+        if !self.rules.choose_direction
+            || mv.dir.is_some()
+            || mv.is_pass()
+            || mv.place.is_some()
+            || mv.decision.is_some()
+        {
+            return None;
+        }
+        let legal = [Dir::Ccw, Dir::Cw]
+            .map(|d| Move { dir: Some(d), ..mv })
+            .map(|m| self.moves.contains(m).then_some(m));
+        match legal {
+            [Some(m), None] | [None, Some(m)] => Some(m),
+            _ => None,
+        }
     }
 
     /// The extra-turn clause that fires after a move that ended in `pos` where `cx` stands, if
