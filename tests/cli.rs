@@ -672,6 +672,69 @@ fn simulate_json_greedy() {
     assert_eq!(doc["games"], 300);
 }
 
+/// Splits a suggested command as a shell would: words, and single-quoted strings whole.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.trim().chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => (word.push(c), any = true).0,
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+/// A long game's example is replayed from a set-up position shortly before it, and the
+/// command printed shows what it says: Lamosh's first endless move (ply 380 of a match) and
+/// first cycle (ply 205), each from a position a few plies before.
+#[test]
+fn simulate_replays_a_long_example_from_a_position() {
+    let run = sow(
+        &["simulate", "lamosh", "--games", "24", "--seed", "1"],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    for (heading, shows) in [
+        ("endless moves", "endless move"),
+        ("cycles", "cycle: the position after"),
+    ] {
+        let at = (lines.iter())
+            .position(|l| l.starts_with(heading))
+            .expect(heading);
+        let command = shell_words(lines.get(at + 1).expect("a command"));
+        assert_eq!(
+            command.first().map(String::as_str),
+            Some("sow"),
+            "{command:?}"
+        );
+        assert!(command.iter().any(|w| w == "--from"), "{command:?}");
+        let moves = command
+            .iter()
+            .skip_while(|w| *w != "--moves")
+            .nth(1)
+            .expect("moves");
+        assert!(moves.split(' ').count() <= 40, "{moves}");
+        let args: Vec<&str> = command.iter().skip(1).map(String::as_str).collect();
+        let replay = sow(&args, None);
+        assert_eq!(replay.code, 0, "{}", replay.stderr);
+        assert!(
+            replay.stdout.contains(shows),
+            "{heading}: {}",
+            replay.stdout
+        );
+    }
+}
+
 /// The laps a move are counted over the moves that sowed: arrangement plies (Makonn) and
 /// passes (Kiuthi) sow no lap and would pull the mean below one.
 #[test]

@@ -7,14 +7,18 @@
 
 use serde_json::{Value, json};
 
-use sow::engine::Status;
+use sow::engine::{Game, Move, Status};
 use sow::rules::{ClauseId, ClauseInfo, MAX_SEATS, Rules};
+use std::sync::Arc;
 
 use super::players::{Bot, players_help};
 use super::series::{self, Plan, Progress, Table};
 use sow::render::escape;
 
-use super::{Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text, plural, shell_quote};
+use super::{
+    Exit, Fail, Format, OptionArgs, Ruleset, emit_json, emit_text, plural, position_notation,
+    shell_quote,
+};
 
 /// The longest move (in laps) whose suggested replay shows every lap: longer ones are shown
 /// a ply a line, so that the command never prints millions of lines.
@@ -283,13 +287,13 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
 
     let endless_cmd = tally
         .endless_first
-        .map(|e| replay_command(&ruleset, plan, e, e.laps <= LAPS_SHOWN));
+        .map(|e| replay_command(&ruleset, plan, e, e.laps <= LAPS_SHOWN, |r| r.endless));
     let limit_cmd = tally
         .lap_limit_first
-        .map(|e| replay_command(&ruleset, plan, e, false));
+        .map(|e| replay_command(&ruleset, plan, e, false, |r| r.lap_limit));
     let cycle_cmd = tally
         .cycle_first
-        .map(|e| replay_command(&ruleset, plan, e, false));
+        .map(|e| replay_command(&ruleset, plan, e, false, |r| r.cycle));
     match format {
         Format::Text => emit_text(&text(
             &ruleset,
@@ -449,23 +453,97 @@ fn example_json(count: u64, first: Option<Example>, command: Option<&str>) -> Va
 /// the ply in question, to write its moves out. It shows every lap only when asked (`laps`),
 /// else a line a ply: a game of a thousand plies, or a move of a million laps, then prints a
 /// few thousand lines at most.
-fn replay_command(ruleset: &Ruleset, plan: Plan, e: Example, laps: bool) -> String {
-    let mut table = Table::new(&ruleset.rules, &plan);
+///
+/// A game longer than [`MOVES_SHOWN`] plies is replayed from a set-up position (`--from`) a
+/// few plies before the example instead, where that position, played on with the moves after
+/// it, is found to give the example (`shows`: an endless move, the lap limit, a cycle) at the
+/// same ply; the start nearest the example is tried first, then starts twice as far back each
+/// time. A position's notation does not carry everything a game holds (the cycle rule's
+/// record of earlier positions, for one), so the check is what makes the shorter command
+/// exact; where no start passes it, the command lists every move of the game.
+fn replay_command(
+    ruleset: &Ruleset,
+    plan: Plan,
+    e: Example,
+    laps: bool,
+    shows: fn(&sow::engine::PlyReport) -> bool,
+) -> String {
+    let rules = &ruleset.rules;
+    let mut table = Table::new(rules, &plan);
     let mut moves = Vec::new();
+    // The position before each ply, in the notation `--from` reads.
+    let mut before = vec![position_notation(
+        rules,
+        Game::new(rules.clone()).position(),
+    )];
     table.play(&plan, e.game, |game, h, _| {
-        moves.push(h.label(&ruleset.rules));
+        moves.push(h);
+        before.push(position_notation(rules, game.position()));
         game.ply() < e.ply
     });
     let mut cmd = format!("sow replay {}", shell_quote(&ruleset.given));
     for (n, v) in ruleset.changed_options() {
         cmd.push_str(&format!(" --option {}", shell_quote(&format!("{n}={v}"))));
     }
+    // A cycle is best replayed from the earlier time its position stood (the last such time
+    // before the example, where the notation shows it); then from starts further and further
+    // back.
+    let last = before.len() - 1;
+    let earlier =
+        (before.get(..last).unwrap_or_default().iter()).rposition(|p| before.get(last) == Some(p));
+    let doubling = std::iter::successors(Some(1usize), |b| b.checked_mul(2))
+        .take_while(|&back| back < moves.len())
+        .map(|back| moves.len() - back);
+    let start = (moves.len() > MOVES_SHOWN)
+        .then(|| {
+            earlier.into_iter().chain(doubling).find(|&from| {
+                before.get(from).is_some_and(|pos| {
+                    replays(rules, pos, moves.get(from..).unwrap_or_default(), shows)
+                })
+            })
+        })
+        .flatten();
+    if let Some(from) = start
+        && let Some(pos) = before.get(from)
+    {
+        cmd.push_str(&format!(" --from {}", shell_quote(pos)));
+    }
+    let shown = moves.get(start.unwrap_or(0)..).unwrap_or_default();
     cmd.push_str(&format!(
         " --moves '{}' --detail {}",
-        moves.join(" "),
+        shown
+            .iter()
+            .map(|m| m.label(rules))
+            .collect::<Vec<_>>()
+            .join(" "),
         if laps { "laps" } else { "plies" }
     ));
     cmd
+}
+
+/// The most moves a suggested replay lists before it starts from a set-up position instead.
+const MOVES_SHOWN: usize = 40;
+
+/// Whether the game set up at `pos` (in `--from` notation), played on with `moves`, gives at
+/// its last ply, and not before, what `shows` looks for.
+fn replays(
+    rules: &Arc<Rules>,
+    pos: &str,
+    moves: &[Move],
+    shows: fn(&sow::engine::PlyReport) -> bool,
+) -> bool {
+    let Ok(start) = sow::notation::parse_position(rules, pos) else {
+        return false;
+    };
+    let mut game = Game::from_position(rules.clone(), start);
+    let last = moves.len().saturating_sub(1);
+    moves
+        .iter()
+        .enumerate()
+        .all(|(i, &mv)| match game.play(mv, &mut ()) {
+            Ok(report) => shows(&report) == (i == last),
+            Err(_) => false,
+        })
 }
 
 fn text(
