@@ -1513,6 +1513,10 @@ impl Explainer<'_> {
             s.say("How many seeds the move lifts is given below (at most what the hole holds); the rest stay in the hole. Relayed laps lift whole holes.");
             s.note(self.hole_note("seeds lifted", e, Ctx::Move));
         }
+        if let Some(e) = &sw.gather {
+            s.say("The move also lifts the seeds of every hole of the set below, read as it starts, before anything is lifted (the hole played, closed holes and empty ones left out), and sows them with the hole's own in its first lap.");
+            s.note(self.hole_note("holes gathered", e, Ctx::Move));
+        }
         s.say(self.setting(&sw.first_seed, |v| match v {
             FirstSeed::Next => "The first seed of each lap goes into the hole after the one lifted".to_string(),
             FirstSeed::Origin => "The first seed of each lap goes back into the hole lifted, except that a single seed moves on to the next hole".to_string(),

@@ -851,6 +851,9 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
 pub struct TextTrace {
     detail: Detail,
     line: Line,
+    /// The lap whose lift the open line ends with, nothing written after it: a further lift
+    /// of the same lap (`[sowing] gather`) joins that line.
+    lifted: Option<u32>,
 }
 
 /// The lap line being written.
@@ -870,6 +873,7 @@ impl TextTrace {
         TextTrace {
             detail,
             line: Line::Closed,
+            lifted: None,
         }
     }
 
@@ -880,6 +884,7 @@ impl TextTrace {
         }
         out.say(args);
         self.line = Line::Open;
+        self.lifted = None;
     }
 
     /// Ends the lap line, if one is open.
@@ -888,6 +893,7 @@ impl TextTrace {
             out.text("\n");
         }
         self.line = Line::Closed;
+        self.lifted = None;
     }
 
     /// Ends a ply: the lap line, then the board after the ply if one is given.
@@ -961,12 +967,18 @@ impl TextTrace {
                 seeds,
                 pieces,
             } if laps => {
-                self.finish(out);
                 let lifted = content(rules, *seeds, *pieces);
-                self.push(
-                    out,
-                    format_args!("  lap {lap}: lift {} ({lifted})", l(*hole)),
-                );
+                if self.line == Line::Open && self.lifted == Some(*lap) {
+                    // Another hole lifted into the same hand.
+                    self.push(out, format_args!(", {} ({lifted})", l(*hole)));
+                } else {
+                    self.finish(out);
+                    self.push(
+                        out,
+                        format_args!("  lap {lap}: lift {} ({lifted})", l(*hole)),
+                    );
+                }
+                self.lifted = Some(*lap);
             }
             Event::Resow { lap, after, seeds } if laps => {
                 self.finish(out);

@@ -1097,6 +1097,8 @@ pub struct Rules {
     pub max_laps: Option<u32>,
     /// How many seeds a move lifts from the hole played, when not all.
     pub lift: Option<IntX>,
+    /// Holes whose seeds the move's first lap lifts with the hole played (`[sowing] gather`).
+    pub gather: Option<SetX>,
     pub end_when: Vec<(BoolX, EndingRule)>,
     /// The ruleset's named sets of holes (`[board.sets]`), by name, as masks of positions.
     pub sets: BTreeMap<String, Mask>,

@@ -442,6 +442,13 @@ pub struct Sowing {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub lift: Option<Expr>,
+    /// Holes lifted with the hole played, their seeds sown with its own in the move's first
+    /// lap: a set of holes read as the move starts, before anything is lifted, `origin` the
+    /// hole played, e.g. `gather = 'filter(holes_of(opponent), seeds(hole) == 1)'`. The hole
+    /// played itself, closed holes and empty ones are left out. Not with `[pieces]`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub gather: Option<Expr>,
     /// A rule of the game that caps the laps of one move: the move ends after this many laps
     /// (no further relay), and its move-end clauses apply. A number, or `{ option = "NAME" }`
     /// for an option whose values are numbers. (Distinct from the engine's safety limit on

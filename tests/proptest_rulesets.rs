@@ -576,6 +576,11 @@ fn ruleset_text(s: &Spec) -> String {
     if s.leave_one {
         t += "lift = 'seeds(origin) - 1'\n";
     }
+    // Half the rulesets without pieces gather the opponent's lone seeds into the hand of a
+    // move from a hole holding an even number (`gather`).
+    if s.seeds.is_multiple_of(2) && s.arrange != Some("pieces") {
+        t += "gather = 'filter(all_holes, not own(hole) and seeds(hole) == 1 and seeds(origin) % 2 == 0)'\n";
+    }
     t += &format!(
         "first_seed = \"{}\"\nskip_origin = \"{}\"\nclosed_holes = \"{}\"\n",
         s.first_seed,

@@ -291,6 +291,12 @@ impl Checker<'_> {
             Some(e) => Some(self.number_expr(e, LEGAL, "in `lift`", "sowing")?),
             None => None,
         };
+        let gather = match &f.sowing.gather {
+            Some(e) => {
+                Some(self.expression(e, LEGAL, "in `gather`", "sowing", typing::compile_set)?)
+            }
+            None => None,
+        };
         let max_laps = match &f.sowing.max_laps {
             None => None,
             Some(n) => {
@@ -955,6 +961,7 @@ impl Checker<'_> {
             no_capture_reachable,
             max_laps,
             lift,
+            gather,
             end_when,
             sets: self.sets.clone(),
             skips,
@@ -1974,6 +1981,11 @@ impl Checker<'_> {
             Some((
                 "`[sowing] lift`, which leaves part of a hole",
                 "a piece is sown with its whole hole: remove `lift`, or the pieces",
+            ))
+        } else if f.sowing.gather.is_some() {
+            Some((
+                "`[sowing] gather`, which lifts other holes with the one played",
+                "a piece is sown from its own hole: remove `gather`, or the pieces",
             ))
         } else if f.sowing.relay.as_ref().is_some_and(|r| r.lift.is_some()) {
             Some((

@@ -366,6 +366,8 @@ pub struct Program {
     pub first_back: u16,
     /// What a lap lifts from its hole.
     pub lift: Lifting,
+    /// Holes the move's first lap lifts with the hole played (`[sowing] gather`).
+    pub gather: Option<Holes>,
     /// The engine's limit on the work of one move, in steps
     /// ([`crate::rules::MAX_STEPS_PER_MOVE`]; lower only in tests, which cannot wait for it).
     pub max_steps: u64,
@@ -491,6 +493,7 @@ impl Program {
             && rules.drop_effects.is_empty()
             && rules.lap_effects.is_empty()
             && rules.lift.is_none()
+            && rules.gather.is_none()
             && rules.relay.as_ref().is_none_or(|r| r.lift.is_none())
             && rules
                 .relay
@@ -548,6 +551,7 @@ impl Program {
                 when: c.relay_when(r),
                 optional: r.may_stop().then(|| c.cond(&r.optional)),
             }),
+            gather: rules.gather.as_ref().map(|s| c.set(s)),
             lift: match (
                 rules.lift.as_ref(),
                 rules.relay.as_ref().and_then(|r| r.lift.as_ref()),

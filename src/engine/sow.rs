@@ -1162,6 +1162,14 @@ impl<'a> Mover<'a> {
         }
         if cursor.hand == 0 {
             let mut pieces = 0;
+            // The holes gathered into the hand with the hole played, read before anything is
+            // lifted: open holes holding seeds, the hole played left out.
+            let gathered = match &self.program.gather {
+                Some(set) if lap == 1 && at == self.origin && self.entered == 0 => {
+                    set(cx, pos) & pos.sown() & !pos.closed & !bit(at)
+                }
+                _ => 0,
+            };
             hand = match &self.program.lift {
                 // The move's first lap lifts what the rules say (the rest stays).
                 Lifting::Part {
@@ -1192,6 +1200,9 @@ impl<'a> Mover<'a> {
                     seeds: hand,
                     pieces,
                 });
+            }
+            if gathered != 0 {
+                hand = self.gather(pos, gathered, hand, lap, tracer);
             }
             if hand >= self.program.first_back {
                 if self.program.pieces.is_some() {
@@ -1438,6 +1449,36 @@ impl<'a> Mover<'a> {
         }
         cx.reached_opponent |= reached;
         self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer)
+    }
+
+    /// Lifts every hole of `gathered` into the hand, which holds `hand` seeds; returns what it
+    /// holds then. Each hole lifted is a lift of its own in the trace.
+    #[cold]
+    #[inline(never)]
+    fn gather<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        mut gathered: Mask,
+        mut hand: u16,
+        lap: u32,
+        tracer: &mut T,
+    ) -> u16 {
+        while gathered != 0 {
+            let h = gathered.trailing_zeros() as Pos;
+            gathered &= gathered - 1;
+            let seeds = pos.lift(h);
+            // The board holds at most MAX_SEEDS, which fits u16.
+            hand = hand.saturating_add(seeds);
+            if T::EVENTS {
+                tracer.event(Event::Lift {
+                    lap,
+                    hole: h,
+                    seeds,
+                    pieces: 0,
+                });
+            }
+        }
+        hand
     }
 
     /// The pieces (`[pieces]`) of the hole `from` just lifted, `hand` seeds and pieces in
