@@ -762,21 +762,33 @@ impl Reader<'_> {
     fn stopped(&mut self, value: &str, span: Range<usize>) -> Result<(), PositionError> {
         let rules = self.rules;
         let g = &rules.geometry;
-        let shape = "write it as stopped=cN:HOLE:DIR:LAST:LAP_ORIGIN:LAP:CAPTURED:ENTERED:FLAGS, as positions are printed";
+        let shape = "write it as stopped=cN:HOLE:DIR:LAST:LAP_ORIGIN:LAP:CAPTURED:ENTERED:FLAGS, then :LANDED where the rules read `landed_on`, as positions are printed";
         let fields: Vec<&str> = value.split(':').collect();
-        let [
-            clause,
-            origin,
-            dir,
-            last,
-            lap_origin,
-            lap,
-            captured,
-            entered,
-            flags,
-        ] = fields.as_slice()
+        let (nine, landed): (Option<&[&str; 9]>, Option<&str>) = match fields.as_slice() {
+            [nine @ .., landed] if fields.len() == 10 => (nine.try_into().ok(), Some(*landed)),
+            nine => (nine.try_into().ok(), None),
+        };
+        let Some(
+            [
+                clause,
+                origin,
+                dir,
+                last,
+                lap_origin,
+                lap,
+                captured,
+                entered,
+                flags,
+            ],
+        ) = nine
         else {
             return fail(format!("`stopped={value}`: {shape}"), span);
+        };
+        // What the lap's last hole held before its last seed: a count, where given.
+        let landed = match landed.map(str::parse::<u16>) {
+            None => None,
+            Some(Ok(n)) => Some(n),
+            Some(Err(_)) => return fail(format!("`stopped={value}`: {shape}"), span),
         };
         let site = |t: &str| g.site_labelled(t);
         // A clause a move can stop at: an optional capture, one whose hole the mover chooses,
@@ -842,6 +854,7 @@ impl Reader<'_> {
             resowing: flags.contains('s'),
             reached_opponent: flags.contains('o'),
             captured,
+            landed,
         });
         Ok(())
     }

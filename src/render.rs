@@ -555,8 +555,10 @@ pub fn stopped_word(rules: &Rules, p: &crate::engine::Pending) -> String {
     .filter(|(on, _)| *on)
     .map(|&(_, c)| c)
     .collect();
+    // What the lap's last hole held before its last seed, where the rules read it.
+    let landed = p.landed.map_or(String::new(), |n| format!(":{n}"));
     format!(
-        "stopped=c{}:{}:{}:{}:{}:{}:{}:{}:{flags}",
+        "stopped=c{}:{}:{}:{}:{}:{}:{}:{}:{flags}{landed}",
         p.clause,
         g.label(p.origin),
         p.dir.word(),

@@ -982,32 +982,6 @@ impl Checker<'_> {
             looks_ahead,
             layouts,
         };
-        // A move that stops for the mover's decision goes on from the position, which does not
-        // keep what the lap's last hole held before its last seed: `landed_on` cannot be read
-        // where a move may stop.
-        let stops = rules.relay.as_ref().is_some_and(|r| r.may_stop())
-            || (rules.lap_captures.iter())
-                .chain(&rules.move_captures)
-                .any(|c| c.optional || c.choose.is_some());
-        if stops && rules.reads(crate::rules::Fact::LandedOn) {
-            // The first `landed_on` outside a comment.
-            let at = (self.source.match_indices("landed_on"))
-                .map(|(at, _)| at)
-                .find(|&at| {
-                    let line = self
-                        .source
-                        .get(..at)
-                        .map_or("", |b| b.rsplit('\n').next().unwrap_or(""));
-                    !line.contains('#')
-                });
-            let d = Diagnostic::new(
-                Code::LandedOnAtStop,
-                "`landed_on` cannot be read in rules whose moves may stop for the mover's decision (an optional capture or relay)",
-            )
-            .hint("a move that stops goes on from the position, which does not keep what the last hole held before the last seed: read `seeds(last)` instead, or make the capture or relay compulsory");
-            self.error(d.near(at.map(|at| at..at + "landed_on".len())));
-            return None;
-        }
         Some(rules)
     }
 }

@@ -276,12 +276,12 @@ move's end (`at = \"lap_end\"` or `\"move_end\"`), with no seeds in hand; a drop
 made in the middle of a lap, and a capture after a seed put or picked up in the arrangement
 ends that ply, so neither can stop for a choice."
 
-    LandedOnAtStop "E0138" Error "`landed_on` in rules whose moves may stop"
-"`landed_on` is what the hole of a lap's last seed held just before it fell, kept during the
-move. A move that stops for the mover's decision (an optional capture, `optional = true`, or a
-relay the mover may decline) goes on, after the decision, from the position alone, which does
-not keep it; so rules that may stop a move cannot read it. Read `seeds(last)`, or make the
-capture or relay compulsory."
+    LandedOnAtStop "E0138" Error "Retired: `landed_on` in rules whose moves may stop"
+"No longer reported. It refused `landed_on` in rules whose moves may stop for the mover's
+decision (an optional capture, a capture whose hole the mover chooses, a relay the mover may
+decline), because the move went on from the position, which did not keep what the lap's last
+hole held before its last seed. The position now keeps it with the stopped move
+(`stopped=...:LANDED`), so such rules may read it."
 
     PlayEndMisplaced "E0141" Error "A clause at play's end that cannot be there"
 "`at = \"play_end\"` is for captures made once play has ended, before the ending shares out

@@ -135,6 +135,9 @@ pub struct Pending {
     /// Whether the move has reached the opponent's row, and the seeds it has captured.
     pub reached_opponent: bool,
     pub captured: u32,
+    /// What that lap's last hole held just before its last seed fell (`landed_on`), where the
+    /// rules read it: the move goes on from the position, so the position keeps it.
+    pub landed: Option<u16>,
 }
 
 impl Position {

@@ -824,6 +824,9 @@ impl<'a> Mover<'a> {
             cx.dir = self.dir.reversed();
         }
         cx.at(pending.last, pending.last, pending.lap_origin, false);
+        if let Some(before) = pending.landed {
+            cx.set_landing(pending.lap, pending.last, before);
+        }
     }
 
     /// Whether the move stops for the mover's decision at `rule`, an optional capture whose
@@ -871,6 +874,7 @@ impl<'a> Mover<'a> {
             resowing: cx.resowing,
             reached_opponent: cx.reached_opponent,
             captured: cx.move_captures,
+            landed: cx.landed_on(),
         });
     }
 
