@@ -321,9 +321,12 @@ pub enum Lifting {
     /// On the move's first lap, as many as `[sowing] lift` says; on a relay's, as many as
     /// `[sowing.relay] lift` says (its hole bound as `hole`); everything where the one that
     /// applies is not given.
+    /// With `gather`, the move's first lap also lifts the holes of that set, read before
+    /// anything is lifted (`[sowing] gather`).
     Part {
         first: Option<Num>,
         relay: Option<Num>,
+        gather: Option<Holes>,
     },
     /// Everything, pieces (`[pieces]`) among the seeds: each is given the drop it falls at.
     WithPieces,
@@ -366,8 +369,6 @@ pub struct Program {
     pub first_back: u16,
     /// What a lap lifts from its hole.
     pub lift: Lifting,
-    /// Holes the move's first lap lifts with the hole played (`[sowing] gather`).
-    pub gather: Option<Holes>,
     /// The engine's limit on the work of one move, in steps
     /// ([`crate::rules::MAX_STEPS_PER_MOVE`]; lower only in tests, which cannot wait for it).
     pub max_steps: u64,
@@ -551,16 +552,17 @@ impl Program {
                 when: c.relay_when(r),
                 optional: r.may_stop().then(|| c.cond(&r.optional)),
             }),
-            gather: rules.gather.as_ref().map(|s| c.set(s)),
             lift: match (
                 rules.lift.as_ref(),
                 rules.relay.as_ref().and_then(|r| r.lift.as_ref()),
+                rules.gather.as_ref(),
             ) {
-                (None, None) if rules.pieces.is_some() => Lifting::WithPieces,
-                (None, None) => Lifting::All,
-                (first, relay) => Lifting::Part {
+                (None, None, None) if rules.pieces.is_some() => Lifting::WithPieces,
+                (None, None, None) => Lifting::All,
+                (first, relay, gather) => Lifting::Part {
                     first: first.map(|n| c.num(n)),
                     relay: relay.map(|n| c.num(n)),
+                    gather: gather.map(|s| c.set(s)),
                 },
             },
             stop_everywhere: !rules.skips.is_empty()

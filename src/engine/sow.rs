@@ -1166,21 +1166,41 @@ impl<'a> Mover<'a> {
         }
         if cursor.hand == 0 {
             let mut pieces = 0;
-            // The holes gathered into the hand with the hole played, read before anything is
-            // lifted: open holes holding seeds, the hole played left out.
-            let gathered = match &self.program.gather {
-                Some(set) if lap == 1 && at == self.origin && self.entered == 0 => {
-                    set(cx, pos) & pos.sown() & !pos.closed & !bit(at)
-                }
-                _ => 0,
-            };
+            // Whether the lift was traced already (with the holes gathered after it).
+            let mut traced = false;
             hand = match &self.program.lift {
-                // The move's first lap lifts what the rules say (the rest stays).
-                Lifting::Part {
-                    first: Some(lift), ..
-                } if lap == 1 && at == self.origin => {
-                    let n = lift(cx, pos);
-                    pos.lift_part(at, n)
+                // The move's first lap lifts what the rules say (the rest stays), and the holes
+                // gathered with it.
+                Lifting::Part { first, gather, .. } if lap == 1 && at == self.origin => {
+                    // The holes gathered, read before anything is lifted: open holes holding
+                    // seeds, the hole played left out (an entry gathers none).
+                    let gathered = match gather {
+                        Some(set) if self.entered == 0 => {
+                            set(cx, pos) & pos.sown() & !pos.closed & !bit(at)
+                        }
+                        _ => 0,
+                    };
+                    let n = match first {
+                        Some(lift) => {
+                            let n = lift(cx, pos);
+                            pos.lift_part(at, n)
+                        }
+                        None => pos.lift(at),
+                    };
+                    if gathered == 0 {
+                        n
+                    } else {
+                        if T::EVENTS {
+                            tracer.event(Event::Lift {
+                                lap,
+                                hole: at,
+                                seeds: n,
+                                pieces: 0,
+                            });
+                            traced = true;
+                        }
+                        self.gather(pos, gathered, n, lap, tracer)
+                    }
                 }
                 // A relay's lap (a lap after the first that lifts a hole): at least one seed
                 // (the relay lifts only a hole holding seeds), the hole read as `hole`.
@@ -1197,16 +1217,13 @@ impl<'a> Mover<'a> {
                 }
                 Lifting::All | Lifting::Part { .. } => pos.lift(at),
             };
-            if T::EVENTS {
+            if T::EVENTS && !traced {
                 tracer.event(Event::Lift {
                     lap,
                     hole: at,
                     seeds: hand,
                     pieces,
                 });
-            }
-            if gathered != 0 {
-                hand = self.gather(pos, gathered, hand, lap, tracer);
             }
             if hand >= self.program.first_back {
                 if self.program.pieces.is_some() {
