@@ -395,7 +395,7 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         name: "if",
         args: &[Type::Bool, Type::Number, Type::Number],
         ty: Type::Number,
-        doc: "a number (or a hole, a player, a direction) chosen by a condition: if(c, a, b) is a where c holds, else b",
+        doc: "a number (or a hole, a player, a direction, a condition) chosen by a condition: if(c, a, b) is a where c holds, else b",
     },
     FunctionDoc {
         name: "holes_of",
@@ -645,14 +645,13 @@ pub fn compile_hole(node: &Node, scope: &Scope<'_>) -> Checked<HoleX> {
 }
 
 /// What `if(c, a, b)` chooses between.
-const IF_HINT: &str =
-    "`if(c, a, b)` chooses between two numbers, two holes, two players or two directions";
+const IF_HINT: &str = "`if(c, a, b)` chooses between two numbers, two holes, two players, two directions or two conditions";
 
 /// Whether `if(c, a, b)` chooses between two values of this type.
 fn chooses_between(ty: Type) -> bool {
     matches!(
         ty,
-        Type::Number | Type::Hole | Type::Player | Type::Direction
+        Type::Number | Type::Hole | Type::Player | Type::Direction | Type::Bool
     )
 }
 
@@ -668,6 +667,12 @@ fn if_of(c: BoolX, a: Typed, b: Typed) -> Typed {
         (Typed::Hole(a), Typed::Hole(b)) => Typed::Hole(HoleX::If(c, a.into(), b.into())),
         (Typed::Player(a), Typed::Player(b)) => Typed::Player(PlayerX::If(c, a.into(), b.into())),
         (Typed::Dir(a), Typed::Dir(b)) => Typed::Dir(DirX::If(c, a.into(), b.into())),
+        // Between two conditions: `(c and a) or (not c and b)`, which reads the same (reading
+        // a condition changes nothing).
+        (Typed::Bool(a), Typed::Bool(b)) => Typed::Bool(BoolX::Or(
+            Box::new(BoolX::And(c.clone(), Box::new(a))),
+            Box::new(BoolX::And(Box::new(BoolX::Not(c)), Box::new(b))),
+        )),
         // The types were checked to be one of those, and the same.
         (a, _) => a,
     }
