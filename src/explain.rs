@@ -2161,6 +2161,18 @@ impl Explainer<'_> {
                 }
                 None => f.to_string(),
             },
+            "first_before" => match args.get(1) {
+                Some(c) => {
+                    let outer = self.in_aggregate.replace(Some("it".into()));
+                    let cond = self.cond(c, ctx);
+                    self.in_aggregate.replace(outer);
+                    format!(
+                        "the first hole before {}, going back round the board, such that {cond}",
+                        arg(0)
+                    )
+                }
+                None => f.to_string(),
+            },
             "seeds" => format!("the seeds in {}", arg(0)),
             "number" => format!("the number of {}", arg(0)),
             "opposite" => format!("the hole facing {}", arg(0)),

@@ -391,7 +391,8 @@ pub enum HoleX {
     Ahead(Box<HoleX>, Box<IntX>),
     /// `first_after(h, c)`: the first hole after `h` round the mover's circuit, in the move's
     /// direction, where `c` holds with `hole` bound to it (`h` itself last); no hole if none.
-    FirstAfter(Box<HoleX>, Box<BoolX>),
+    /// With `false`, `first_before`: the same search against the sowing direction.
+    FirstAfter(Box<HoleX>, Box<BoolX>, bool),
     /// `claim(player)`: the hole the player has claimed, or no hole.
     Claim(Box<PlayerX>),
     /// A hole named by its label (`s4`).
@@ -1542,7 +1543,7 @@ impl HoleX {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => 1 + h.size(),
             HoleX::Of(p, n) => 1 + p.size() + n.size(),
             HoleX::Ahead(h, n) => 1 + h.size() + n.size(),
-            HoleX::FirstAfter(h, c) => 1 + h.size() + AGGREGATE_HOLES * c.size(),
+            HoleX::FirstAfter(h, c, _) => 1 + h.size() + AGGREGATE_HOLES * c.size(),
             HoleX::Claim(p) => 1 + p.size(),
             HoleX::If(c, a, b) => 1 + c.size() + a.size().max(b.size()),
             HoleX::Here
@@ -1562,7 +1563,7 @@ impl HoleX {
             }
             HoleX::Of(p, n) => p.reads(fact) || n.reads(fact),
             HoleX::Ahead(h, n) => h.reads(fact) || n.reads(fact),
-            HoleX::FirstAfter(h, c) => h.reads(fact) || c.reads(fact),
+            HoleX::FirstAfter(h, c, _) => h.reads(fact) || c.reads(fact),
             HoleX::Claim(p) => p.reads(fact),
             HoleX::If(c, a, b) => c.reads(fact) || a.reads(fact) || b.reads(fact),
             HoleX::Here

@@ -296,6 +296,12 @@ pub const FUNCTIONS: &[FunctionDoc] = &[
         doc: "the first hole after h, going on round the mover's circuit in the sowing direction, where a condition holds, `hole` being each in turn and h itself the last tried; no hole when none: first_after(last, seeds(hole) > 0)",
     },
     FunctionDoc {
+        name: "first_before",
+        args: &[Type::Hole, Type::Bool],
+        ty: Type::Hole,
+        doc: "the first hole before h, going back round the mover's circuit against the sowing direction, where a condition holds, `hole` being each in turn and h itself the last tried; no hole when none: first_before(origin, seeds(hole) == 0)",
+    },
+    FunctionDoc {
         name: "prev",
         args: &[Type::Hole],
         ty: Type::Hole,
@@ -471,6 +477,7 @@ pub const AGGREGATES: &[&str] = &[
     "any",
     "all",
     "first_after",
+    "first_before",
 ];
 
 /// An option as seen by expressions: its value in force and its allowed values.
@@ -1149,12 +1156,14 @@ fn call_node(
     if !errors.is_empty() {
         return Err(errors);
     }
-    if name == "first_after" {
+    if name == "first_after" || name == "first_before" {
         let mut args = compiled.into_iter();
         return Ok(match (args.next(), args.next()) {
-            (Some(Typed::Hole(h)), Some(Typed::Bool(c))) => {
-                Typed::Hole(HoleX::FirstAfter(Box::new(h), Box::new(c)))
-            }
+            (Some(Typed::Hole(h)), Some(Typed::Bool(c))) => Typed::Hole(HoleX::FirstAfter(
+                Box::new(h),
+                Box::new(c),
+                name == "first_after",
+            )),
             // The arguments' types were checked against the declaration.
             _ => Typed::Hole(HoleX::Here),
         });

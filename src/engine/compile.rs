@@ -693,12 +693,12 @@ fn ahead(cx: &Cx<'_>, start: Pos, k: i64) -> Pos {
 /// `c` holds, `hole` bound to each in turn and `start` itself tried last; [`NO_HOLE`] when
 /// none does. A circuit visits each site once before it comes back, so the walk ends within
 /// a circuit; a start off the circuit (a store, no hole) walks until the circuit repeats.
-fn first_after(cx: &Cx<'_>, pos: &Position, start: Pos, c: &Cond) -> Pos {
+fn first_after(cx: &Cx<'_>, pos: &Position, start: Pos, c: &Cond, forward: bool) -> Pos {
     if start == NO_HOLE {
         return NO_HOLE;
     }
     let mut at = *cx;
-    let mut h = cx.tables.look(cx.mover, start, true);
+    let mut h = cx.tables.look(cx.mover, start, forward);
     let first = h;
     for _ in 0..crate::rules::MAX_POSITIONS {
         if h == NO_HOLE {
@@ -711,7 +711,7 @@ fn first_after(cx: &Cx<'_>, pos: &Position, start: Pos, c: &Cond) -> Pos {
         if h == start {
             break;
         }
-        h = cx.tables.look(cx.mover, h, true);
+        h = cx.tables.look(cx.mover, h, forward);
         if h == first {
             break;
         }
@@ -1524,9 +1524,9 @@ impl Compiler<'_> {
                     ahead(cx, start, k)
                 })
             }
-            HoleX::FirstAfter(h, c) => {
-                let (h, c) = (self.hole(h), self.cond(c));
-                Box::new(move |cx, pos| first_after(cx, pos, h(cx, pos), &c))
+            HoleX::FirstAfter(h, c, forward) => {
+                let (h, c, forward) = (self.hole(h), self.cond(c), *forward);
+                Box::new(move |cx, pos| first_after(cx, pos, h(cx, pos), &c, forward))
             }
             HoleX::Claim(p) => {
                 let p = self.who(p);

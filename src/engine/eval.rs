@@ -163,7 +163,7 @@ pub fn reads_hole(x: &BoolX) -> bool {
             HoleX::Next(h) | HoleX::Prev(h) | HoleX::Opposite(h) | HoleX::Behind(h) => hole(h),
             HoleX::Of(p, n) => player(p) || int(n),
             HoleX::Ahead(h, n) => hole(h) || int(n),
-            HoleX::FirstAfter(h, c) => hole(h) || reads_hole(c),
+            HoleX::FirstAfter(h, c, _) => hole(h) || reads_hole(c),
             HoleX::Claim(p) => player(p),
             HoleX::If(c, a, b) => reads_hole(c) || hole(a) || hole(b),
         }
