@@ -1984,6 +1984,7 @@ impl Explainer<'_> {
             }
             NodeKind::Name(name) if name == "move_captures" => Some(Counted::Captures),
             NodeKind::Name(name) if name == "turn_sowings" => Some(Counted::Sowings),
+            NodeKind::Name(name) if name == "hand" => Some(Counted::Hand),
             _ => None,
         }
     }
@@ -2356,6 +2357,8 @@ enum Counted {
     Captures,
     /// Sowings the mover has made this turn.
     Sowings,
+    /// Seeds in hand, the one about to be sown included (a skip clause's `hand`).
+    Hand,
 }
 
 impl Counted {
@@ -2364,7 +2367,9 @@ impl Counted {
         match self {
             Counted::Sowings if k == 1 => "1 sowing".into(),
             Counted::Sowings => format!("{k} sowings"),
-            Counted::Place(_) | Counted::Player(_) | Counted::Captures => seeds_word(k),
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures | Counted::Hand => {
+                seeds_word(k)
+            }
         }
     }
 
@@ -2377,6 +2382,7 @@ impl Counted {
             Counted::Sowings => {
                 format!("the mover has made {amount} this turn (this one included)")
             }
+            Counted::Hand => format!("the sower holds {amount} in hand (this one included)"),
         }
     }
 
@@ -2384,7 +2390,7 @@ impl Counted {
     fn one_of(&self, items: &[String]) -> String {
         let unit = match self {
             Counted::Sowings => "sowings",
-            Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures | Counted::Hand => "seeds",
         };
         self.sentence(&format!("{} {unit}", or_list(items)))
     }
@@ -2393,7 +2399,7 @@ impl Counted {
     fn compared_to(&self, op: BinaryOp, k: &str) -> String {
         let unit = match self {
             Counted::Sowings => "sowings",
-            Counted::Place(_) | Counted::Player(_) | Counted::Captures => "seeds",
+            Counted::Place(_) | Counted::Player(_) | Counted::Captures | Counted::Hand => "seeds",
         };
         let amount = match op {
             BinaryOp::Eq => format!("exactly ({k}) {unit}"),
