@@ -735,6 +735,54 @@ fn simulate_replays_a_long_example_from_a_position() {
     }
 }
 
+/// Games stopped before play began (the players still arranging their seeds) are told apart
+/// from games stopped in play, in text and JSON.
+#[test]
+fn simulate_tells_games_that_never_began() {
+    let file = "tests/cli/simulate/arrange_forever.toml";
+    let args = [
+        "simulate",
+        file,
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--max-plies",
+        "300",
+    ];
+    let run = sow(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "unfinished after 300 plies 20 (20 still arranging their seeds, play not begun)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let mut json = vec!["--format", "json"];
+    json.extend(args);
+    let run = sow(&json, None);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["results"]["unfinished_arranging"], 20, "{doc}");
+    // Kalah has no arrangement: none of its games is counted so.
+    let run = sow(
+        &[
+            "--format",
+            "json",
+            "simulate",
+            "kalah",
+            "--games",
+            "5",
+            "--max-plies",
+            "3",
+        ],
+        None,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(doc["results"]["unfinished"], 5, "{doc}");
+    assert_eq!(doc["results"]["unfinished_arranging"], 0, "{doc}");
+}
+
 /// The laps a move are counted over the moves that sowed: arrangement plies (Makonn) and
 /// passes (Kiuthi) sow no lap and would pull the mean below one.
 #[test]

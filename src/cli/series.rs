@@ -69,6 +69,9 @@ pub struct Played {
     pub status: Status,
     /// Stopped by the plan's `max_plies` (status still `Playing`).
     pub unfinished: bool,
+    /// Stopped so while the players were still arranging their seeds (`[arrange]`): play,
+    /// or the round, never began.
+    pub arranging: bool,
     pub plies: u32,
     pub rounds: u32,
     /// The ending clause that ended the game (a match: its last round), if one did.
@@ -157,6 +160,7 @@ impl Table {
         Played {
             status: game.status(),
             unfinished,
+            arranging: unfinished && matches!(pos.offer, sow::engine::Offer::Arrange { .. }),
             plies: game.ply(),
             rounds: game.round(),
             ending,

@@ -104,6 +104,8 @@ struct Tally {
     wins: [u64; MAX_SEATS],
     draws: u64,
     unfinished: u64,
+    /// Unfinished games stopped while the players were still arranging their seeds.
+    unfinished_arranging: u64,
     plies: u64,
     plies_max: u32,
     /// Plies that sowed and ended (endless moves are counted apart), and their laps. A pass,
@@ -137,6 +139,7 @@ impl Tally {
             wins: [0; MAX_SEATS],
             draws: 0,
             unfinished: 0,
+            unfinished_arranging: 0,
             plies: 0,
             plies_max: 0,
             moves: 0,
@@ -164,6 +167,7 @@ impl Tally {
         }
         self.draws += o.draws;
         self.unfinished += o.unfinished;
+        self.unfinished_arranging += o.unfinished_arranging;
         self.plies += o.plies;
         self.plies_max = self.plies_max.max(o.plies_max);
         self.moves += o.moves;
@@ -227,6 +231,7 @@ impl Worker {
             true
         });
         t.unfinished += u64::from(played.unfinished);
+        t.unfinished_arranging += u64::from(played.arranging);
         match played.status {
             Status::Over { winner: Some(w) } => {
                 if let Some(wins) = t.wins.get_mut(usize::from(w)) {
@@ -322,6 +327,7 @@ pub fn run(args: Args, format: Format) -> Result<Exit, Fail> {
                     .collect::<serde_json::Map<String, Value>>(),
                 "draws": tally.draws,
                 "unfinished": tally.unfinished,
+                "unfinished_arranging": tally.unfinished_arranging,
                 "stopped_by_a_limit": tally.stopped,
             },
             "plies": { "mean": mean3(tally.plies, tally.games), "max": tally.plies_max },
@@ -621,6 +627,13 @@ fn text(
             ", unfinished after {} plies {}",
             args.max_plies, t.unfinished
         ));
+        if t.unfinished_arranging > 0 {
+            // Play (or a round) that never began: the arrangement has no ending of its own.
+            out.push_str(&format!(
+                " ({} still arranging their seeds, play not begun)",
+                t.unfinished_arranging
+            ));
+        }
     }
     if t.stopped > 0 {
         out.push_str(&format!(
