@@ -952,6 +952,7 @@ impl Explainer<'_> {
                 Moment::Put => "Tried after each seed put in the arrangement before play, after its captures.",
                 Moment::Pick => "Tried after each seed picked up in the arrangement before play, after its captures.",
                 Moment::RoundEnd => "Tried when a round of the match has ended and been scored, before the match's end is decided: once for each player still in the match, in turn order, the mover being that player.",
+                Moment::RoundStart => "Tried at the start of every round (the game's first included), once its board is laid out and before its first move: once for each player still in play, in turn order, the mover being that player.",
                 // Refused when the rules load.
                 Moment::PlayEnd => "Never tried: effects are not tried at play's end.",
             });
@@ -2500,6 +2501,7 @@ fn moment(m: Moment) -> &'static str {
         Moment::Put => "after each seed put in the arrangement before play",
         Moment::Pick => "after each seed picked up in the arrangement before play",
         Moment::RoundEnd => "once the round has ended",
+        Moment::RoundStart => "at the start of every round, before its first move",
         Moment::PlayEnd => {
             "once play has ended (the game's, or each round's in a match), before the ending shares out the seeds left: once for each player still in play, in turn order, the mover being that player"
         }

@@ -1121,6 +1121,9 @@ pub struct Rules {
     pub move_effects: Vec<EffectRule>,
     /// Effects at the end of a round of a match, tried for each player still in it.
     pub round_effects: Vec<EffectRule>,
+    /// Effects at the start of every round, the first included, tried for each player still
+    /// in play (`at = "round_start"`).
+    pub start_effects: Vec<EffectRule>,
     pub options: Vec<OptionValue>,
     /// The first capture clause that claims holes, named in traces when a seed falls into a
     /// claimed hole.
@@ -1642,6 +1645,7 @@ impl Rules {
                 .chain(&self.put_effects)
                 .chain(&self.pick_effects)
                 .chain(&self.round_effects)
+                .chain(&self.start_effects)
                 .any(|e| e.when.reads(fact))
             || self
                 .drop_captures

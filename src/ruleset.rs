@@ -761,6 +761,11 @@ pub enum Moment {
     /// end is decided; tried for each player still in the match in turn order, `mover` being
     /// that player and `round_winner` the round's winner.
     RoundEnd,
+    /// Effects only: at the start of every round, the game's first included, once its board is
+    /// laid out (after the refill) and before its first move; tried for each player still in
+    /// play in turn order, `mover` being that player. Not with an arrangement (`[arrange]`),
+    /// whose plies lay the board out.
+    RoundStart,
     /// Captures only: once play has ended (the game's, or each round's in a match), before
     /// the ending shares out the seeds left on the board; tried for each player still in play
     /// in turn order, `mover` being that player (e.g. each player takes the holes they have

@@ -741,6 +741,20 @@ fn ruleset_text(s: &Spec) -> String {
                 "\n[rounds]\nrefill = {}\nrefill_from = \"left\"\nlast_hole = \"partial\"\nholes_filled = \"poorest\"\nmatching_hole = \"same\"\nunfilled = \"open\"\nnext_starter = \"richer\"\n",
                 s.seeds
             );
+            // Without an arrangement: the hole each refill leaves short is marked at the
+            // round's start (`at = "round_start"`) and not sown until a drop fills it up.
+            if s.arrange.is_none() {
+                t += "\n[vars.short]\nkind = \"holes\"\nscope = \"round\"\n";
+                t += &format!(
+                    "\n[[effect]]\nname = \"a short hole\"\nat = \"round_start\"\nwhen = 'any(holes_of(mover), seeds(hole) > 0 and seeds(hole) < {0})'\nmark = {{ short = 'first_after(hole(mover, 1), own(hole) and seeds(hole) > 0 and seeds(hole) < {0})' }}\n",
+                    s.seeds
+                );
+                t += &format!(
+                    "\n[[effect]]\nname = \"filled up\"\nat = \"drop\"\nwhen = 'here in short and seeds(here) >= {}'\nunmark = {{ short = 'here' }}\n",
+                    s.seeds
+                );
+                t += "\n[[legal]]\nname = \"not from a short hole\"\nrequire = 'not (origin in short)'\n";
+            }
         }
         Some("won") => {
             t += &format!(

@@ -424,7 +424,7 @@ impl Checker<'_> {
                     Moment::Pick => pick_captures.push(rule),
                     Moment::PlayEnd => end_captures.push(rule),
                     // Refused by `capture`.
-                    Moment::RoundEnd => {}
+                    Moment::RoundEnd | Moment::RoundStart => {}
                 }
             }
         }
@@ -547,6 +547,7 @@ impl Checker<'_> {
         let pieces = self.pieces(f);
         let (mut drop_effects, mut lap_effects, mut move_effects, mut round_effects) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut start_effects = Vec::new();
         let (mut put_effects, mut pick_effects) = (Vec::new(), Vec::new());
         for e in &f.effect {
             if e.at == Moment::PlayEnd {
@@ -558,6 +559,21 @@ impl Checker<'_> {
                     ),
                 )
                 .hint("try the effect at `move_end`, or at `round_end` in a match of rounds");
+                let named = (e.when.as_ref().map(|w| w.span().start))
+                    .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
+                let d = d.near(named.and_then(|at| key_near(self.source, at, "at")));
+                self.error(d);
+                continue;
+            }
+            if e.at == Moment::RoundStart && f.arrange.is_some() {
+                let d = Diagnostic::new(
+                    Code::RoundStartMisplaced,
+                    format!(
+                        "effect \"{}\" is tried at a round's start, but the players lay their seeds out themselves (`[arrange]`)",
+                        e.name
+                    ),
+                )
+                .hint("the arrangement's plies lay the board out, so no moment comes between the layout and the first move: try the effect at `put` or at `move_end`");
                 let named = (e.when.as_ref().map(|w| w.span().start))
                     .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
                 let d = d.near(named.and_then(|at| key_near(self.source, at, "at")));
@@ -585,6 +601,7 @@ impl Checker<'_> {
                     Moment::Put => put_effects.push(rule),
                     Moment::Pick => pick_effects.push(rule),
                     Moment::RoundEnd => round_effects.push(rule),
+                    Moment::RoundStart => start_effects.push(rule),
                     // Refused above.
                     Moment::PlayEnd => {}
                 }
@@ -976,6 +993,7 @@ impl Checker<'_> {
             lap_effects,
             move_effects,
             round_effects,
+            start_effects,
             options,
             claim_clause,
             clauses: std::mem::take(&mut self.clauses),
@@ -997,6 +1015,8 @@ const MOVE_END: u32 = LAP_END;
 const PUT: u32 = AFTER;
 const AFTER_PLY: u32 = 0;
 const ROUND_END: u32 = facts::ROUND;
+/// No move is being made at a round's start: no hole of one to read.
+const ROUND_START: u32 = 0;
 /// Once play has ended: no hole of a move, only the board and the player tried (`mover`).
 const PLAY_END: u32 = 0;
 
@@ -2420,6 +2440,7 @@ impl Checker<'_> {
             Moment::MoveEnd => MOVE_END,
             Moment::Put | Moment::Pick => PUT,
             Moment::RoundEnd => ROUND_END,
+            Moment::RoundStart => ROUND_START,
             // Refused by the caller.
             Moment::PlayEnd => PLAY_END,
         };
@@ -2574,6 +2595,16 @@ impl Checker<'_> {
                     format!("capture \"{}\" is tried at the round's end: captures are made during a move", c.name),
                 )
                 .hint("try it at `drop`, `lap_end` or `move_end`; `round_end` is for effects");
+                let d = d.near(key_near(self.source, c.when.span().start, "at"));
+                self.error(d);
+                return None;
+            }
+            Moment::RoundStart => {
+                let d = Diagnostic::new(
+                    Code::RoundStartMisplaced,
+                    format!("capture \"{}\" is tried at a round's start: captures are made during a move", c.name),
+                )
+                .hint("try it at `drop`, `lap_end` or `move_end`; `round_start` is for effects");
                 let d = d.near(key_near(self.source, c.when.span().start, "at"));
                 self.error(d);
                 return None;

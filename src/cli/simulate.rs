@@ -393,6 +393,7 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         .chain(&rules.put_effects)
         .chain(&rules.pick_effects)
         .chain(&rules.round_effects)
+        .chain(&rules.start_effects)
         .for_each(|e| mark(e.id));
     [
         Some(rules.no_move),

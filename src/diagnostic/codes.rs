@@ -309,6 +309,15 @@ never holds (`when = 'false'`) relays only after such captures."
 player expression read for each hole taken, `player = '...'`, with `hole` naming that hole
 (`'owner(hole)'`, `'if(last_seed, mover, owner(hole))'`). Give exactly one of them."
 
+    RoundStartMisplaced "E0145" Error "A clause at a round's start that cannot be there"
+"`at = \"round_start\"` is for effects made once a round's board is laid out, before its
+first move (the game's first round included): each player still in play in turn is `mover`,
+and the effect sets variables or marks holes from the board as it stands. No move is being
+made, so nothing is captured then: a capture clause cannot be tried there. Where the players
+lay their seeds out themselves (`[arrange]`), the board is laid out by plies of the game, so
+no moment comes between the layout and the first move: try the effect at `put` or at
+`move_end` instead."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -384,6 +384,8 @@ pub struct Program {
     pub move_effects: Vec<EffectProgram>,
     /// Effects at a round's end, tried for each player still in the match.
     pub round_effects: Vec<EffectProgram>,
+    /// Effects at every round's start, the first included, tried for each player in play.
+    pub start_effects: Vec<EffectProgram>,
     /// Whether lap-end states must remember that the move reached the opponent's row (only
     /// when a clause read during the move looks at it).
     pub track_reached: bool,
@@ -530,6 +532,7 @@ impl Program {
                 place: c.cond(&a.place),
             }),
             round_effects: rules.round_effects.iter().map(|e| c.effect(e)).collect(),
+            start_effects: rules.start_effects.iter().map(|e| c.effect(e)).collect(),
             max_steps: crate::rules::MAX_STEPS_PER_MOVE,
             match_ends: (rules.rounds.as_ref())
                 .and_then(|r| r.match_ends.as_ref())

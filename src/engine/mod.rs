@@ -1869,7 +1869,7 @@ impl Game {
     pub fn new(rules: Arc<Rules>) -> Game {
         let pos = Game::opening(&rules);
         let first = rules.first;
-        Game::start(rules, pos, first, &mut ())
+        Game::start(rules, pos, first, true, &mut ())
     }
 
     /// The position a game of `rules` starts from.
@@ -1917,13 +1917,14 @@ impl Game {
     ) -> Game {
         pos.moved = 0b11;
         pos.turn_sowings = 0;
-        Game::start(rules, pos, pos.to_move, tracer)
+        Game::start(rules, pos, pos.to_move, false, tracer)
     }
 
     fn start<T: Tracer>(
         rules: Arc<Rules>,
         mut pos: Position,
         starter: Player,
+        fresh: bool,
         tracer: &mut T,
     ) -> Game {
         pos.recount();
@@ -2042,10 +2043,47 @@ impl Game {
             seatings,
             last_mover: NOBODY,
         };
+        // A game from its start begins its first round (a position set up by hand is in the
+        // middle of one).
+        if fresh {
+            game.round_start(tracer);
+        }
         game.banked = game.pos.banked(&game.bank);
         // A position where the player to move is already stuck ends at once.
         game.settle(tracer);
         game
+    }
+
+    /// The effects at a round's start (`at = "round_start"`), once its board is laid out: once
+    /// for each player still in play, in turn order, that player moving. The positions kept
+    /// to find a round starting again (`round_starts`, the idle rounds') are those before
+    /// them: the effects are a function of that position, so one repeats where the other does.
+    #[cold]
+    #[inline(never)]
+    fn round_start<T: Tracer>(&mut self, tracer: &mut T) {
+        if self.program.start_effects.is_empty() {
+            return;
+        }
+        let (rules, program) = (self.rules.clone(), self.program.clone());
+        let [ccw, cw] = &self.tables;
+        let tables = match rules.direction {
+            Dir::Ccw => ccw,
+            Dir::Cw => cw,
+        };
+        let out = self.pos.out;
+        for p in rules.geometry.players().filter(|&p| out & (1 << p) == 0) {
+            let cx = Cx::new(&rules, tables, p, self.starter);
+            for effect in &program.start_effects {
+                if effect.apply(&cx, &mut self.pos) {
+                    if T::EVENTS {
+                        tracer.event(Event::Effect { clause: effect.id });
+                    }
+                    if T::FIRINGS {
+                        tracer.fired(effect.id);
+                    }
+                }
+            }
+        }
     }
 
     /// Starts again from the initial position, reusing the buffers.
@@ -2068,6 +2106,7 @@ impl Game {
             self.round_starts.push(self.pos);
         }
         self.idle = Idle::new(self.pos, 0, 0);
+        self.round_start(&mut ());
         self.settle(&mut ());
     }
 
@@ -3965,6 +4004,7 @@ impl Game {
                 starter,
             });
         }
+        self.round_start(tracer);
     }
 
     /// The captures tried once play has ended (`at = "play_end"`), before the ending shares
