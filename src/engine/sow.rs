@@ -1172,35 +1172,9 @@ impl<'a> Mover<'a> {
                 // The move's first lap lifts what the rules say (the rest stays), and the holes
                 // gathered with it.
                 Lifting::Part { first, gather, .. } if lap == 1 && at == self.origin => {
-                    // The holes gathered, read before anything is lifted: open holes holding
-                    // seeds, the hole played left out (an entry gathers none).
-                    let gathered = match gather {
-                        Some(set) if self.entered == 0 => {
-                            set(cx, pos) & pos.sown() & !pos.closed & !bit(at)
-                        }
-                        _ => 0,
-                    };
-                    let n = match first {
-                        Some(lift) => {
-                            let n = lift(cx, pos);
-                            pos.lift_part(at, n)
-                        }
-                        None => pos.lift(at),
-                    };
-                    if gathered == 0 {
-                        n
-                    } else {
-                        if T::EVENTS {
-                            tracer.event(Event::Lift {
-                                lap,
-                                hole: at,
-                                seeds: n,
-                                pieces: 0,
-                            });
-                            traced = true;
-                        }
-                        self.gather(pos, gathered, n, lap, tracer)
-                    }
+                    let (n, lifted_traced) = self.first_lift(pos, cx, (first, gather), tracer);
+                    traced = lifted_traced;
+                    n
                 }
                 // A relay's lap (a lap after the first that lifts a hole): at least one seed
                 // (the relay lifts only a hole holding seeds), the hole read as `hole`.
@@ -1470,6 +1444,45 @@ impl<'a> Mover<'a> {
         }
         cx.reached_opponent |= reached;
         self.lap_end(pos, cx, at, lap, (lap_origin, cursor.reversed), tracer)
+    }
+
+    /// The move's first lift where the rules say what it lifts (`[sowing] lift`) or gather
+    /// other holes with it (`[sowing] gather`): the seeds in hand, and whether the lift was
+    /// traced (with the holes gathered after it). Out of line: few rules have either.
+    #[inline(never)]
+    fn first_lift<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'_>,
+        (first, gather): (&Option<super::compile::Num>, &Option<super::compile::Holes>),
+        tracer: &mut T,
+    ) -> (u16, bool) {
+        let at = self.origin;
+        // The holes gathered, read before anything is lifted: open holes holding seeds, the
+        // hole played left out (an entry gathers none).
+        let gathered = match gather {
+            Some(set) if self.entered == 0 => set(cx, pos) & pos.sown() & !pos.closed & !bit(at),
+            _ => 0,
+        };
+        let n = match first {
+            Some(lift) => {
+                let n = lift(cx, pos);
+                pos.lift_part(at, n)
+            }
+            None => pos.lift(at),
+        };
+        if gathered == 0 {
+            return (n, false);
+        }
+        if T::EVENTS {
+            tracer.event(Event::Lift {
+                lap: 1,
+                hole: at,
+                seeds: n,
+                pieces: 0,
+            });
+        }
+        (self.gather(pos, gathered, n, 1, tracer), T::EVENTS)
     }
 
     /// Lifts every hole of `gathered` into the hand, which holds `hand` seeds; returns what it
