@@ -783,6 +783,25 @@ fn simulate_tells_games_that_never_began() {
     assert_eq!(doc["results"]["unfinished_arranging"], 0, "{doc}");
 }
 
+/// A round's start effects are counted, the first round's too (made as the game starts): once
+/// for each player in each game of one round.
+#[test]
+fn simulate_counts_the_first_rounds_start_effects() {
+    let file = "tests/cli/simulate/round_start_once.toml";
+    let run = sow(
+        &[
+            "--format", "json", "simulate", file, "--games", "30", "--seed", "1",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let began = (doc["clauses"].as_array().expect("clauses").iter())
+        .find(|c| c["name"] == "began")
+        .expect("the effect's row");
+    assert_eq!(began["fired"], 60, "{began}");
+}
+
 /// The laps a move are counted over the moves that sowed: arrangement plies (Makonn) and
 /// passes (Kiuthi) sow no lap and would pull the mean below one.
 #[test]

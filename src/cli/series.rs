@@ -121,8 +121,10 @@ impl Table {
     ) -> Played {
         let mut rng = ChaCha8Rng::seed_from_u64(plan.seed(index));
         let game = &mut self.game;
-        game.restart();
         self.firings.clear();
+        // The first round's start effects are made as the game starts: counted too.
+        game.restart_traced(&mut self.firings);
+        self.firings.commit();
         let mut unfinished = false;
         let mut ending = None;
         while let Some(mover) = game.to_move() {

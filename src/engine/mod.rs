@@ -2088,6 +2088,12 @@ impl Game {
 
     /// Starts again from the initial position, reusing the buffers.
     pub fn restart(&mut self) {
+        self.restart_traced(&mut ());
+    }
+
+    /// [`Game::restart`], telling `tracer` the effects of the first round's start
+    /// (`at = "round_start"`), which are made there.
+    pub fn restart_traced<T: Tracer>(&mut self, tracer: &mut T) {
         if let Some((rules, program)) = self.seatings.first() {
             self.rules = rules.clone();
             self.program = program.clone();
@@ -2106,8 +2112,8 @@ impl Game {
             self.round_starts.push(self.pos);
         }
         self.idle = Idle::new(self.pos, 0, 0);
-        self.round_start(&mut ());
-        self.settle(&mut ());
+        self.round_start(tracer);
+        self.settle(tracer);
     }
 
     pub fn rules(&self) -> &Arc<Rules> {
