@@ -1212,6 +1212,7 @@ impl Explainer<'_> {
                     NextStarter::Winner => "the winner of the round just ended (on a draw, the player who did not start it)".to_string(),
                     NextStarter::Loser => "the loser of the round just ended (on a draw, the player who did not start it)".to_string(),
                     NextStarter::WithHoles => "the player who now holds the holes the last round's starter held".to_string(),
+                    NextStarter::Same => "the player who started the round before, the same player every round".to_string(),
                     NextStarter::Richer => "the player holding the most seeds (on equal totals, the later in turn order)".to_string(),
                     NextStarter::Poorer => "the player holding the fewest seeds (on equal totals, the first in turn order)".to_string(),
                 })

@@ -1645,6 +1645,9 @@ pub enum NextStarter {
     /// The player who now holds the holes the last round's starter held: the same player,
     /// unless `rotate_owners` moved the holes on (then the next player in turn order).
     WithHoles,
+    /// The player who started the round just ended, whatever happened to the holes: the same
+    /// player every round (while they are in the match).
+    Same,
     /// The player holding the most seeds when the round has ended; on equal totals the later
     /// in turn order (the first counts as the poorer).
     Richer,

@@ -3887,7 +3887,7 @@ impl Game {
                     self.starter + 1
                 }
             }
-            NextStarter::WithHoles => self.starter,
+            NextStarter::WithHoles | NextStarter::Same => self.starter,
             NextStarter::Richer | NextStarter::Poorer => {
                 let score = |p: Player| scores.get(usize::from(p)).copied().unwrap_or(0);
                 let richer = rounds.next_starter == NextStarter::Richer;
