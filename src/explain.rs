@@ -2152,25 +2152,18 @@ impl Explainer<'_> {
                     arg(0)
                 ),
             },
-            "first_after" => match args.get(1) {
+            "first_after" | "first_before" => match args.get(1) {
                 Some(c) => {
                     let outer = self.in_aggregate.replace(Some("it".into()));
                     let cond = self.cond(c, ctx);
                     self.in_aggregate.replace(outer);
+                    let (side, going) = if f == "first_after" {
+                        ("after", "on")
+                    } else {
+                        ("before", "back")
+                    };
                     format!(
-                        "the first hole after {}, going on round the board, such that {cond}",
-                        arg(0)
-                    )
-                }
-                None => f.to_string(),
-            },
-            "first_before" => match args.get(1) {
-                Some(c) => {
-                    let outer = self.in_aggregate.replace(Some("it".into()));
-                    let cond = self.cond(c, ctx);
-                    self.in_aggregate.replace(outer);
-                    format!(
-                        "the first hole before {}, going back round the board, such that {cond}",
+                        "the first hole {side} {}, going {going} round the board, such that {cond}",
                         arg(0)
                     )
                 }

@@ -550,42 +550,27 @@ impl Checker<'_> {
         let mut start_effects = Vec::new();
         let (mut put_effects, mut pick_effects) = (Vec::new(), Vec::new());
         for e in &f.effect {
-            if e.at == Moment::PlayEnd {
-                let d = Diagnostic::new(
+            // A moment at which this effect cannot be tried: its code, what is wrong, the hint.
+            let misplaced = match e.at {
+                Moment::PlayEnd => Some((
                     Code::PlayEndMisplaced,
-                    format!(
-                        "effect \"{}\" is tried at play's end: only captures are",
-                        e.name
-                    ),
-                )
-                .hint("try the effect at `move_end`, or at `round_end` in a match of rounds");
-                let named = (e.when.as_ref().map(|w| w.span().start))
-                    .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
-                let d = d.near(named.and_then(|at| key_near(self.source, at, "at")));
-                self.error(d);
-                continue;
-            }
-            if e.at == Moment::RoundStart && f.arrange.is_some() {
-                let d = Diagnostic::new(
+                    "is tried at play's end: only captures are",
+                    "try the effect at `move_end`, or at `round_end` in a match of rounds",
+                )),
+                Moment::RoundStart if f.arrange.is_some() => Some((
                     Code::RoundStartMisplaced,
-                    format!(
-                        "effect \"{}\" is tried at a round's start, but the players lay their seeds out themselves (`[arrange]`)",
-                        e.name
-                    ),
-                )
-                .hint("the arrangement's plies lay the board out, so no moment comes between the layout and the first move: try the effect at `put` or at `move_end`");
-                let named = (e.when.as_ref().map(|w| w.span().start))
-                    .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
-                let d = d.near(named.and_then(|at| key_near(self.source, at, "at")));
-                self.error(d);
-                continue;
-            }
-            if e.at == Moment::RoundEnd && f.rounds.is_none() {
-                let d = Diagnostic::new(
+                    "is tried at a round's start, but the players lay their seeds out themselves (`[arrange]`)",
+                    "the arrangement's plies lay the board out, so no moment comes between the layout and the first move: try the effect at `put` or at `move_end`",
+                )),
+                Moment::RoundEnd if f.rounds.is_none() => Some((
                     Code::RoundEndMisplaced,
-                    format!("effect \"{}\" is tried at the round's end, but the game is not a match of rounds", e.name),
-                )
-                .hint("round-end effects count what rounds do for the match: add [rounds], or try the effect at `move_end`");
+                    "is tried at the round's end, but the game is not a match of rounds",
+                    "round-end effects count what rounds do for the match: add [rounds], or try the effect at `move_end`",
+                )),
+                _ => None,
+            };
+            if let Some((code, wrong, hint)) = misplaced {
+                let d = Diagnostic::new(code, format!("effect \"{}\" {wrong}", e.name)).hint(hint);
                 // The clause's `at`, found from its condition, or else from its name.
                 let named = (e.when.as_ref().map(|w| w.span().start))
                     .or_else(|| self.source.find(&format!("name = \"{}\"", e.name)));
@@ -2589,22 +2574,22 @@ impl Checker<'_> {
             Moment::MoveEnd => MOVE_END,
             Moment::Put | Moment::Pick => PUT,
             Moment::PlayEnd => PLAY_END,
-            Moment::RoundEnd => {
+            Moment::RoundEnd | Moment::RoundStart => {
+                let (code, moment, key) = if c.at == Moment::RoundEnd {
+                    (Code::RoundEndMisplaced, "the round's end", "round_end")
+                } else {
+                    (Code::RoundStartMisplaced, "a round's start", "round_start")
+                };
                 let d = Diagnostic::new(
-                    Code::RoundEndMisplaced,
-                    format!("capture \"{}\" is tried at the round's end: captures are made during a move", c.name),
+                    code,
+                    format!(
+                        "capture \"{}\" is tried at {moment}: captures are made during a move",
+                        c.name
+                    ),
                 )
-                .hint("try it at `drop`, `lap_end` or `move_end`; `round_end` is for effects");
-                let d = d.near(key_near(self.source, c.when.span().start, "at"));
-                self.error(d);
-                return None;
-            }
-            Moment::RoundStart => {
-                let d = Diagnostic::new(
-                    Code::RoundStartMisplaced,
-                    format!("capture \"{}\" is tried at a round's start: captures are made during a move", c.name),
-                )
-                .hint("try it at `drop`, `lap_end` or `move_end`; `round_start` is for effects");
+                .hint(format!(
+                    "try it at `drop`, `lap_end` or `move_end`; `{key}` is for effects"
+                ));
                 let d = d.near(key_near(self.source, c.when.span().start, "at"));
                 self.error(d);
                 return None;

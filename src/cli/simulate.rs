@@ -478,14 +478,17 @@ fn replay_command(
     let rules = &ruleset.rules;
     let mut table = Table::new(rules, &plan);
     let mut moves = Vec::new();
-    // The position before each ply, in the notation `--from` reads.
-    let mut before = vec![position_notation(
-        rules,
-        Game::new(rules.clone()).position(),
-    )];
+    // The position before each ply, kept only for a game too long to list whole.
+    let long = usize::try_from(e.ply).is_ok_and(|p| p > MOVES_SHOWN);
+    let mut before = Vec::new();
+    if long {
+        before.push(*Game::new(rules.clone()).position());
+    }
     table.play(&plan, e.game, |game, h, _| {
         moves.push(h);
-        before.push(position_notation(rules, game.position()));
+        if long {
+            before.push(*game.position());
+        }
         game.ply() < e.ply
     });
     let mut cmd = format!("sow replay {}", shell_quote(&ruleset.given));
@@ -495,27 +498,28 @@ fn replay_command(
     // A cycle is best replayed from the earlier time its position stood (the last such time
     // before the example, where the notation shows it); then from starts further and further
     // back.
-    let last = before.len() - 1;
+    let last = before.len().saturating_sub(1);
     let earlier =
         (before.get(..last).unwrap_or_default().iter()).rposition(|p| before.get(last) == Some(p));
     let doubling = std::iter::successors(Some(1usize), |b| b.checked_mul(2))
         .take_while(|&back| back < moves.len())
         .map(|back| moves.len() - back);
+    // Each start tried as the command will give it: in the notation `--from` reads.
     let start = (moves.len() > MOVES_SHOWN)
         .then(|| {
-            earlier.into_iter().chain(doubling).find(|&from| {
-                before.get(from).is_some_and(|pos| {
-                    replays(rules, pos, moves.get(from..).unwrap_or_default(), shows)
-                })
+            earlier.into_iter().chain(doubling).find_map(|from| {
+                let pos = position_notation(rules, before.get(from)?);
+                let rest = moves.get(from..).unwrap_or_default();
+                replays(rules, &pos, rest, shows).then_some((from, pos))
             })
         })
         .flatten();
-    if let Some(from) = start
-        && let Some(pos) = before.get(from)
-    {
+    if let Some((_, pos)) = &start {
         cmd.push_str(&format!(" --from {}", shell_quote(pos)));
     }
-    let shown = moves.get(start.unwrap_or(0)..).unwrap_or_default();
+    let shown = moves
+        .get(start.map_or(0, |(from, _)| from)..)
+        .unwrap_or_default();
     cmd.push_str(&format!(
         " --moves '{}' --detail {}",
         shown

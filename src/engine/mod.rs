@@ -1615,6 +1615,35 @@ enum Plain {
 /// The neighbour tables of both directions (see [`Tables`]), indexed by [`Dir::index`].
 pub type DirTables = [Tables; 2];
 
+/// The tables of one direction.
+fn tables_for(tables: &DirTables, dir: Dir) -> &Tables {
+    let [ccw, cw] = tables;
+    match dir {
+        Dir::Ccw => ccw,
+        Dir::Cw => cw,
+    }
+}
+
+/// Effects made once for each player still in play, in turn order, that player moving (a
+/// round's start or end effects); `round_winner` is the round's winner, or nobody.
+fn effects_by_player<T: Tracer>(
+    effects: &[compile::EffectProgram],
+    (rules, tables, starter): (&Rules, &Tables, Player),
+    pos: &mut Position,
+    round_winner: Player,
+    tracer: &mut T,
+) {
+    if effects.is_empty() {
+        return;
+    }
+    let out = pos.out;
+    for p in rules.geometry.players().filter(|&p| out & (1 << p) == 0) {
+        let mut cx = Cx::new(rules, tables, p, starter);
+        cx.round_winner = round_winner;
+        sow::apply_effects(effects, pos, &cx, tracer);
+    }
+}
+
 /// Builds the tables of both directions for a mask of closed holes.
 fn both_tables(rules: &Rules, closed: Mask) -> DirTables {
     Dir::BOTH.map(|dir| Tables::build(rules, closed, dir))
@@ -2065,25 +2094,15 @@ impl Game {
             return;
         }
         let (rules, program) = (self.rules.clone(), self.program.clone());
-        let [ccw, cw] = &self.tables;
-        let tables = match rules.direction {
-            Dir::Ccw => ccw,
-            Dir::Cw => cw,
-        };
-        let out = self.pos.out;
-        for p in rules.geometry.players().filter(|&p| out & (1 << p) == 0) {
-            let cx = Cx::new(&rules, tables, p, self.starter);
-            for effect in &program.start_effects {
-                if effect.apply(&cx, &mut self.pos) {
-                    if T::EVENTS {
-                        tracer.event(Event::Effect { clause: effect.id });
-                    }
-                    if T::FIRINGS {
-                        tracer.fired(effect.id);
-                    }
-                }
-            }
-        }
+        let tables = tables_for(&self.tables, rules.direction);
+        let effects = &program.start_effects;
+        effects_by_player(
+            effects,
+            (&rules, tables, self.starter),
+            &mut self.pos,
+            NOBODY,
+            tracer,
+        );
     }
 
     /// Starts again from the initial position, reusing the buffers.
@@ -2477,11 +2496,7 @@ impl Game {
     /// The tables of a direction.
     #[inline(always)]
     fn tables_of(&self, dir: Dir) -> &Tables {
-        let [ccw, cw] = &self.tables;
-        match dir {
-            Dir::Ccw => ccw,
-            Dir::Cw => cw,
-        }
+        tables_for(&self.tables, dir)
     }
 
     /// The holes `player` may sow from in direction `dir`, by the legality clauses.
@@ -3800,30 +3815,16 @@ impl Game {
         };
         let refill = u32::from(rounds.refill);
         // The tables by field, not by `tables_of`, so that the gift may write the position.
-        let [ccw, cw] = &self.tables;
-        let tables = match rules.direction {
-            Dir::Ccw => ccw,
-            Dir::Cw => cw,
-        };
+        let tables = tables_for(&self.tables, rules.direction);
         let program = self.program.clone();
         // The round-end effects, once for each player still in the match, that player moving.
-        if !program.round_effects.is_empty() {
-            let out = self.pos.out;
-            for p in g.players().filter(|&p| out & (1 << p) == 0) {
-                let mut cx = Cx::new(&rules, tables, p, self.starter);
-                cx.round_winner = winner.unwrap_or(NOBODY);
-                for effect in &program.round_effects {
-                    if effect.apply(&cx, &mut self.pos) {
-                        if T::EVENTS {
-                            tracer.event(Event::Effect { clause: effect.id });
-                        }
-                        if T::FIRINGS {
-                            tracer.fired(effect.id);
-                        }
-                    }
-                }
-            }
-        }
+        effects_by_player(
+            &program.round_effects,
+            (&rules, tables, self.starter),
+            &mut self.pos,
+            winner.unwrap_or(NOBODY),
+            tracer,
+        );
         let cx = Cx::new(&rules, tables, next_up, self.starter);
         if let (Some(rule), Some(compiled)) = (&rounds.give, &program.give) {
             give(&rules, &mut self.pos, rule, compiled, &cx, tracer);

@@ -353,6 +353,27 @@ enum Asked {
     Nothing,
 }
 
+/// Applies effect clauses at the moment `cx` stands at: each whose condition holds sets its
+/// values, and is traced and counted.
+#[inline(never)]
+pub(super) fn apply_effects<T: Tracer>(
+    effects: &[super::compile::EffectProgram],
+    pos: &mut Position,
+    cx: &Cx<'_>,
+    tracer: &mut T,
+) {
+    for effect in effects {
+        if effect.apply(cx, pos) {
+            if T::EVENTS {
+                tracer.event(Event::Effect { clause: effect.id });
+            }
+            if T::FIRINGS {
+                tracer.fired(effect.id);
+            }
+        }
+    }
+}
+
 impl<'a> Mover<'a> {
     /// Makes the whole move on `pos`. Endless moves are cut at the first repeated lap-end state
     /// (found with Brent's cycle detection, then located exactly by a second pass), and `pos`
@@ -539,7 +560,7 @@ impl<'a> Mover<'a> {
         }
         if !self.program.move_effects.is_empty() {
             cx.at(last, last, lap_origin, false);
-            self.effects(&self.program.move_effects, pos, cx, tracer);
+            apply_effects(&self.program.move_effects, pos, cx, tracer);
         }
         // After the move, there is no lap.
         cx.lap_origin = NO_HOLE;
@@ -569,7 +590,7 @@ impl<'a> Mover<'a> {
         }
         if !effects.is_empty() {
             cx.at(h, h, NO_HOLE, false);
-            self.effects(effects, pos, cx, tracer);
+            apply_effects(effects, pos, cx, tracer);
         }
     }
 
@@ -1741,7 +1762,7 @@ impl<'a> Mover<'a> {
         if !self.program.lap_effects.is_empty() {
             // After the lap's captures (and the relay decided), its effects.
             cx.at(last, last, lap_origin, false);
-            self.effects(&self.program.lap_effects, pos, cx, tracer);
+            apply_effects(&self.program.lap_effects, pos, cx, tracer);
         }
         if self.program.lap_vars {
             super::reset_vars(self.rules, pos, |s| s == VarScope::Lap);
@@ -2021,31 +2042,10 @@ impl<'a> Mover<'a> {
             // After the captures of the drop, its effects.
             self.drop_captures(pos, cx, at, last_seed, lap_origin, tracer);
             cx.at(at, NO_HOLE, lap_origin, last_seed);
-            self.effects(&self.program.drop_effects, pos, cx, tracer);
+            apply_effects(&self.program.drop_effects, pos, cx, tracer);
             return;
         }
         self.drop_captures(pos, cx, at, last_seed, lap_origin, tracer);
-    }
-
-    /// Applies effect clauses at the moment `cx` stands at.
-    #[inline(never)]
-    pub(super) fn effects<T: Tracer>(
-        &self,
-        effects: &[super::compile::EffectProgram],
-        pos: &mut Position,
-        cx: &mut Cx<'_>,
-        tracer: &mut T,
-    ) {
-        for effect in effects {
-            if effect.apply(cx, pos) {
-                if T::EVENTS {
-                    tracer.event(Event::Effect { clause: effect.id });
-                }
-                if T::FIRINGS {
-                    tracer.fired(effect.id);
-                }
-            }
-        }
     }
 
     /// The capture clauses of a drop.
