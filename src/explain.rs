@@ -1658,6 +1658,18 @@ impl Explainer<'_> {
             ));
             out.push(s);
         }
+        if let Some(x) = &e.concede
+            && self.rules.concede.is_some()
+        {
+            let mut s = Section::new("end", "End: a player concedes", &x.cites, line);
+            s.say(format!(
+                "At their turn, instead of moving, the player to move may concede (written `concede`), and the game{} ends: {}",
+                if or_round.is_empty() { "" } else { " and the match" },
+                self.ending(&x.remaining, &x.result, "the player who concedes")
+            ));
+            s.say("Conceding is not among the legal moves listed: players and searches never choose it.");
+            out.push(s);
+        }
         let mut s = Section::new("end", "The engine's safety limits", &None, None);
         s.say(format!(
             "These are not rules of the game: a move still going after {} laps without a repeat or past {} steps of work, or a game{} still going after {} plies, is stopped with no result.",

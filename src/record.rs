@@ -318,13 +318,13 @@ fn words_of(value: &Item) -> impl Iterator<Item = Item> + '_ {
 /// Whether `text` looks like a move: a side letter and a hole number. Which side and which
 /// hole numbers exist depend on the rules.
 fn is_move_form(text: &str) -> bool {
-    // The notation's forms (see `crate::notation`): `pass`; a decision, `take`, `leave`,
+    // The notation's forms (see `crate::notation`): `pass`; `concede`; a decision, `take`, `leave`,
     // `continue` or `stop`; a
     // hole, `s3`, `n12` or a ring's `r7`; an entry, `+5` (`+1@s3` from a start the mover
     // chooses); the last two with a chosen
     // direction, `s3:cw`, `+5:ccw`; a seed put into a hole or picked up from it, `s3+`, `s3-`;
     // a piece put, `s3+stone`.
-    if ["pass", "take", "leave", "continue", "stop"]
+    if ["pass", "concede", "take", "leave", "continue", "stop"]
         .iter()
         .any(|w| text.eq_ignore_ascii_case(w))
     {

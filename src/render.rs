@@ -585,6 +585,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::Redirect { .. } => detail >= Detail::Drops,
         Event::Move { .. }
         | Event::Pass { .. }
+        | Event::Concede { .. }
         | Event::Decided { .. }
         | Event::Placed { .. }
         | Event::Arranged { .. }
@@ -625,6 +626,7 @@ fn cause(c: EndCause) -> &'static str {
         EndCause::NoCapture => "no capture",
         EndCause::NoFurtherCapture => "no further capture",
         EndCause::NoCaptureReachable => "no capture reachable",
+        EndCause::Concede => "concede",
     }
 }
 
@@ -645,6 +647,7 @@ fn why_ended(rules: &Rules, c: EndCause, mover: Player) -> String {
         EndCause::NoCaptureReachable => {
             format!("no play to come can capture any more, {who} to move")
         }
+        EndCause::Concede => format!("{who} concedes"),
     }
 }
 
@@ -1107,6 +1110,13 @@ impl TextTrace {
                 self.finish(out);
                 out.say(format_args!("ply {ply}: {} passes\n", name(rules, *player)));
             }
+            Event::Concede { ply, player } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "ply {ply}: {} concedes\n",
+                    name(rules, *player)
+                ));
+            }
             Event::Decided {
                 ply,
                 player,
@@ -1120,6 +1130,8 @@ impl TextTrace {
                     crate::engine::Decision::Continue => "makes the relay on offer".into(),
                     crate::engine::Decision::Stop => "declines the relay on offer".into(),
                     crate::engine::Decision::Choose => format!("chooses {}", l(*hole)),
+                    // A concession is traced as one (`Event::Concede`), never as a decision.
+                    crate::engine::Decision::Concede => "concedes".into(),
                 };
                 out.say(format_args!(
                     "ply {ply}: {} {what} ({})\n",
@@ -1568,6 +1580,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         }
         Event::Effect { clause } => json!({"event": "effect", "clause": c(*clause)}),
         Event::Pass { ply, player } => json!({"event": "pass", "ply": ply, "player": p(*player)}),
+        Event::Concede { ply, player } => {
+            json!({"event": "concede", "ply": ply, "player": p(*player)})
+        }
         Event::Decided {
             ply,
             player,

@@ -1112,6 +1112,9 @@ pub struct Rules {
     pub no_further_capture: Option<EndingRule>,
     /// `[end] no_capture_reachable`: no play to come, by any moves, can capture.
     pub no_capture_reachable: Option<EndingRule>,
+    /// `[end] concede`: the ending of a game the player to move concedes, when the rules let
+    /// players concede.
+    pub concede: Option<EndingRule>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
     pub vars: Vec<VarInfo>,
@@ -1168,6 +1171,7 @@ impl Rules {
             self.no_capture.as_ref(),
             self.no_further_capture.as_ref(),
             self.no_capture_reachable.as_ref(),
+            self.concede.as_ref(),
         ]
         .into_iter()
         .flatten()

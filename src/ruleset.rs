@@ -1283,6 +1283,12 @@ pub struct End {
     /// more", read over all the play to come; `mover` = the player to move next.
     #[serde(default)]
     pub no_capture_reachable: Option<Ending>,
+    /// A player may concede: at their turn, instead of moving, the player to move writes
+    /// `concede`, and the game ends (in a match, the match): `mover` = the player who
+    /// concedes. A way out of the game rather than a move of it: lists of legal moves, and
+    /// the players that choose from them, leave it out. Absent: nobody may concede.
+    #[serde(default)]
+    pub concede: Option<Ending>,
     /// What becomes of the seeds in neutral holes (`[board] neutral`) when the game ends,
     /// whatever `remaining` says of the players' holes: they stay on the board, uncounted
     /// (default), or are shared equally among the players, the seeds that do not divide

@@ -26,6 +26,8 @@ pub enum EndCause {
     NoFurtherCapture,
     /// No play to come, by any moves, could capture (`[end] no_capture_reachable`).
     NoCaptureReachable,
+    /// The player to move conceded (`[end] concede`).
+    Concede,
 }
 
 /// One of the engine's safety limits (not rules of any game): reaching one stops play with no
@@ -158,6 +160,8 @@ pub enum Event {
     /// A ply begins: `player` passes: they cannot sow (where the rules let them wait), or they
     /// decline an optional extra turn.
     Pass { ply: u32, player: Player },
+    /// A ply: `player` concedes the game (`[end] concede`); its round end follows.
+    Concede { ply: u32, player: Player },
     /// An extra-turn clause fired: the mover sows again, or may (`optional`: their legal moves
     /// then include the pass, which declines it).
     ExtraTurn { clause: ClauseId, optional: bool },
@@ -486,6 +490,7 @@ impl Tracer for Ledger {
         match &e {
             Event::Move { player, .. }
             | Event::Pass { player, .. }
+            | Event::Concede { player, .. }
             | Event::Decided { player, .. } => self.mover = *player,
             Event::Placed {
                 player,

@@ -86,9 +86,18 @@ const GAMES: u64 = 200;
 /// first reservation.
 const MAX_GAME_PLIES: u64 = 5_000;
 
+/// The ply at which a player concedes, where the rules let them (`[end] concede`).
+const CONCEDE_AT: u64 = 30;
+
 fn playout(game: &mut Game, rng: &mut ChaCha8Rng) -> u64 {
     let mut plies = 0;
     while !game.is_over() && plies < MAX_GAME_PLIES {
+        if plies == CONCEDE_AT && game.rules().concede.is_some() {
+            game.play(Move::CONCEDE, &mut ())
+                .expect("conceding is allowed");
+            plies += 1;
+            continue;
+        }
         let moves = game.legal_moves();
         let h = moves
             .get(rng.random_range(0..moves.len()))

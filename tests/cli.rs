@@ -344,6 +344,30 @@ fn replay_moves_illegal_on_the_command_line() {
 }
 
 #[test]
+fn replay_concede_where_the_rules_have_none() {
+    let run = snapshot(
+        "replay_concede_refused",
+        &["replay", "kalah", "--moves", "s1 concede"],
+        &[],
+        None,
+    );
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn replay_concede_json() {
+    let f = "tests/scenarios/rulesets/concede.toml";
+    let args = ["--format", "json", "replay", f, "--moves", "s1 concede"];
+    let run = snapshot("replay_concede_json", &args, &[], None);
+    assert_eq!(run.code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let ply = &doc["plies"][1];
+    assert_eq!(ply["move"], "concede");
+    assert_eq!(ply["events"][0]["event"], "concede");
+    assert_eq!(ply["events"][0]["player"], "north");
+}
+
+#[test]
 fn replay_from_a_position() {
     let run = snapshot(
         "replay_from",

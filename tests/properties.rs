@@ -213,6 +213,7 @@ impl<'a> Ledger<'a> {
             | Event::GameEnd { .. }
             | Event::Effect { .. }
             | Event::Pass { .. } => {}
+            Event::Concede { .. } => panic!("the seed games let nobody concede: {event:?}"),
             Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
             Event::Refused { .. } => panic!("the seed games have no skip clauses: {event:?}"),
             Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {

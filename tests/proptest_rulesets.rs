@@ -474,10 +474,11 @@ fn spec() -> impl Strategy<Value = Spec> {
                     prefer,
                     no_capture,
                     skip,
-                    // Neutral holes are for games of one round; their seeds are not shared
-                    // where a piece could be among them.
+                    // Neutral holes keep their seeds from round to round, in a match whose
+                    // holes do not change hands; their seeds are not shared where a piece could
+                    // be among them.
                     neutral: neutral
-                        .filter(|_| (ring || !four_rows) && holes >= 2 && rounds.is_none())
+                        .filter(|_| (ring || !four_rows) && holes >= 2 && rounds != Some("won"))
                         .filter(|&share| !(pieces && share == "shared")),
                     marks,
                     ring,
@@ -732,6 +733,11 @@ fn ruleset_text(s: &Spec) -> String {
         s.endless_remaining
     );
     t += "cycle = { remaining = \"owners\", result = \"most_seeds\" }\n";
+    // Every generated ruleset lets a player concede; some games do (`play_out`).
+    t += &format!(
+        "concede = {{ remaining = \"{}\", result = \"mover_loses\" }}\n",
+        s.no_move_remaining
+    );
     if let Some(share) = s.neutral {
         t += &format!("neutral_seeds = \"{share}\"\n");
     }
@@ -864,15 +870,22 @@ fn play_out(game: &mut Game, seed: u64) -> Result<(Vec<Move>, Vec<Ply>), TestCas
     let mut bank = banked(&rules, game.position());
     let mut round = game.round();
     seen.insert(*game.position());
-    for _ in 0..MAX_PLIES {
+    // One game in five is conceded, at a ply of its own (`[end] concede`, never listed).
+    let concede_at = seed.is_multiple_of(5).then_some((seed >> 8) % 60);
+    for ply in 0..MAX_PLIES {
         if game.is_over() {
             break;
         }
         let legal = game.legal_moves();
         prop_assert!(!legal.is_empty(), "a game in play has a legal move");
-        let h = legal
-            .get(rng.random_range(0..legal.len()))
-            .expect("a legal move");
+        prop_assert!(!legal.contains(Move::CONCEDE), "conceding is never listed");
+        let h = if concede_at == Some(ply as u64) {
+            Move::CONCEDE
+        } else {
+            legal
+                .get(rng.random_range(0..legal.len()))
+                .expect("a legal move")
+        };
         let mut events = Ledger::new(&rules, game.position());
         game.play(h, &mut events)
             .map_err(|e| TestCaseError::fail(format!("a legal move was refused: {e}")))?;

@@ -599,6 +599,7 @@ impl Checker<'_> {
             self.optional_ending("no further capture", f.end.no_further_capture.as_ref())?;
         let no_capture_reachable =
             self.optional_ending("no capture reachable", f.end.no_capture_reachable.as_ref())?;
+        let concede = self.optional_ending("concede", f.end.concede.as_ref())?;
         if relay.is_some() && f.end.endless_move.is_none() {
             self.diags.push(
                 Diagnostic::new(
@@ -753,6 +754,21 @@ impl Checker<'_> {
             } else {
                 None
             };
+            // Neutral holes keep their seeds from round to round, outside the refill; holes
+            // that change hands at the refill would have to say whether they stay nobody's.
+            let neutral = geometry.as_ref().is_some_and(|g| g.neutral_mask() != 0);
+            if neutral && (win_holes || rotating) {
+                let what = if win_holes { "`win_holes`" } else { "`rotate_owners`" };
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    format!("neutral holes cannot go with {what}: the holes' owners change between rounds, and neutral holes are nobody's for the whole match"),
+                )
+                .hint("give the neutral holes to players, or keep the owners fixed");
+                let key = if win_holes { "win_holes" } else { "rotate_owners" };
+                let d = d.near(key_near(self.source, anchor, key));
+                self.error(d);
+                return None;
+            }
             if let Some((what, why)) = clash {
                 let d = Diagnostic::new(
                     Code::WinHolesUnsupported,
@@ -961,6 +977,7 @@ impl Checker<'_> {
             no_capture,
             no_further_capture,
             no_capture_reachable,
+            concede,
             max_laps,
             lift,
             gather,
@@ -1404,16 +1421,6 @@ impl Checker<'_> {
                 ok = false;
             }
             neutral |= bit(h);
-        }
-        if !b.neutral.is_empty() && f.rounds.is_some() {
-            let d = Diagnostic::new(
-                Code::OwnersInvalid,
-                "neutral holes are for games of one round: nobody refills them",
-            )
-            .hint("remove `[rounds]`, or give the holes to players");
-            let d = d.near(key_near(self.source, anchor, "neutral"));
-            self.error(d);
-            ok = false;
         }
         let mut lists: Vec<Vec<Pos>> = vec![Vec::new(); seats];
         let mut whose: BTreeMap<Pos, String> = BTreeMap::new();
@@ -1938,7 +1945,7 @@ impl Checker<'_> {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
             && !matches!(
                 word,
-                "pass" | "take" | "leave" | "continue" | "stop" | "choose"
+                "pass" | "concede" | "take" | "leave" | "continue" | "stop" | "choose"
             );
         if !writable {
             refuse(

@@ -658,7 +658,11 @@ fn ask(
 ) -> Entry {
     let rules = game.rules();
     let legal = game.legal_moves();
-    let offered = labels(rules, &legal.to_vec());
+    let mut offered = labels(rules, &legal.to_vec());
+    if rules.concede.is_some() {
+        // Never among the legal moves (players do not choose it), but a person may.
+        offered.push_str(" or concede");
+    }
     loop {
         screen.text(&format!(
             "{} to move ({offered}): ",
@@ -807,6 +811,9 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     }
     if rules.relay.as_ref().is_some_and(|r| r.may_stop()) {
         more.push_str("  Where your move stops at a relay on offer, continue makes it and stop ends the move.\n");
+    }
+    if rules.concede.is_some() {
+        more.push_str("  concede gives up the game (the match, in a match), as the rules say.\n");
     }
     let how = if rules.geometry.rows == 1 {
         format!(

@@ -402,6 +402,7 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
         rules.no_capture,
         rules.no_further_capture,
         rules.no_capture_reachable,
+        // Not `concede`: the players of a simulation never concede.
     ]
     .iter()
     .flatten()

@@ -611,7 +611,7 @@ impl Place {
 }
 
 /// What the mover decides where their move stopped: at an optional capture, or at a relay
-/// the rules let them decline.
+/// the rules let them decline; or, at any turn, to concede the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Decision {
     /// Make the capture, and go on as the clause says.
@@ -625,6 +625,10 @@ pub enum Decision {
     /// Make the capture with the move's hole, the mover's choice of its `choose` set:
     /// written `choose:n3`. (The hole is the move's, so that a move stays six bytes.)
     Choose,
+    /// Concede the game (`[end] concede`), at any turn: never listed among the legal moves,
+    /// a way out of the game rather than a move of it. (A decision, so that a move stays six
+    /// bytes.)
+    Concede,
 }
 
 impl Decision {
@@ -636,15 +640,17 @@ impl Decision {
             Decision::Continue => "continue",
             Decision::Stop => "stop",
             Decision::Choose => "choose",
+            Decision::Concede => "concede",
         }
     }
 
     /// Every decision written as a word alone, as the notation reads them.
-    pub const ALL: [Decision; 4] = [
+    pub const ALL: [Decision; 5] = [
         Decision::Take,
         Decision::Leave,
         Decision::Continue,
         Decision::Stop,
+        Decision::Concede,
     ];
 }
 
@@ -657,6 +663,18 @@ impl Move {
         decision: None,
         place: None,
     };
+
+    /// Conceding the game, where the rules let players concede (`[end] concede`): never
+    /// listed among the legal moves.
+    pub const CONCEDE: Move = Move {
+        decision: Some(Decision::Concede),
+        ..Move::PASS
+    };
+
+    /// Whether this concedes the game.
+    pub fn is_concede(self) -> bool {
+        self.decision == Some(Decision::Concede)
+    }
 
     /// Sowing from `hole` the rules' way.
     pub fn sow(hole: Pos) -> Move {
@@ -1475,6 +1493,8 @@ enum Illegality {
     NotDone(crate::rules::ClauseId),
     /// A seed put by a player who holds none.
     NothingHeld,
+    /// `concede` where the rules have no `[end] concede`.
+    NoConcede,
     /// A piece put by a player who holds none.
     NoPieceHeld,
     Pass,
@@ -2585,6 +2605,7 @@ impl Game {
                 self.rules.player_title(player),
                 crate::render::piece_name(&self.rules)
             ),
+            Illegality::NoConcede => "the rules let nobody concede: a ruleset says what conceding does with `[end] concede`".to_string(),
             Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, continue and stop a relay, choose:HOLE a capture whose hole the mover chooses, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
                 "the mover chooses the direction: write {0}:ccw or {0}:cw",
@@ -2653,7 +2674,11 @@ impl Game {
     fn illegality(&self, player: Player, mv: Move) -> Option<Illegality> {
         let rules = &*self.rules;
         let g = &rules.geometry;
-        if player == self.pos.to_move && self.only_direction(mv).is_some() {
+        if mv.is_concede() {
+            // In any phase, at the player's turn, where the rules let players concede.
+            return rules.concede.is_none().then_some(Illegality::NoConcede);
+        }
+        if player == self.pos.to_move && self.unlisted_legal(mv).is_some() {
             // Written with no direction where only one is legal: `play` reads it so.
             return None;
         }
@@ -3141,7 +3166,7 @@ impl Game {
         let mover = self.pos.to_move;
         // The legal moves were listed when this position was settled.
         if !self.moves.contains(mv) {
-            match self.only_direction(mv) {
+            match self.unlisted_legal(mv) {
                 Some(legal) => mv = legal,
                 None => {
                     let reason = self.why_illegal(mover, mv).unwrap_or_default();
@@ -3209,10 +3234,15 @@ impl Game {
         self.after_run(mover, run, (extra, cx.dir), tracer)
     }
 
-    /// `mv`, written with no direction where the mover chooses it, in the one direction that
-    /// is legal for it, if only one is: there is nothing to choose, so `s3` stays valid.
+    /// A legal move that the list does not hold as written: `mv`, written with no direction
+    /// where the mover chooses it, in the one direction that is legal for it, if only one is
+    /// (there is nothing to choose, so `s3` stays valid); or a concession, where the rules let
+    /// players concede (legal, though never listed).
     #[cold]
-    fn only_direction(&self, mv: Move) -> Option<Move> {
+    fn unlisted_legal(&self, mv: Move) -> Option<Move> {
+        if mv.is_concede() {
+            return self.rules.concede.is_some().then_some(mv);
+        }
         if !self.rules.choose_direction
             || mv.dir.is_some()
             || mv.is_pass()
@@ -3317,6 +3347,8 @@ impl Game {
     #[inline(never)]
     fn play_other<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> Result<PlyReport, MoveError> {
         match mv.decision {
+            // Legal where the rules let players concede (`Game::unlisted_legal`).
+            Some(Decision::Concede) => Ok(self.concede(tracer)),
             Some(decision) => self.decide(mv, decision, tracer),
             None if mv.place.is_some() => Ok(self.place(mv, tracer)),
             None => self.pass(tracer),
@@ -3489,6 +3521,29 @@ impl Game {
         self.pos = pos;
         self.use_tables(pos.closed);
         self.banked = pos.banked(&self.bank);
+    }
+
+    /// The player to move concedes (`[end] concede`): the game ends, in a match the match,
+    /// by the rules' concede ending, with the conceder as its `mover`.
+    #[inline(never)]
+    fn concede<T: Tracer>(&mut self, tracer: &mut T) -> PlyReport {
+        let mover = self.pos.to_move;
+        let Some(ending) = self.rules.concede else {
+            return PlyReport::default();
+        };
+        self.ply += 1;
+        if T::EVENTS {
+            tracer.event(Event::Concede {
+                ply: self.ply,
+                player: mover,
+            });
+        }
+        let next = self.next_seat(mover);
+        self.end_round(ending, EndCause::Concede, mover, next, tracer);
+        PlyReport {
+            round_over: true,
+            ..PlyReport::default()
+        }
     }
 
     /// A pass: the player to move, who cannot sow, waits, and the turn goes to the next.
@@ -3813,6 +3868,11 @@ impl Game {
             self.finish(winner, scores, tracer);
             return;
         };
+        if cause == EndCause::Concede {
+            // A player who concedes concedes the match: its winner is the ending's.
+            self.finish(winner, scores, tracer);
+            return;
+        }
         let refill = u32::from(rounds.refill);
         // The tables by field, not by `tables_of`, so that the gift may write the position.
         let tables = tables_for(&self.tables, rules.direction);

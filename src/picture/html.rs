@@ -617,9 +617,11 @@ impl Replay {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
-            Event::Pass { ply, player } | Event::Decided { ply, player, .. } => {
-                // A ply that lifts no hole: a pass, or a decision at a stopped move (whose
-                // laps go on, so its lap count is kept).
+            Event::Pass { ply, player }
+            | Event::Concede { ply, player }
+            | Event::Decided { ply, player, .. } => {
+                // A ply that lifts no hole: a pass, a concession, or a decision at a stopped
+                // move (whose laps go on, so its lap count is kept).
                 self.ply = *ply;
                 step.ply = *ply;
                 let text = match e {
@@ -627,6 +629,7 @@ impl Replay {
                         let answer = render::decided(*decision, *hole).label(&self.rules);
                         format!("{} decides: {answer}", self.name(*player))
                     }
+                    Event::Concede { .. } => format!("{} concedes", self.name(*player)),
                     _ => {
                         self.lap = 0;
                         step.lap = 0;
