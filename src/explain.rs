@@ -1390,6 +1390,9 @@ impl Explainer<'_> {
                     "no player moves from them"
                 }
             ));
+            if self.rules.rounds.is_some() {
+                s.say("Between rounds the refill leaves them out: they keep what the round's end leaves in them into the next round.");
+            }
         }
         // The holes' seeds; what the players hold at the start is told after them.
         let total: u32 = self.rules.initial.iter().map(|&n| u32::from(n)).sum();
