@@ -1666,8 +1666,8 @@ impl Explainer<'_> {
         {
             let mut s = Section::new("end", "End: a player concedes", &x.cites, line);
             s.say(format!(
-                "At their turn, instead of moving, the player to move may concede (written `concede`), and the game{} ends: {}",
-                if or_round.is_empty() { "" } else { " and the match" },
+                "At their turn, instead of moving, the player to move may concede (written `concede`), and the game ends{}: {}",
+                if or_round.is_empty() { "" } else { ", and the match with it" },
                 self.ending(&x.remaining, &x.result, "the player who concedes")
             ));
             s.say("Conceding is not among the legal moves listed: players and searches never choose it.");

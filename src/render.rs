@@ -775,6 +775,11 @@ fn shared_rest(
                 (rules.geometry.players()).find(|&p| shares.get(usize::from(p)) == Some(&left));
             match taker {
                 Some(p) => format!("{}, {who}, takes the {} left", name(rules, p), seeds(left)),
+                // Before anyone has sown there is no last mover: each took their own.
+                None if r == Remaining::LastMover => format!(
+                    "nobody has sown yet, so each player takes the seeds in their own holes ({})",
+                    each(rules, &shares)
+                ),
                 None => format!("{nobody} takes the {} left", seeds(left)),
             }
         }

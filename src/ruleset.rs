@@ -1360,7 +1360,8 @@ pub enum Remaining {
     Mover,
     /// The opponent of the ending's `mover` takes them all.
     Opponent,
-    /// The player who made the last sowing move takes them all (passes are not moves).
+    /// The player who made the last sowing move takes them all (passes are not moves); before
+    /// anyone has sown (a concession at the first ply), each player takes their own.
     LastMover,
     /// The player who started the round (or the game) takes them all.
     Starter,

@@ -111,7 +111,15 @@ struct Spec {
 }
 
 /// Who takes the seeds left at an ending.
-const REMAINING: &[&str] = &["owners", "mover", "opponent", "removed", "stay", "starter"];
+const REMAINING: &[&str] = &[
+    "owners",
+    "mover",
+    "opponent",
+    "removed",
+    "stay",
+    "starter",
+    "last_mover",
+];
 
 /// Capture clauses, valid at the moment each names.
 const CAPTURES: &[(&str, &str, &str, &str, bool, &str)] = &[

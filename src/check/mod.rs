@@ -754,21 +754,6 @@ impl Checker<'_> {
             } else {
                 None
             };
-            // Neutral holes keep their seeds from round to round, outside the refill; holes
-            // that change hands at the refill would have to say whether they stay nobody's.
-            let neutral = geometry.as_ref().is_some_and(|g| g.neutral_mask() != 0);
-            if neutral && (win_holes || rotating) {
-                let what = if win_holes { "`win_holes`" } else { "`rotate_owners`" };
-                let d = Diagnostic::new(
-                    Code::OwnersInvalid,
-                    format!("neutral holes cannot go with {what}: the holes' owners change between rounds, and neutral holes are nobody's for the whole match"),
-                )
-                .hint("give the neutral holes to players, or keep the owners fixed");
-                let key = if win_holes { "win_holes" } else { "rotate_owners" };
-                let d = d.near(key_near(self.source, anchor, key));
-                self.error(d);
-                return None;
-            }
             if let Some((what, why)) = clash {
                 let d = Diagnostic::new(
                     Code::WinHolesUnsupported,
@@ -800,6 +785,31 @@ impl Checker<'_> {
                 }
                 None => None,
             };
+            let rotate_owners = match r.rotate_owners.as_ref().map(|c| c.get_ref()) {
+                None => 0,
+                Some(ruleset::Count::Number(n)) => *n,
+                Some(ruleset::Count::FromOption(o)) => {
+                    self.count_option(&o.option, "rounds.rotate_owners")?
+                }
+            };
+            // Neutral holes keep their seeds from round to round, outside the refill; holes
+            // that change hands between rounds would have to say whether they stay nobody's.
+            let neutral = geometry.as_ref().is_some_and(|g| g.neutral_mask() != 0);
+            if neutral && (win_holes || rotate_owners > 0) {
+                let (what, key) = if win_holes {
+                    ("`win_holes`", "win_holes")
+                } else {
+                    ("`rotate_owners`", "rotate_owners")
+                };
+                let d = Diagnostic::new(
+                    Code::OwnersInvalid,
+                    format!("neutral holes cannot go with {what}: the holes' owners change between rounds, and neutral holes are nobody's for the whole match"),
+                )
+                .hint("give the neutral holes to players, or keep the owners fixed");
+                let d = d.near(key_near(self.source, anchor, key));
+                self.error(d);
+                return None;
+            }
             Some(RoundsRule {
                 id,
                 refill: u16::try_from(refill).unwrap_or(u16::MAX),
@@ -858,13 +868,7 @@ impl Checker<'_> {
                         })
                     }
                 },
-                rotate_owners: match r.rotate_owners.as_ref().map(|c| c.get_ref()) {
-                    None => 0,
-                    Some(ruleset::Count::Number(n)) => *n,
-                    Some(ruleset::Count::FromOption(o)) => {
-                        self.count_option(&o.option, "rounds.rotate_owners")?
-                    }
-                },
+                rotate_owners,
             })
         });
         if let Some(a) = &arrange

@@ -1090,9 +1090,13 @@ fn one_text(args: &Args, plan: &Plan, seed_given: bool, r: &Reading, s: &Summary
         };
         let title = escape(&title).into_owned();
         if !counted {
-            out.push_str(&format!(
-                "  {title:<42}        -   (leaves no trace event)\n"
-            ));
+            // A concession is traced, but the players of an analysis never concede.
+            let why = if rules.concede.is_some_and(|e| usize::from(e.id) == i) {
+                "players never concede"
+            } else {
+                "leaves no trace event"
+            };
+            out.push_str(&format!("  {title:<42}        -   ({why})\n"));
             continue;
         }
         out.push_str(&format!(

@@ -682,9 +682,16 @@ fn text(
     for (c, counted, fired, cancelled) in clause_rows(rules, t) {
         let title = escape(&clause_title(c)).into_owned();
         if !counted {
-            out.push_str(&format!(
-                "  {title:<42}       -   (leaves no trace event)\n"
-            ));
+            // A concession is traced, but the players of a simulation never concede.
+            let why = if rules
+                .concede
+                .is_some_and(|e| std::ptr::eq(rules.clause(e.id), c))
+            {
+                "players never concede"
+            } else {
+                "leaves no trace event"
+            };
+            out.push_str(&format!("  {title:<42}       -   ({why})\n"));
             continue;
         }
         out.push_str(&format!(

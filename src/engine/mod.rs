@@ -1495,6 +1495,8 @@ enum Illegality {
     NothingHeld,
     /// `concede` where the rules have no `[end] concede`.
     NoConcede,
+    /// `concede` by a player who is not to move, or once the game is over.
+    ConcedeNotNow,
     /// A piece put by a player who holds none.
     NoPieceHeld,
     Pass,
@@ -2605,6 +2607,7 @@ impl Game {
                 self.rules.player_title(player),
                 crate::render::piece_name(&self.rules)
             ),
+            Illegality::ConcedeNotNow => "only the player to move may concede, while the game is in play".to_string(),
             Illegality::NoConcede => "the rules let nobody concede: a ruleset says what conceding does with `[end] concede`".to_string(),
             Illegality::NoDecision => "there is nothing to decide: take and leave answer a capture the rules make optional, continue and stop a relay, choose:HOLE a capture whose hole the mover chooses, where a move stopped for it".to_string(),
             Illegality::NoDirection => format!(
@@ -2676,7 +2679,13 @@ impl Game {
         let g = &rules.geometry;
         if mv.is_concede() {
             // In any phase, at the player's turn, where the rules let players concede.
-            return rules.concede.is_none().then_some(Illegality::NoConcede);
+            return if rules.concede.is_none() {
+                Some(Illegality::NoConcede)
+            } else if player != self.pos.to_move || self.is_over() {
+                Some(Illegality::ConcedeNotNow)
+            } else {
+                None
+            };
         }
         if player == self.pos.to_move && self.unlisted_legal(mv).is_some() {
             // Written with no direction where only one is legal: `play` reads it so.
@@ -3799,6 +3808,8 @@ impl Game {
                     Remaining::Owners => Some(p),
                     Remaining::Mover => Some(mover),
                     Remaining::Opponent => Some(mover ^ 1),
+                    // Before anyone has sown (a concession at the first ply), each their own.
+                    Remaining::LastMover if self.last_mover == NOBODY => Some(p),
                     Remaining::LastMover => Some(self.last_mover),
                     Remaining::Starter => Some(self.starter),
                     Remaining::Removed => None,
@@ -3930,7 +3941,8 @@ impl Game {
         // The holes out of play for the next round, by the rules, read before the refill (and
         // before holes change hands, `rotate_owners`).
         let shut = match &program.round_closed {
-            Some(closed) => closed(&cx, &self.pos) & g.board_holes(),
+            // Players' holes only: a neutral hole keeps its seeds, which a closed hole may not.
+            Some(closed) => closed(&cx, &self.pos) & g.board_holes() & !g.neutral_mask(),
             None => 0,
         };
         let after_starter = self.next_seat(self.starter);
