@@ -1747,5 +1747,12 @@ pub fn position_json(rules: &Rules, pos: &Position) -> Value {
             .collect();
         add_field(&mut v, "pieces", json!(pieces));
     }
+    // The neutral holes (`[board] neutral`), in no player's row: each by its label.
+    if g.neutral_mask() != 0 {
+        let neutral: serde_json::Map<String, Value> = (g.neutral_holes())
+            .map(|h| (g.label(h), json!(seeds_in(pos, h))))
+            .collect();
+        add_field(&mut v, "neutral", Value::Object(neutral));
+    }
     v
 }
