@@ -196,9 +196,11 @@ players are `south` and `north`."
     OwnersInvalid "E0127" Error "An owners table that does not give every hole one owner"
 "`[board] owners` gives each player (by the names of `[turns] players`) their holes, in their
 own numbering: `west = [\"s3\", \"s4\", \"s5\", \"n3\", \"n4\", \"n5\"]`. Every hole of the
-board is listed exactly once, every player has at least one hole, and the table is for
-two-row boards. With more than two players the table is needed: the rows alone do not say
-whose holes are whose."
+board is listed exactly once or is neutral, every player has at least one hole, and the table
+is for boards of one to three rows. With more than two players the table is needed: the rows
+alone do not say whose holes are whose. Neutral holes (`[board] neutral`) are nobody's: a hole
+is a player's or neutral, not both; in a match they keep their seeds from round to round, so
+they cannot go with holes that change hands between rounds (`win_holes`, `rotate_owners`)."
 
     SeatsUnsupported "E0128" Error "Something that needs exactly two players, in a game of more"
 "Some words of the language name the one other player of a two-player game: `opponent` in
