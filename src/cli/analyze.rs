@@ -1090,12 +1090,7 @@ fn one_text(args: &Args, plan: &Plan, seed_given: bool, r: &Reading, s: &Summary
         };
         let title = escape(&title).into_owned();
         if !counted {
-            // A concession is traced, but the players of an analysis never concede.
-            let why = if rules.concede.is_some_and(|e| usize::from(e.id) == i) {
-                "players never concede"
-            } else {
-                "leaves no trace event"
-            };
+            let why = super::simulate::uncounted(rules, i);
             out.push_str(&format!("  {title:<42}        -   ({why})\n"));
             continue;
         }

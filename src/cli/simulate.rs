@@ -360,6 +360,16 @@ fn percent(n: u64, of: u64) -> String {
     format!("{:.1}%", 100.0 * mean(n, of))
 }
 
+/// Why clause `i`, not [`countable`], has no count: it leaves no trace event, or it is the
+/// concession, which is traced but never chosen by the players of a simulation.
+pub(super) fn uncounted(rules: &Rules, i: usize) -> &'static str {
+    if rules.concede.is_some_and(|e| usize::from(e.id) == i) {
+        "players never concede"
+    } else {
+        "leaves no trace event"
+    }
+}
+
 /// Clauses that leave a trace event when they act; the others (legality, who starts) cannot
 /// be counted from the trace.
 pub(super) fn countable(rules: &Rules) -> Vec<bool> {
@@ -679,18 +689,10 @@ fn text(
             "game"
         }
     ));
-    for (c, counted, fired, cancelled) in clause_rows(rules, t) {
+    for (i, (c, counted, fired, cancelled)) in clause_rows(rules, t).enumerate() {
         let title = escape(&clause_title(c)).into_owned();
         if !counted {
-            // A concession is traced, but the players of a simulation never concede.
-            let why = if rules
-                .concede
-                .is_some_and(|e| std::ptr::eq(rules.clause(e.id), c))
-            {
-                "players never concede"
-            } else {
-                "leaves no trace event"
-            };
+            let why = uncounted(rules, i);
             out.push_str(&format!("  {title:<42}       -   ({why})\n"));
             continue;
         }

@@ -3875,15 +3875,12 @@ impl Game {
                 board: Box::new(self.pos),
             });
         }
-        let Some(rounds) = &rules.rounds else {
+        // A game of one round ends here; so does a match a player concedes, its winner the
+        // ending's.
+        let Some(rounds) = rules.rounds.as_ref().filter(|_| cause != EndCause::Concede) else {
             self.finish(winner, scores, tracer);
             return;
         };
-        if cause == EndCause::Concede {
-            // A player who concedes concedes the match: its winner is the ending's.
-            self.finish(winner, scores, tracer);
-            return;
-        }
         let refill = u32::from(rounds.refill);
         // The tables by field, not by `tables_of`, so that the gift may write the position.
         let tables = tables_for(&self.tables, rules.direction);
