@@ -1003,19 +1003,32 @@ impl Explainer<'_> {
             }
             out.push(s);
         }
-        // Told whenever passing is on, or an option may turn it on.
-        if self.rules.pass || matches!(f.turns.pass, Setting::FromOption(_)) {
+        // Told whenever passing or the pie rule is on, or an option may turn it on.
+        let told =
+            |on: bool, setting: &Setting<bool>| on || matches!(setting, Setting::FromOption(_));
+        let pass = told(self.rules.pass, &f.turns.pass);
+        let swap = told(self.rules.swap.is_some(), &f.turns.swap);
+        if pass || swap {
             let mut s = Section::new(
                 "turns",
                 "Turns",
                 &f.turns.cites,
                 self.header_line("[turns]", 0),
             );
-            s.say(self.setting(&f.turns.pass, |&pass| if pass {
-                "A player who cannot sow passes while another player can move; the game (or round) ends by no move only when no player can move".to_string()
-            } else {
-                "A player who cannot sow does not pass: the game (or round) ends by no move".to_string()
-            }) + ".");
+            if pass {
+                s.say(self.setting(&f.turns.pass, |&pass| if pass {
+                    "A player who cannot sow passes while another player can move; the game (or round) ends by no move only when no player can move".to_string()
+                } else {
+                    "A player who cannot sow does not pass: the game (or round) ends by no move".to_string()
+                }) + ".");
+            }
+            if swap {
+                s.say(self.setting(&f.turns.swap, |&swap| if swap {
+                    "The pie rule: in each round, at the first turn of the player who did not make its first ply, that player may `swap` instead of moving. The board turns half round (`s3` takes `n3`'s seeds and `n3` `s3`'s, store to store; what each holds, seeds removed, claims and the sides' variables are exchanged, those lasting a match staying with the players), and the first player moves again, from the side they did not choose".to_string()
+                } else {
+                    "There is no pie rule: nobody may exchange sides".to_string()
+                }) + ".");
+            }
             out.push(s);
         }
 

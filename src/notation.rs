@@ -10,12 +10,13 @@
 //! decline, `continue` or `stop`. In the arrangement
 //! before play, `s3+` puts one seed the mover holds into `s3`, `s3-` picks one up from it,
 //! `s3+stone` puts a piece they hold (`[pieces.stone]`), and `pass` ends the mover's
-//! arrangement.
+//! arrangement. Where the pie rule offers it (`[turns] swap`), `swap` exchanges sides.
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
 //! (seeds each player's captures removed from the game), `claimed S=n4 N=s2` (each player's
 //! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline),
+//! `swap` (the player to move may exchange sides, the pie rule's offer),
 //! `stopped=...` (the player to move's move stopped at an optional capture, see
 //! [`crate::render::stopped_word`]), `arranging=south,north` (the players whose arrangement
 //! before play has not ended, the player to move among them), the pieces (`[pieces]`) not
@@ -545,6 +546,18 @@ impl Reader<'_> {
             }
         } else if let Some(v) = word.strip_prefix("owners=") {
             self.owners(v, span)?;
+        } else if word == "swap" {
+            if self.rules.swap.is_none() {
+                return fail(
+                    format!(
+                        "{} has no pie rule (`[turns] swap`): no `swap`",
+                        self.rules.name
+                    ),
+                    span,
+                );
+            }
+            // The player to move may exchange sides.
+            self.pos.offer = crate::engine::Offer::Swap;
         } else if word == "optional_turn" {
             if !self.rules.extra_turns.iter().any(|x| x.optional) {
                 return fail(

@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), +1@s3 (an entry from a hole the mover chooses), s3+ and s3- (a seed put into s3 or picked up from it, before play), or s3+stone (a piece put into s3)"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), +1@s3 (an entry from a hole the mover chooses), s3+ and s3- (a seed put into s3 or picked up from it, before play), s3+stone (a piece put into s3), swap (the pie rule's offer) or concede"),
                         );
                     }
                     moves.push(m);
@@ -318,15 +318,14 @@ fn words_of(value: &Item) -> impl Iterator<Item = Item> + '_ {
 /// Whether `text` looks like a move: a side letter and a hole number. Which side and which
 /// hole numbers exist depend on the rules.
 fn is_move_form(text: &str) -> bool {
-    // The notation's forms (see `crate::notation`): `pass`; `concede`; a decision, `take`, `leave`,
-    // `continue` or `stop`; a
+    // The notation's forms (see `crate::notation`): `pass`; a word alone, `concede`, `swap` or a
+    // decision, `take`, `leave`, `continue` or `stop`; a
     // hole, `s3`, `n12` or a ring's `r7`; an entry, `+5` (`+1@s3` from a start the mover
     // chooses); the last two with a chosen
     // direction, `s3:cw`, `+5:ccw`; a seed put into a hole or picked up from it, `s3+`, `s3-`;
     // a piece put, `s3+stone`.
-    if ["pass", "concede", "take", "leave", "continue", "stop"]
-        .iter()
-        .any(|w| text.eq_ignore_ascii_case(w))
+    if text.eq_ignore_ascii_case("pass")
+        || (crate::engine::Decision::ALL.iter()).any(|d| text.eq_ignore_ascii_case(d.word()))
     {
         return true;
     }

@@ -87,6 +87,8 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         crate::engine::Offer::Sow => {}
         // The player to move may decline the extra turn they are in.
         crate::engine::Offer::Decline => s.push_str(" optional_turn"),
+        // The player to move may exchange sides (the pie rule).
+        crate::engine::Offer::Swap => s.push_str(" swap"),
         crate::engine::Offer::Decide(p) => {
             s.push(' ');
             s.push_str(&stopped_word(rules, p));
@@ -586,6 +588,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         Event::Move { .. }
         | Event::Pass { .. }
         | Event::Concede { .. }
+        | Event::Swap { .. }
         | Event::Decided { .. }
         | Event::Placed { .. }
         | Event::Arranged { .. }
@@ -833,10 +836,14 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
         let mut trace = TextTrace::new(detail);
         let mut plies = 0usize;
         for e in events {
-            // A ply that moves seeds: a sowing, a decision at a move that stopped, or a seed
-            // placed in the arrangement before play (a pass changes no seed, and shows no
-            // board).
-            if let Event::Move { .. } | Event::Decided { .. } | Event::Placed { .. } = e {
+            // A ply that moves seeds: a sowing, a decision at a move that stopped, a seed
+            // placed in the arrangement before play, or a swap that turns the board round (a
+            // pass changes no seed, and shows no board).
+            if let Event::Move { .. }
+            | Event::Decided { .. }
+            | Event::Placed { .. }
+            | Event::Swap { .. } = e
+            {
                 if plies > 0 {
                     trace.end_ply(rules, boards.get(plies - 1), &mut out);
                 }
@@ -1122,6 +1129,13 @@ impl TextTrace {
                     name(rules, *player)
                 ));
             }
+            Event::Swap { ply, player } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "ply {ply}: {} swaps sides: the board turns round\n",
+                    name(rules, *player)
+                ));
+            }
             Event::Decided {
                 ply,
                 player,
@@ -1137,6 +1151,8 @@ impl TextTrace {
                     crate::engine::Decision::Choose => format!("chooses {}", l(*hole)),
                     // A concession is traced as one (`Event::Concede`), never as a decision.
                     crate::engine::Decision::Concede => "concedes".into(),
+                    // So is a swap (`Event::Swap`).
+                    crate::engine::Decision::Swap => "swaps sides".into(),
                 };
                 out.say(format_args!(
                     "ply {ply}: {} {what} ({})\n",
@@ -1587,6 +1603,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         Event::Pass { ply, player } => json!({"event": "pass", "ply": ply, "player": p(*player)}),
         Event::Concede { ply, player } => {
             json!({"event": "concede", "ply": ply, "player": p(*player)})
+        }
+        Event::Swap { ply, player } => {
+            json!({"event": "swap", "ply": ply, "player": p(*player)})
         }
         Event::Decided {
             ply,

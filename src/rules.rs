@@ -282,6 +282,77 @@ impl Geometry {
         holes.unwrap_or_default().iter().copied()
     }
 
+    /// The board turned round, for the pie rule (`[turns] swap`): where each position's seeds
+    /// go (`turned[p]`), store to store, and each player's holes onto the other's: the k-th
+    /// hole of the side's labels onto the other side's k-th (`s3` onto `n3`: the board as
+    /// drawn, turned half round), or, where owners tables make that no turn of the board
+    /// (and on a ring), each player's k-th hole in their own numbering onto the other's.
+    /// `None` where neither does: other than two players, neutral holes, one store, or
+    /// owners, circuits, facing holes or holes behind that the turn does not carry onto each
+    /// other.
+    pub fn turned_round(&self) -> Option<[Pos; MAX_POSITIONS]> {
+        if self.seats != 2 || self.neutral_mask() != 0 {
+            return None;
+        }
+        let stores = match (self.store_of(0), self.store_of(1)) {
+            (Some(s), Some(n)) => Some((s, n)),
+            (None, None) => None,
+            _ => return None,
+        };
+        let homes =
+            (self.rows != 1).then(|| (self.home_holes(0).collect(), self.home_holes(1).collect()));
+        let seats = Some((self.holes(0).to_vec(), self.holes(1).to_vec()));
+        [homes, seats]
+            .into_iter()
+            .flatten()
+            .find_map(|(a, b): (Vec<Pos>, Vec<Pos>)| self.turned_by(&a, &b, stores))
+    }
+
+    /// The board turned by `a[k]` onto `b[k]` (and back) and store onto store, if it carries
+    /// the owners, the circuits, the facing holes and the holes behind onto each other.
+    fn turned_by(
+        &self,
+        a: &[Pos],
+        b: &[Pos],
+        stores: Option<(Pos, Pos)>,
+    ) -> Option<[Pos; MAX_POSITIONS]> {
+        if a.len() != b.len() {
+            return None;
+        }
+        let mut turned: [Pos; MAX_POSITIONS] = std::array::from_fn(|p| p as Pos);
+        let pairs = a.iter().zip(b);
+        for (&x, &y) in pairs.chain(stores.as_ref().map(|(s, n)| (s, n))) {
+            *turned.get_mut(usize::from(x))? = y;
+            *turned.get_mut(usize::from(y))? = x;
+        }
+        let owners_turn = (0..self.positions).all(|p| {
+            let (o, t) = (
+                self.owner_of(p),
+                self.owner_of(turned.get(usize::from(p)).copied().unwrap_or(p)),
+            );
+            o < 2 && t == 1 - o
+        });
+        if !owners_turn {
+            return None;
+        }
+        // Positions past the table (`NO_HOLE`) stay where they are.
+        let turn = |p: Pos| turned.get(usize::from(p)).copied().unwrap_or(p);
+        let same = |table: &[Pos; MAX_POSITIONS], other: &[Pos; MAX_POSITIONS]| {
+            (0..self.positions).all(|p| {
+                let next = table.get(usize::from(p)).copied().unwrap_or(NO_HOLE);
+                other.get(usize::from(turn(p))).copied().unwrap_or(NO_HOLE) == turn(next)
+            })
+        };
+        let carried = owners_turn
+            && same(&self.ccw[0], &self.ccw[1])
+            && same(&self.ccw[1], &self.ccw[0])
+            && same(&self.cw[0], &self.cw[1])
+            && same(&self.cw[1], &self.cw[0])
+            && same(&self.opposite, &self.opposite)
+            && same(&self.behind, &self.behind);
+        carried.then_some(turned)
+    }
+
     /// The players, in turn order.
     pub fn players(&self) -> std::ops::Range<Player> {
         0..self.seats
@@ -1115,6 +1186,9 @@ pub struct Rules {
     /// `[end] concede`: the ending of a game the player to move concedes, when the rules let
     /// players concede.
     pub concede: Option<EndingRule>,
+    /// `[turns] swap`, the pie rule: the board turned round ([`Geometry::turned_round`]), for
+    /// the `swap` on offer at the first turn of the player who did not make the first ply.
+    pub swap: Option<[Pos; MAX_POSITIONS]>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
     pub vars: Vec<VarInfo>,

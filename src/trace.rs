@@ -162,6 +162,9 @@ pub enum Event {
     Pass { ply: u32, player: Player },
     /// A ply: `player` concedes the game (`[end] concede`); its round end follows.
     Concede { ply: u32, player: Player },
+    /// A ply: `player` exchanges sides with the first player (`[turns] swap`, the pie rule):
+    /// the board turns round ([`crate::engine::Position::turn_round`]) and the turn passes.
+    Swap { ply: u32, player: Player },
     /// An extra-turn clause fired: the mover sows again, or may (`optional`: their legal moves
     /// then include the pass, which declines it).
     ExtraTurn { clause: ClauseId, optional: bool },
@@ -492,6 +495,13 @@ impl Tracer for Ledger {
             | Event::Pass { player, .. }
             | Event::Concede { player, .. }
             | Event::Decided { player, .. } => self.mover = *player,
+            Event::Swap { player, .. } => {
+                // The board turns round: every seed moves with its hole.
+                self.mover = *player;
+                if let Some(turned) = self.rules.swap {
+                    self.pos.turn_round(&self.rules, &turned);
+                }
+            }
             Event::Placed {
                 player,
                 hole,

@@ -368,6 +368,35 @@ fn replay_concede_json() {
 }
 
 #[test]
+fn replay_swap_json() {
+    // The pie rule: North swaps at their first turn; the JSON ply names the move and the
+    // event, and the position after it is the board turned round.
+    let f = "tests/scenarios/rulesets/pie.toml";
+    let args = ["--format", "json", "replay", f, "--moves", "s2 swap s1"];
+    let run = snapshot("replay_swap_json", &args, &[], None);
+    assert_eq!(run.code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let ply = &doc["plies"][1];
+    assert_eq!(ply["move"], "swap");
+    assert_eq!(ply["events"][0]["event"], "swap");
+    assert_eq!(ply["events"][0]["player"], "north");
+}
+
+#[test]
+fn replay_swap_refused_where_not_offered() {
+    // South's swap at their second turn: the offer was North's, once.
+    let f = "tests/scenarios/rulesets/pie.toml";
+    let run = snapshot(
+        "replay_swap_refused",
+        &["replay", f, "--moves", "s2 n2 swap"],
+        &[],
+        None,
+    );
+    assert_ne!(run.code, 0);
+    assert!(run.stderr.contains("offers `swap` once"), "{}", run.stderr);
+}
+
+#[test]
 fn replay_from_a_position() {
     let run = snapshot(
         "replay_from",

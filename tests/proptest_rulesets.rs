@@ -108,6 +108,9 @@ struct Spec {
     /// before a refill that waits for it, a stone dropped on seeds taking them for its holder
     /// (`pieces`).
     arrange: Option<&'static str>,
+    /// The pie rule (`[turns] swap`): the second player may exchange sides at their first
+    /// turn of each round.
+    swap: bool,
 }
 
 /// Who takes the seeds left at an ending.
@@ -379,6 +382,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                         prop::option::of(prop::sample::select(vec![
                             "lay", "free", "rounds", "pieces",
                         ])),
+                        any::<bool>(),
                     ),
                 ),
             ),
@@ -418,7 +422,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                             rounds,
                             entry,
                             forced,
-                            (optional_turn, optional_capture, arrange),
+                            (optional_turn, optional_capture, arrange, swap),
                         ),
                     ),
                 ),
@@ -509,6 +513,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                     optional_turn,
                     optional_capture,
                     arrange,
+                    // The pie rule, on boards the same from both sides: no pieces, no neutral
+                    // holes, no holes won.
+                    swap: swap && !pieces && neutral.is_none() && rounds != Some("won"),
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
                         let holes_all = match (ring, three_rows, four_rows) {
@@ -572,6 +579,9 @@ fn ruleset_text(s: &Spec) -> String {
         t += &format!("neutral = [\"r1\", \"r{}\"]\n", s.holes + 1);
     } else if s.neutral.is_some() {
         t += "neutral = [\"s1\", \"n1\"]\n";
+    }
+    if s.swap {
+        t += "\n[turns]\nswap = true\n";
     }
     t += "\n[sowing]\n";
     t += &format!(

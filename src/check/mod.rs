@@ -274,6 +274,7 @@ impl Checker<'_> {
         let _ = start_id;
         let direction = self.setting(&f.sowing.direction, "sowing.direction");
         let pass = self.setting(&f.turns.pass, "turns.pass");
+        let swap = self.setting(&f.turns.swap, "turns.swap");
         let first_seed = self.setting(&f.sowing.first_seed, "sowing.first_seed");
         let skip_origin = self.setting(&f.sowing.skip_origin, "sowing.skip_origin");
         let closed_holes = self.setting(&f.sowing.closed_holes, "sowing.closed_holes");
@@ -931,6 +932,7 @@ impl Checker<'_> {
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
 
         let geometry = geometry?;
+        let swap = self.swap(f, &geometry, swap?)?;
         let layouts = crate::rules::Layouts::new(geometry.holes_mask);
         let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
@@ -982,6 +984,7 @@ impl Checker<'_> {
             no_further_capture,
             no_capture_reachable,
             concede,
+            swap,
             max_laps,
             lift,
             gather,
@@ -1949,7 +1952,7 @@ impl Checker<'_> {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
             && !matches!(
                 word,
-                "pass" | "concede" | "take" | "leave" | "continue" | "stop" | "choose"
+                "pass" | "concede" | "swap" | "take" | "leave" | "continue" | "stop" | "choose"
             );
         if !writable {
             refuse(
@@ -2988,6 +2991,79 @@ impl Checker<'_> {
 
     /// An ending the rules may leave out (`cycle`, `no_capture`): absent, or `enabled` off
     /// under the options in force, it is none. The outer None is an error already reported.
+    /// `[turns] swap`, the pie rule: the board turned round, where the rules offer it and
+    /// the board allows it (E0128 for more than two players, E0146 for the rest).
+    fn swap(
+        &mut self,
+        f: &RulesetFile,
+        g: &Geometry,
+        on: bool,
+    ) -> Option<Option<[Pos; MAX_POSITIONS]>> {
+        if !on {
+            return Some(None);
+        }
+        let header = self.source.find("[turns]").map_or(0, |at| at + 1);
+        let place = key_near(self.source, header, "swap");
+        let seats = self.players.len();
+        if seats != 2 {
+            let d = Diagnostic::new(
+                Code::SeatsUnsupported,
+                format!("the pie rule (`swap`) exchanges two players' sides; this game has {seats} players"),
+            )
+            .hint("remove `swap`, or play the game with two players");
+            self.error(d.near(place));
+            return None;
+        }
+        let rounds = f.rounds.as_ref();
+        let clash = if !f.pieces.is_empty() {
+            Some((
+                "pieces (`[pieces]`), whose places and holders a turned board would not carry",
+                "remove `swap`, or the pieces",
+            ))
+        } else if rounds.is_some_and(|r| !matches!(r.win_holes, Setting::Fixed(false))) {
+            Some((
+                "holes won between rounds (`win_holes`), whose owners are the players' and not the sides'",
+                "remove `swap`, or `win_holes`",
+            ))
+        } else if rounds.is_some_and(|r| {
+            !matches!(
+                r.rotate_owners.as_ref().map(|c| c.get_ref()),
+                None | Some(ruleset::Count::Number(0))
+            )
+        }) {
+            Some((
+                "owners moving on between rounds (`rotate_owners`)",
+                "remove `swap`, or `rotate_owners`",
+            ))
+        } else if g.neutral_mask() != 0 {
+            Some((
+                "neutral holes, which a turned board would carry onto other holes",
+                "remove `swap`, or give the neutral holes to players",
+            ))
+        } else {
+            None
+        };
+        if let Some((what, hint)) = clash {
+            let d = Diagnostic::new(
+                Code::SwapUnsupported,
+                format!("the pie rule (`swap`) cannot go with {what}"),
+            )
+            .hint(hint);
+            self.error(d.near(place));
+            return None;
+        }
+        let Some(turned) = g.turned_round() else {
+            let d = Diagnostic::new(
+                Code::SwapUnsupported,
+                "the pie rule (`swap`) turns the board round, but this board does not look the same from both sides: no half turn carries each player's holes onto the other's, store onto store, with the circuits and the facing holes",
+            )
+            .hint("give both players holes of the same shape (`[board.owners]`), or remove `swap`");
+            self.error(d.near(place));
+            return None;
+        };
+        Some(Some(turned))
+    }
+
     fn optional_ending(&mut self, name: &str, e: Option<&Ending>) -> Option<Option<EndingRule>> {
         let Some(e) = e else {
             return Some(None);

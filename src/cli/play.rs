@@ -812,6 +812,9 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     if rules.relay.as_ref().is_some_and(|r| r.may_stop()) {
         more.push_str("  Where your move stops at a relay on offer, continue makes it and stop ends the move.\n");
     }
+    if rules.swap.is_some() {
+        more.push_str("  swap, where it is offered (the pie rule: your first turn, when the other player moved\n  first), exchanges sides: the board turns round and the other player moves again.\n");
+    }
     if rules.concede.is_some() {
         more.push_str("  concede gives up the game (the match, in a match), as the rules say.\n");
     }

@@ -239,6 +239,38 @@ impl Replay {
         }
     }
 
+    /// The pie rule's swap: every site's seeds and marks go to the site the board turns it
+    /// onto (each player's k-th hole to the other's, store to store, reserve to reserve).
+    fn turn_round(&mut self, step: &mut Step) {
+        let Some(turned) = self.rules.swap else {
+            return;
+        };
+        let other = |o: Owner| match o {
+            Owner::Player(p) => Owner::Player(1 - (p & 1)),
+            o => o,
+        };
+        let sites = self.layout.sites.clone();
+        let before = self.model.sites.clone();
+        for (site, now) in sites.iter().zip(&before) {
+            let to = match site.pos {
+                Some(p) => self
+                    .layout
+                    .site_of(turned.get(usize::from(p)).copied().unwrap_or(p)),
+                None => sites.iter().position(|s| {
+                    s.kind == site.kind && s.pos.is_none() && s.owner == other(site.owner)
+                }),
+            };
+            let marks = now.marks.iter().map(|m| match m {
+                Mark::ClaimedBy(p) => Mark::ClaimedBy(1 - (p & 1)),
+                m => *m,
+            });
+            if let Some(to) = to {
+                self.set_seeds(step, Some(to), now.seeds);
+                self.set_marks(step, to, marks.collect());
+            }
+        }
+    }
+
     /// Site `i` is closed (`shut`) or open, its other marks kept.
     fn set_closed(&mut self, step: &mut Step, i: usize, shut: bool) {
         let mut marks: Vec<Mark> = (self.model.sites.get(i))
@@ -619,9 +651,10 @@ impl Replay {
             }
             Event::Pass { ply, player }
             | Event::Concede { ply, player }
+            | Event::Swap { ply, player }
             | Event::Decided { ply, player, .. } => {
-                // A ply that lifts no hole: a pass, a concession, or a decision at a stopped
-                // move (whose laps go on, so its lap count is kept).
+                // A ply that lifts no hole: a pass, a concession, a swap, or a decision at a
+                // stopped move (whose laps go on, so its lap count is kept).
                 self.ply = *ply;
                 step.ply = *ply;
                 let text = match e {
@@ -630,6 +663,10 @@ impl Replay {
                         format!("{} decides: {answer}", self.name(*player))
                     }
                     Event::Concede { .. } => format!("{} concedes", self.name(*player)),
+                    Event::Swap { .. } => {
+                        self.turn_round(&mut step);
+                        format!("{} swaps sides: the board turns round", self.name(*player))
+                    }
                     _ => {
                         self.lap = 0;
                         step.lap = 0;

@@ -7,7 +7,7 @@
 //! after every move, so extra turns, passes, compound moves (a hole, then a direction, by the
 //! same seat) and any turn order are the same thing to it.
 
-use crate::engine::{Game, Move, Position, Status};
+use crate::engine::{Game, Move, Offer, Position, Status};
 use crate::rules::{Dir, EndingRule, MAX_ENTRY_CHOICES, MAX_POSITIONS, Player, Pos, Rules};
 use crate::ruleset::Verdict;
 
@@ -313,6 +313,10 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
         h ^= key(11 << 40 | seat << 32 | u64::from(c));
     }
     h ^= key(12 << 40 | u64::from(pos.out) | u64::from(pos.rotation) << 8);
+    // What the player to move may do beside sowing: the same board with another offer (an
+    // extra turn they may decline, the pie rule's swap, a move stopped for a decision) is
+    // another position.
+    h ^= key(13 << 40 | offer_term(&pos.offer));
     for (slot, &v) in (0u64..).zip(&pos.vars) {
         // An unused slot (or a variable at 0) adds nothing, like an empty position.
         if v != 0 {
@@ -331,6 +335,25 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
             | u64::from(c0) << 24
             | u64::from(c1) << 32)
         ^ key(7 << 40 | u64::from(starter))
+}
+
+/// The offer of a position as one term of its hash: its kind, and for a stopped move where it
+/// stands.
+fn offer_term(offer: &Offer) -> u64 {
+    match *offer {
+        Offer::Sow => 0,
+        Offer::Decline => 1,
+        Offer::Swap => 2,
+        Offer::Arrange { left, refill } => 3 | u64::from(left) << 8 | u64::from(refill) << 16,
+        Offer::Decide(p) => {
+            let stands = u64::from(p.clause)
+                | u64::from(p.origin) << 16
+                | u64::from(p.last) << 24
+                | u64::from(p.lap_origin) << 32
+                | u64::from(p.entered) << 40;
+            4 | key(stands ^ key(u64::from(p.lap) | u64::from(p.captured) << 32)) << 3
+        }
+    }
 }
 
 /// The key of one term: a fixed, well-mixed function of it (SplitMix64's finaliser), so that
