@@ -4250,6 +4250,12 @@ impl Game {
                 refill: arrange.refill_after && !rounds.restart && !rounds.win_holes,
             };
             pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
+        } else if let (true, Offer::Arrange { .. }, Some(arrange)) =
+            (rounds.restart, pos.offer, rules.arrange.as_ref())
+        {
+            // A new game arranges as the first did: `first` says who begins (the start
+            // position's arrangement, from the opening).
+            pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
         }
         await_swap(&rules, &mut pos);
         if let Some((turned, program)) = turned {
