@@ -1024,7 +1024,7 @@ impl Explainer<'_> {
             }
             if swap {
                 s.say(self.setting(&f.turns.swap, |&swap| if swap {
-                    "The pie rule: in each round, at the first turn of the player who did not make its first ply, that player may `swap` instead of moving. The board turns half round (`s3` takes `n3`'s seeds and `n3` `s3`'s, store to store; what each holds, seeds removed, claims and the sides' variables are exchanged, those lasting a match staying with the players), and the first player moves again, from the side they did not choose".to_string()
+                    "The pie rule: in each round, at the first turn of the player who did not make its first ply, that player may `swap` instead of moving. The board turns round, each player's holes onto the other's (on two rows `s3` onto `n3`), store onto store; what each holds, seeds removed, claims and the sides' variables are exchanged, those lasting a match staying with the players), and the first player moves again, from the side they did not choose".to_string()
                 } else {
                     "There is no pie rule: nobody may exchange sides".to_string()
                 }) + ".");

@@ -299,31 +299,57 @@ impl Geometry {
             (None, None) => None,
             _ => return None,
         };
-        let homes =
-            (self.rows != 1).then(|| (self.home_holes(0).collect(), self.home_holes(1).collect()));
-        let seats = Some((self.holes(0).to_vec(), self.holes(1).to_vec()));
-        [homes, seats]
-            .into_iter()
-            .flatten()
-            .find_map(|(a, b): (Vec<Pos>, Vec<Pos>)| self.turned_by(&a, &b, stores))
+        // Each way of turning: where every hole goes, store onto store.
+        let both_ways = |a: &[Pos], b: &[Pos]| -> Vec<(Pos, Pos)> {
+            let there = a.iter().zip(b).map(|(&x, &y)| (x, y));
+            let back = b.iter().zip(a).map(|(&x, &y)| (x, y));
+            if a.len() == b.len() {
+                there.chain(back).collect()
+            } else {
+                Vec::new()
+            }
+        };
+        let mut ways = Vec::new();
+        if self.rows == 1 {
+            // A ring turned round by k holes, whatever the owners' blocks.
+            let ring: Vec<Pos> = self.home_holes(0).collect();
+            let n = ring.len();
+            for k in 1..n {
+                ways.push(
+                    (0..n)
+                        .filter_map(|i| Some((*ring.get(i)?, *ring.get((i + k) % n)?)))
+                        .collect(),
+                );
+            }
+        } else {
+            let homes: [Vec<Pos>; 2] = [self.home_holes(0).collect(), self.home_holes(1).collect()];
+            ways.push(both_ways(&homes[0], &homes[1]));
+        }
+        ways.push(both_ways(self.holes(0), self.holes(1)));
+        ways.into_iter().find_map(|mut way: Vec<(Pos, Pos)>| {
+            if let Some((s, n)) = stores {
+                way.extend([(s, n), (n, s)]);
+            }
+            self.turned_by(&way)
+        })
     }
 
-    /// The board turned by `a[k]` onto `b[k]` (and back) and store onto store, if it carries
-    /// the owners, the circuits, the facing holes and the holes behind onto each other.
-    fn turned_by(
-        &self,
-        a: &[Pos],
-        b: &[Pos],
-        stores: Option<(Pos, Pos)>,
-    ) -> Option<[Pos; MAX_POSITIONS]> {
-        if a.len() != b.len() {
-            return None;
-        }
+    /// The board turned by `way` (each position onto another), if that is a turn of the whole
+    /// board that carries the owners, the circuits, the facing holes and the holes behind onto
+    /// each other.
+    fn turned_by(&self, way: &[(Pos, Pos)]) -> Option<[Pos; MAX_POSITIONS]> {
         let mut turned: [Pos; MAX_POSITIONS] = std::array::from_fn(|p| p as Pos);
-        let pairs = a.iter().zip(b);
-        for (&x, &y) in pairs.chain(stores.as_ref().map(|(s, n)| (s, n))) {
+        for &(x, y) in way {
             *turned.get_mut(usize::from(x))? = y;
-            *turned.get_mut(usize::from(y))? = x;
+        }
+        // Every position onto one of its own.
+        let mut hit = [false; MAX_POSITIONS];
+        for p in 0..self.positions {
+            let to = hit.get_mut(usize::from(*turned.get(usize::from(p))?))?;
+            if *to {
+                return None;
+            }
+            *to = true;
         }
         let owners_turn = (0..self.positions).all(|p| {
             let (o, t) = (

@@ -647,7 +647,8 @@ pub struct Turns {
     pub pass: Setting<bool>,
     /// The pie rule: in each round, at the first turn of the player who did not make its first
     /// ply (an arrangement's, where there is one), that player may `swap` instead of moving.
-    /// The board turns half round (`s3` takes `n3`'s seeds and `n3` `s3`'s; stores, what
+    /// The board turns round, each player's holes onto the other's (on two rows `s3` onto `n3`;
+    /// on a ring by as many holes as that takes; stores, what
     /// each holds, seeds removed, claims and per-player variables are exchanged, but in a
     /// match those lasting the match), and the turn passes back, so the first player moves
     /// again from the side they did not choose. Two players only, on a board that looks the

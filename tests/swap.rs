@@ -129,3 +129,53 @@ fn a_board_that_is_not_the_same_from_both_sides_is_refused() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_ring_turns_by_as_many_holes_as_carry_the_owners() {
+    // Owners alternating round a ring of eight: the turn is by one hole, r1 onto r2.
+    let text = r#"
+format = 1
+name = "Alternating ring"
+
+[board]
+rows = 1
+holes = 8
+seeds = 2
+stores = "reserve"
+
+[board.owners]
+south = ["r1", "r3", "r5", "r7"]
+north = ["r2", "r4", "r6", "r8"]
+
+[sowing]
+direction = "ccw"
+
+[turns]
+swap = true
+
+[end]
+no_move = { remaining = "owners", result = "most_seeds" }
+"#;
+    let r = rules(text);
+    let turned = r.swap.expect("the ring looks the same from both sides");
+    for k in 1..=8u8 {
+        let (from, to) = (format!("r{k}"), format!("r{}", k % 8 + 1));
+        assert_eq!(
+            turned[usize::from(label(&r, &from))],
+            label(&r, &to),
+            "{from}"
+        );
+    }
+    let mut g = Game::new(r.clone());
+    g.play(Move::sow(label(&r, "r1")), &mut ())
+        .expect("South sows");
+    let before = *g.position();
+    g.play(Move::SWAP, &mut ()).expect("North swaps");
+    for k in 1..=8u8 {
+        let (from, to) = (
+            label(&r, &format!("r{k}")),
+            label(&r, &format!("r{}", k % 8 + 1)),
+        );
+        assert_eq!(g.position().seeds(to), before.seeds(from));
+    }
+}

@@ -932,7 +932,7 @@ impl Checker<'_> {
         let looks_ahead = legal.iter().any(|l| l.require_after.is_some());
 
         let geometry = geometry?;
-        let swap = self.swap(f, &geometry, swap?)?;
+        let swap = self.swap(f, &geometry, rounds.as_ref(), swap?)?;
         let layouts = crate::rules::Layouts::new(geometry.holes_mask);
         let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
@@ -2997,6 +2997,7 @@ impl Checker<'_> {
         &mut self,
         f: &RulesetFile,
         g: &Geometry,
+        rounds: Option<&RoundsRule>,
         on: bool,
     ) -> Option<Option<[Pos; MAX_POSITIONS]>> {
         if !on {
@@ -3014,23 +3015,18 @@ impl Checker<'_> {
             self.error(d.near(place));
             return None;
         }
-        let rounds = f.rounds.as_ref();
+        // The rounds' settings as the options in force make them.
         let clash = if !f.pieces.is_empty() {
             Some((
                 "pieces (`[pieces]`), whose places and holders a turned board would not carry",
                 "remove `swap`, or the pieces",
             ))
-        } else if rounds.is_some_and(|r| !matches!(r.win_holes, Setting::Fixed(false))) {
+        } else if rounds.is_some_and(|r| r.win_holes) {
             Some((
                 "holes won between rounds (`win_holes`), whose owners are the players' and not the sides'",
                 "remove `swap`, or `win_holes`",
             ))
-        } else if rounds.is_some_and(|r| {
-            !matches!(
-                r.rotate_owners.as_ref().map(|c| c.get_ref()),
-                None | Some(ruleset::Count::Number(0))
-            )
-        }) {
+        } else if rounds.is_some_and(|r| r.rotate_owners > 0) {
             Some((
                 "owners moving on between rounds (`rotate_owners`)",
                 "remove `swap`, or `rotate_owners`",

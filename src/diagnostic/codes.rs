@@ -322,9 +322,10 @@ no moment comes between the layout and the first move: try the effect at `put` o
 
     SwapUnsupported "E0146" Error "The pie rule, on a board or with settings it cannot go with"
 "`[turns] swap = true` lets the player who did not make a round's first ply exchange sides
-with the first player at their first turn: the board turns half round, `s3` onto `n3` (or,
-where owners tables make that no turn of the board, each player's k-th hole onto the
-other's), store onto store. That needs a board that looks the same from both sides: two
+with the first player at their first turn: the board turns round, each player's holes onto
+the other's, store onto store: on two to four rows `s3` onto `n3` (or, where owners tables
+make that no turn of the board, each player's k-th hole onto the other's), on a ring by as
+many holes as carry each player's holes onto the other's. That needs a board that looks the same from both sides: two
 players (E0128 says so for more), no neutral holes, as many holes each, a store for each or
 for neither, and owners, circuits, facing holes and holes behind that the turn carries onto
 each other (an owners table that gives the players holes of different shapes does not). Pieces

@@ -365,6 +365,15 @@ impl Position {
         }
     }
 
+    /// A ply by `p`: if it is the round's first (the pie rule waiting for both players), the
+    /// pie rule waits for the other player alone.
+    pub fn first_ply_by(&mut self, p: Player) {
+        let both = SWAP_DUE | SWAP_DUE << 1;
+        if self.moved & both == both {
+            self.moved &= !(SWAP_DUE << (p & 1));
+        }
+    }
+
     /// Takes seeds from what a player holds: their reserve first, then their store on the
     /// track (at most what they hold).
     pub fn debit(&mut self, rules: &Rules, p: Player, seeds: u32) {
@@ -3040,6 +3049,8 @@ impl Game {
         let saved = self.pos;
         let ahead = self.forced_play_captures();
         self.pos = saved;
+        // A swap on the way turned the closed holes.
+        self.use_tables(saved.closed);
         self.forced_ahead = ahead.unwrap_or(0);
         ahead.is_some()
     }
@@ -3068,6 +3079,8 @@ impl Game {
         let found = self.search_captures(&mut reach);
         self.reach = reach;
         self.pos = saved;
+        // A swap on the way turned the closed holes.
+        self.use_tables(saved.closed);
         found
     }
 
@@ -3078,6 +3091,8 @@ impl Game {
                 return true;
             }
             self.pos = from;
+            // Positions after a swap have their closed holes turned.
+            self.use_tables(from.closed);
             let player = from.to_move;
             let list = self.moves_of(player);
             for mv in list.iter() {
@@ -3231,19 +3246,28 @@ impl Game {
         if next != mover && self.turn_hook {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
             self.pos.to_move = next;
-            self.offer_swap();
+            self.offer_swap(Some(mover));
         }
         self.pos.to_move = next;
         next
     }
 
-    /// Offers `swap` to the player to move where the pie rule waits for them and they are to
-    /// sow (not arrange, nor decide).
-    fn offer_swap(&mut self) {
-        let due = SWAP_DUE << (self.pos.to_move & 1);
-        if self.rules.swap.is_some() && self.pos.moved & due != 0 && self.pos.offer == Offer::Sow {
+    /// Where the turn has passed from `mover` (or play begins after an arrangement, `None`):
+    /// if the round's first ply was `mover`'s, the pie rule no longer waits for them; and it
+    /// offers `swap` to the player to move where it waits for them alone and they are to sow
+    /// (not arrange, nor decide).
+    fn offer_swap(&mut self, mover: Option<Player>) {
+        if self.rules.swap.is_none() {
+            return;
+        }
+        if let Some(m) = mover {
+            self.pos.first_ply_by(m);
+        }
+        let (due, both) = (SWAP_DUE << (self.pos.to_move & 1), SWAP_DUE | SWAP_DUE << 1);
+        let waits = self.pos.moved & both;
+        if waits == due && self.pos.offer == Offer::Sow {
             self.pos.offer = Offer::Swap;
-            self.pos.moved &= !(SWAP_DUE | SWAP_DUE << 1);
+            self.pos.moved &= !both;
         }
     }
 
@@ -3257,7 +3281,7 @@ impl Game {
         }
         let next = self.next_seat(mover);
         self.pos.to_move = next;
-        self.offer_swap();
+        self.offer_swap(Some(mover));
         next
     }
 
@@ -3567,6 +3591,9 @@ impl Game {
     fn place<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> PlyReport {
         let (mover, h) = (self.pos.to_move, mv.hole);
         self.ply += 1;
+        if self.rules.swap.is_some() {
+            self.pos.first_ply_by(mover);
+        }
         self.idle.arranged(self.ply);
         let seeds = self.pos.seeds(h);
         let piece = mv.place == Some(Place::Piece);
@@ -3661,7 +3688,7 @@ impl Game {
             }
             // Play begins: the pie rule's offer, where the first to sow is the seat it waits
             // for.
-            self.offer_swap();
+            self.offer_swap(None);
             return;
         }
         self.pos.offer = Offer::Arrange { left, refill };
@@ -3741,6 +3768,8 @@ impl Game {
         if let Some(turned) = &self.rules.swap {
             self.pos.turn_round(&self.rules, turned);
         }
+        // The closed holes have turned with the board: sowing goes by their tables.
+        self.use_tables(self.pos.closed);
         self.close_pass(mover)
     }
 
@@ -3756,6 +3785,9 @@ impl Game {
         }
         if let Offer::Arrange { .. } = self.pos.offer {
             // The player ends their arrangement.
+            if self.rules.swap.is_some() {
+                self.pos.first_ply_by(mover);
+            }
             self.idle.arranged(self.ply);
             self.arranged(mover, tracer);
             return Ok(self.settle_arranging(tracer));
@@ -4218,6 +4250,8 @@ impl Game {
         }
         pos.to_move = starter;
         pos.moved = 0;
+        // Before the round's start is compared with earlier ones, which have it too.
+        await_swap(&rules, &mut pos);
         pos.turn_sowings = 0;
         reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
         self.round += 1;
@@ -4257,7 +4291,6 @@ impl Game {
             // position's arrangement, from the opening).
             pos.to_move = first_arranger(&rules, &pos, arrange.first, starter);
         }
-        await_swap(&rules, &mut pos);
         if let Some((turned, program)) = turned {
             self.rules = turned;
             self.program = program;
@@ -4719,15 +4752,17 @@ fn give<T: Tracer>(
 
 /// Sets the variables whose scope `resets` says to their first values.
 /// [`Position::moved`]'s bit for South while the pie rule waits for their first turn of the
-/// round; North's is the next bit. Set at every round's start ([`await_swap`]); a position
-/// set up by hand is mid-round, with neither.
+/// round; North's is the next bit. Both are set at every round's start ([`await_swap`]); the
+/// round's first ply clears its maker's ([`Position::first_ply_by`]), and the offer to the
+/// other clears both. A position set up by hand is mid-round, with neither.
 pub const SWAP_DUE: u8 = 1 << 6;
 
-/// At a round's start, `pos` laid out with its first player to move (arranging or sowing):
-/// where the rules have the pie rule, it waits for the other seat's first turn.
+/// At a round's start: where the rules have the pie rule, it waits for whoever does not make
+/// the round's first ply (an arrangement's or a sowing's; a player with nothing to arrange
+/// makes none).
 fn await_swap(rules: &Rules, pos: &mut Position) {
     if rules.swap.is_some() {
-        pos.moved |= SWAP_DUE << (1 - (pos.to_move & 1));
+        pos.moved |= SWAP_DUE | SWAP_DUE << 1;
     }
 }
 
