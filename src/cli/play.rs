@@ -28,7 +28,9 @@ At your turn, type a move: the side's letter and the hole number counted from yo
 (s3), or just the number (3); where the rules let you choose the direction, add it (s3:cw,
 s3:ccw), and where they let you sow seeds you hold back onto the board, +3 enters three of
 them. `pass` is the move of a player who cannot sow, where the rules let them wait, and
-declines an extra turn that the rules make optional. `hint` shows the move the --hint player
+declines an extra turn that the rules make optional. Where the rules have them, `swap`
+exchanges sides at your first turn when the other player moved first (the pie rule), and
+`concede` gives up the game. `hint` shows the move the --hint player
 would make, with its score; `undo` takes back your last move and the replies to it; `history` lists the moves;
 `score` says what each side holds (in a match, the running score); `help` shows the
 commands, `quit` ends the game. A mistyped or illegal move is explained and asked again.
