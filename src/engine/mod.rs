@@ -46,7 +46,7 @@ pub struct Position {
     pub to_move: Player,
     /// Bit p set once player p has moved in this game or round (kept only when the rules read
     /// `first_move`); and bit 6 + p ([`SWAP_DUE`]) while the pie rule waits for player p's
-    /// first turn of the game (`[turns] swap`).
+    /// first turn of the round (`[turns] swap`).
     pub moved: u8,
     /// Sowings made in the current turn (kept only when the rules read `turn_sowings`).
     pub turn_sowings: u8,
@@ -366,7 +366,8 @@ impl Position {
     }
 
     /// A ply by `p`: if it is the round's first (the pie rule waiting for both players), the
-    /// pie rule waits for the other player alone.
+    /// pie rule waits for the other player alone. (Without the pie rule, nothing: its bits are
+    /// never set.)
     pub fn first_ply_by(&mut self, p: Player) {
         let both = SWAP_DUE | SWAP_DUE << 1;
         if self.moved & both == both {
@@ -3097,13 +3098,14 @@ impl Game {
             let list = self.moves_of(player);
             for mv in list.iter() {
                 self.pos = from;
-                if mv.is_pass() || mv.is_swap() {
-                    // A forced pass, declining an extra turn, or the pie rule's swap.
-                    if mv.is_swap() {
-                        self.swap_sides(player);
-                    } else {
-                        self.close_pass(player);
-                    }
+                if mv.is_pass() {
+                    // A forced pass, or declining an extra turn.
+                    self.close_pass(player);
+                    self.reached(reach, self.rules.direction);
+                    continue;
+                }
+                if mv.is_swap() {
+                    self.swap_sides(player);
                     self.reached(reach, self.rules.direction);
                     continue;
                 }
@@ -3534,7 +3536,7 @@ impl Game {
         match mv.decision {
             // Legal where the rules let players concede (`Game::unlisted_legal`).
             Some(Decision::Concede) => Ok(self.concede(tracer)),
-            Some(Decision::Swap) => Ok(self.swap(tracer)),
+            Some(Decision::Swap) => self.swap(tracer),
             Some(decision) => self.decide(mv, decision, tracer),
             None if mv.place.is_some() => Ok(self.place(mv, tracer)),
             None => self.pass(tracer),
@@ -3591,9 +3593,7 @@ impl Game {
     fn place<T: Tracer>(&mut self, mv: Move, tracer: &mut T) -> PlyReport {
         let (mover, h) = (self.pos.to_move, mv.hole);
         self.ply += 1;
-        if self.rules.swap.is_some() {
-            self.pos.first_ply_by(mover);
-        }
+        self.pos.first_ply_by(mover);
         self.idle.arranged(self.ply);
         let seeds = self.pos.seeds(h);
         let piece = mv.place == Some(Place::Piece);
@@ -3741,7 +3741,7 @@ impl Game {
     /// The player to move exchanges sides with the first player (`[turns] swap`, listed only
     /// where it is on offer): the board turns round, and the turn passes back.
     #[inline(never)]
-    fn swap<T: Tracer>(&mut self, tracer: &mut T) -> PlyReport {
+    fn swap<T: Tracer>(&mut self, tracer: &mut T) -> Result<PlyReport, MoveError> {
         let mover = self.pos.to_move;
         self.ply += 1;
         if T::EVENTS {
@@ -3756,9 +3756,7 @@ impl Game {
         let next = self.swap_sides(mover);
         // The turned board is a position of its own: what was followed ahead is not its.
         self.forced_ahead = 0;
-        let dir = self.rules.direction;
-        // `between_plies` makes no error of its own: it ends the round, or settles the ply.
-        (self.between_plies(next, dir, PlyReport::default(), tracer)).unwrap_or_default()
+        self.between_plies(next, self.rules.direction, PlyReport::default(), tracer)
     }
 
     /// The swap of `mover` made on `self.pos`: the board turned round and the turn passed
@@ -3785,9 +3783,7 @@ impl Game {
         }
         if let Offer::Arrange { .. } = self.pos.offer {
             // The player ends their arrangement.
-            if self.rules.swap.is_some() {
-                self.pos.first_ply_by(mover);
-            }
+            self.pos.first_ply_by(mover);
             self.idle.arranged(self.ply);
             self.arranged(mover, tracer);
             return Ok(self.settle_arranging(tracer));
