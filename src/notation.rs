@@ -558,6 +558,15 @@ impl Reader<'_> {
             }
             // The player to move may exchange sides.
             self.pos.offer = crate::engine::Offer::Swap;
+        } else if word == "race" {
+            if self.rules.race.is_none() {
+                return fail(
+                    format!("{} has no race (`[race]`): no `race`", self.rules.name),
+                    span,
+                );
+            }
+            // The round's first ply, the race, is still to come.
+            self.pos.offer = crate::engine::Offer::Race;
         } else if word == "optional_turn" {
             if !self.rules.extra_turns.iter().any(|x| x.optional) {
                 return fail(

@@ -89,6 +89,8 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         crate::engine::Offer::Decline => s.push_str(" optional_turn"),
         // The player to move may exchange sides (the pie rule).
         crate::engine::Offer::Swap => s.push_str(" swap"),
+        // The round's first ply is the race.
+        crate::engine::Offer::Race => s.push_str(" race"),
         crate::engine::Offer::Decide(p) => {
             s.push(' ');
             s.push_str(&stopped_word(rules, p));
@@ -572,6 +574,42 @@ pub fn stopped_word(rules: &Rules, p: &crate::engine::Pending) -> String {
     )
 }
 
+/// In a race, the events that say whose sowing the next ones are ([`Event::Racer`]) as an
+/// output shows them: one before the first shown event of a sowing other than the last one
+/// named, none where nothing of a sowing is shown.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Racing {
+    pending: Option<Player>,
+    written: Option<Player>,
+}
+
+impl Racing {
+    /// For `e`: the racer event to show before it, if one, and whether `e` is shown at
+    /// `detail`.
+    pub fn filter(&mut self, e: &Event, detail: Detail) -> (Option<Event>, bool) {
+        match e {
+            Event::Racer { player } => {
+                self.pending = Some(*player);
+                (None, false)
+            }
+            Event::Race { .. } | Event::RaceOver { .. } | Event::EndlessRace { .. } => {
+                *self = Racing::default();
+                (None, shown(e, detail))
+            }
+            _ if !shown(e, detail) => (None, false),
+            _ => match self.pending {
+                Some(p)
+                    if self.written != Some(p) && shown(&Event::Racer { player: p }, detail) =>
+                {
+                    self.written = Some(p);
+                    (Some(Event::Racer { player: p }), true)
+                }
+                _ => (None, true),
+            },
+        }
+    }
+}
+
 /// Whether an event is shown at this detail, in text and JSON alike.
 pub fn shown(e: &Event, detail: Detail) -> bool {
     match e {
@@ -585,10 +623,16 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::Skip { .. }
         | Event::Diverted { .. }
         | Event::Redirect { .. } => detail >= Detail::Drops,
+        // In a race, whose sowing the events that follow are (written only before one of
+        // them that is shown: see [`Racing`]).
+        Event::Racer { .. } => detail >= Detail::Laps,
         Event::Move { .. }
         | Event::Pass { .. }
         | Event::Concede { .. }
         | Event::Swap { .. }
+        | Event::Race { .. }
+        | Event::RaceOver { .. }
+        | Event::EndlessRace { .. }
         | Event::Decided { .. }
         | Event::Placed { .. }
         | Event::Arranged { .. }
@@ -842,7 +886,8 @@ pub fn trace_text(rules: &Rules, events: &[Event], boards: &[Position], detail: 
             if let Event::Move { .. }
             | Event::Decided { .. }
             | Event::Placed { .. }
-            | Event::Swap { .. } = e
+            | Event::Swap { .. }
+            | Event::Race { .. } = e
             {
                 if plies > 0 {
                     trace.end_ply(rules, boards.get(plies - 1), &mut out);
@@ -871,6 +916,9 @@ pub struct TextTrace {
     /// The lap whose lift the open line ends with, nothing written after it: a further lift
     /// of the same lap (`[sowing] gather`) joins that line.
     lifted: Option<u32>,
+    /// In a race: whose sowing the events are, and whose the open line is.
+    racer: Option<Player>,
+    line_racer: Option<Player>,
 }
 
 /// The lap line being written.
@@ -891,6 +939,8 @@ impl TextTrace {
             detail,
             line: Line::Closed,
             lifted: None,
+            racer: None,
+            line_racer: None,
         }
     }
 
@@ -921,13 +971,166 @@ impl TextTrace {
         }
     }
 
+    /// An event of `racer`'s sowing in a race, written with the racer's name (the sowings'
+    /// events come interleaved, a tick at a time): whether it was one (handled, or below
+    /// the detail), else it is written as any other.
+    fn race_event(
+        &mut self,
+        rules: &Rules,
+        racer: Player,
+        e: &Event,
+        out: &mut Output<'_>,
+    ) -> bool {
+        let g = &rules.geometry;
+        let l = |h: Pos| g.label(h);
+        let (laps, drops) = (self.detail >= Detail::Laps, self.detail >= Detail::Drops);
+        let who = name(rules, racer);
+        // The racer's own line goes on; another's is ended first.
+        let own_line = self.line != Line::Closed && self.line_racer == Some(racer);
+        match e {
+            Event::Racer { player } => self.racer = Some(*player),
+            Event::Race { .. } | Event::RaceOver { .. } | Event::EndlessRace { .. } => {
+                self.racer = None;
+                self.line_racer = None;
+                return false;
+            }
+            Event::Lift {
+                lap, hole, seeds, ..
+            } => {
+                if laps {
+                    self.finish(out);
+                    self.push(
+                        out,
+                        format_args!("  {who} lap {lap}: lift {} ({seeds})", l(*hole)),
+                    );
+                    self.line_racer = Some(racer);
+                }
+            }
+            Event::Resow { lap, after, seeds } => {
+                if laps {
+                    self.finish(out);
+                    self.push(
+                        out,
+                        format_args!(
+                            "  {who} lap {lap}: sow {} after {}",
+                            self::seeds(u32::from(*seeds)),
+                            l(*after)
+                        ),
+                    );
+                    self.line_racer = Some(racer);
+                }
+            }
+            Event::Drop { hole, .. } | Event::Skip { hole, clause: None } => {
+                if drops {
+                    if !own_line {
+                        self.finish(out);
+                        self.push(out, format_args!("  {who} sows on:"));
+                        self.line_racer = Some(racer);
+                    }
+                    match e {
+                        Event::Drop { seeds, .. } => {
+                            self.push(out, format_args!(" {}:{seeds}", l(*hole)));
+                        }
+                        _ => self.push(out, format_args!(" (skip {})", l(*hole))),
+                    }
+                }
+            }
+            Event::LapEnd { lap, last } => {
+                if laps {
+                    if own_line {
+                        self.push(out, format_args!(" -> ends in {}", l(*last)));
+                        self.finish(out);
+                    } else {
+                        self.finish(out);
+                        out.say(format_args!("  {who} lap {lap} ends in {}\n", l(*last)));
+                    }
+                }
+            }
+            Event::Relay { clause: c, hole } => {
+                if laps {
+                    self.finish(out);
+                    out.say(format_args!(
+                        "  {who}: {} from {}
+",
+                        relay_words(rules, *c),
+                        l(*hole)
+                    ));
+                }
+            }
+            Event::MoveEnd { laps: n, last } => {
+                if laps {
+                    self.finish(out);
+                    out.say(format_args!(
+                        "  {who}'s sowing ends in {} after {n} lap{}\n",
+                        l(*last),
+                        if *n == 1 { "" } else { "s" }
+                    ));
+                }
+            }
+            Event::HandBack { hole, seeds } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  {who} puts the {} in hand back into {}\n",
+                    self::seeds(u32::from(*seeds)),
+                    l(*hole)
+                ));
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// Writes one event (nothing, for an event below the detail).
     pub fn event(&mut self, rules: &Rules, e: &Event, out: &mut Output<'_>) {
         let g = &rules.geometry;
         let l = |h: Pos| g.label(h);
         let laps = self.detail >= Detail::Laps;
         let drops = self.detail >= Detail::Drops;
+        if let Some(racer) = self.racer
+            && self.race_event(rules, racer, e, out)
+        {
+            return;
+        }
         match e {
+            Event::Racer { player } => self.racer = Some(*player),
+            Event::Race {
+                ply,
+                player: _,
+                starts,
+            } => {
+                self.finish(out);
+                let racing: Vec<String> = (rules.geometry.players())
+                    .filter_map(|p| {
+                        let h = *starts.get(usize::from(p))?;
+                        (h != crate::rules::NO_HOLE)
+                            .then(|| format!("{} from {}", name(rules, p), l(h)))
+                    })
+                    .collect();
+                let who = if racing.is_empty() {
+                    "nobody can race".to_string()
+                } else {
+                    format!("{}, sowing at once", racing.join(", "))
+                };
+                out.say(format_args!("ply {ply}: the race: {who}\n"));
+            }
+            Event::RaceOver { first, next } => {
+                self.finish(out);
+                let first = if *first == crate::rules::NOBODY {
+                    "nobody raced".to_string()
+                } else {
+                    format!("{}'s sowing ended first", name(rules, *first))
+                };
+                out.say(format_args!(
+                    "  the race is over: {first}, {} to move\n",
+                    name(rules, *next)
+                ));
+            }
+            Event::EndlessRace { first, repeat } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "  the race never ends: its state after tick {repeat} is its state after tick {first}\n"
+                ));
+            }
             Event::Move {
                 ply,
                 player,
@@ -1153,6 +1356,8 @@ impl TextTrace {
                     crate::engine::Decision::Concede => "concedes".into(),
                     // So is a swap (`Event::Swap`).
                     crate::engine::Decision::Swap => "swaps sides".into(),
+                    // And the race (`Event::Race`).
+                    crate::engine::Decision::Race => "races".into(),
                 };
                 out.say(format_args!(
                     "ply {ply}: {} {what} ({})\n",
@@ -1606,6 +1811,31 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
         }
         Event::Swap { ply, player } => {
             json!({"event": "swap", "ply": ply, "player": p(*player)})
+        }
+        Event::Race {
+            ply,
+            player,
+            starts,
+        } => {
+            let starts: serde_json::Map<String, Value> = (rules.geometry.players())
+                .filter_map(|q| {
+                    let h = *starts.get(usize::from(q))?;
+                    (h != crate::rules::NO_HOLE).then(|| (rules.player_key(q).to_string(), l(h)))
+                })
+                .collect();
+            json!({"event": "race", "ply": ply, "player": p(*player), "starts": starts})
+        }
+        Event::Racer { player } => json!({"event": "racer", "player": p(*player)}),
+        Event::RaceOver { first, next } => {
+            let first = if *first == crate::rules::NOBODY {
+                Value::Null
+            } else {
+                p(*first)
+            };
+            json!({"event": "race_over", "first": first, "next": p(*next)})
+        }
+        Event::EndlessRace { first, repeat } => {
+            json!({"event": "endless_race", "first": first, "repeat": repeat})
         }
         Event::Decided {
             ply,

@@ -912,6 +912,17 @@ pub enum RedirectDest {
     Player(PlayerX),
 }
 
+/// The compiled `[race]`: each player's starting hole, when the race is over, what a sowing
+/// cut short does with its hand, and who moves after.
+#[derive(Debug, Clone)]
+pub struct RaceRule {
+    pub id: ClauseId,
+    pub from: HoleX,
+    pub ends: crate::ruleset::RaceEnds,
+    pub unfinished: crate::ruleset::RaceUnfinished,
+    pub next: crate::ruleset::RaceNext,
+}
+
 /// The compiled `[entry]`: when the mover may enter seeds they hold, how many, whether they
 /// choose how many, and the hole the first falls into.
 #[derive(Debug, Clone)]
@@ -1215,6 +1226,8 @@ pub struct Rules {
     /// `[turns] swap`, the pie rule: the board turned round ([`Geometry::turned_round`]), for
     /// the `swap` on offer at the first turn of the player who did not make the first ply.
     pub swap: Option<[Pos; MAX_POSITIONS]>,
+    /// `[race]`: each round's first ply is every player sowing at once.
+    pub race: Option<RaceRule>,
     pub rounds: Option<RoundsRule>,
     /// The rules' variables, in slot order.
     pub vars: Vec<VarInfo>,

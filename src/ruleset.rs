@@ -67,6 +67,10 @@ pub struct RulesetFile {
     /// one up) until they pass or can do nothing more; then play begins.
     #[serde(default)]
     pub arrange: Option<Arrange>,
+    /// A racing opening: each round's first ply (`race`) is every player sowing at once, one
+    /// seed each in turn a tick, from a hole the rules name.
+    #[serde(default)]
+    pub race: Option<Race>,
     /// Pieces unlike seeds (`[pieces.NAME]`, one kind): each player starts holding one, puts it
     /// on the board in the arrangement (`s3+NAME`), and it is then sown, counted and taken as a
     /// seed, while the position keeps where it is and who holds it.
@@ -1147,6 +1151,79 @@ pub struct Entry {
     /// 0)`): each is a move of its own, written `+1@s3`, and the size is then fixed.
     #[schemars(with = "String")]
     pub start: Expr,
+}
+
+/// A racing opening (`[race]`): each round's first ply, written `race`, is every player in
+/// play sowing at once from a hole the rules name. The sowings go in lockstep: in each tick
+/// every sowing still going drops one seed, in turn order from the round's starter; a lap's
+/// lift, its captures and its relay take no tick of their own. Each sowing relays, captures
+/// and ends by the ruleset's clauses as that player's move would.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Race {
+    /// A short name, shown in explanations (default `race`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The documented clause it implements.
+    #[serde(default)]
+    pub cites: Option<String>,
+    /// Whether the rules have the race (default `true`; an option may switch it off).
+    #[serde(default = "on")]
+    #[schemars(with = "Setting<bool>")]
+    pub enabled: Setting<bool>,
+    /// Each player's starting hole, read before the race with that player as `mover`
+    /// (`hole(mover, 6)`). A player whose hole is closed or empty does not race.
+    #[schemars(with = "String")]
+    pub from: Expr,
+    /// When the race is over: `first`, as soon as one sowing has ended (the others stop at
+    /// the end of that tick), or `all`, once every sowing has ended.
+    #[serde(default)]
+    pub ends: Setting<RaceEnds>,
+    /// With `ends = "first"`, what a sowing cut short does with the seeds in its hand: `sow`
+    /// them on, one a hole, with no clause read at the lap's end; or put them `back` into
+    /// the hole its lap was lifted from.
+    #[serde(default)]
+    pub unfinished: Setting<RaceUnfinished>,
+    /// Who moves once the race is over: the player whose sowing ended `first` (the earlier
+    /// in turn order from the starter on the same tick), the player `after` them in turn
+    /// order, or the round's `starter`. Nobody's sowing ended (nobody raced): the starter.
+    #[serde(default)]
+    pub next: Setting<RaceNext>,
+}
+
+/// When a race is over (`[race] ends`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RaceEnds {
+    /// As soon as one sowing has ended.
+    #[default]
+    First,
+    /// Once every sowing has ended.
+    All,
+}
+
+/// What a sowing cut short by the race's end does with the seeds in its hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RaceUnfinished {
+    /// Sows them on, one a hole, reading no clause at the lap's end.
+    #[default]
+    Sow,
+    /// Puts them back into the hole the lap was lifted from.
+    Back,
+}
+
+/// Who moves once the race is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RaceNext {
+    /// The player whose sowing ended first.
+    #[default]
+    First,
+    /// The player after them in turn order.
+    After,
+    /// The round's starter.
+    Starter,
 }
 
 /// The arrangement before play, or at every round's start (`[arrange]`, `at`): the players,

@@ -165,6 +165,22 @@ pub enum Event {
     /// A ply: `player` exchanges sides with the first player (`[turns] swap`, the pie rule):
     /// the board turns round ([`crate::engine::Position::turn_round`]) and the turn passes.
     Swap { ply: u32, player: Player },
+    /// A ply: the race (`[race]`), begun by the round's starter `player`; each player in
+    /// `starts` (by seat) sows from that hole, those holding [`crate::rules::NO_HOLE`] not
+    /// racing.
+    Race {
+        ply: u32,
+        player: Player,
+        starts: [Pos; crate::rules::MAX_SEATS],
+    },
+    /// In a race: the events that follow, up to the next such event, are `player`'s sowing.
+    Racer { player: Player },
+    /// The race is over: `first`'s sowing ended first (nobody's, [`crate::rules::NOBODY`],
+    /// when nobody raced), and `next` moves.
+    RaceOver { first: Player, next: Player },
+    /// The state of a race after tick `repeat` equals its state after tick `first`: the race
+    /// never ends.
+    EndlessRace { first: u32, repeat: u32 },
     /// An extra-turn clause fired: the mover sows again, or may (`optional`: their legal moves
     /// then include the pass, which declines it).
     ExtraTurn { clause: ClauseId, optional: bool },
@@ -494,7 +510,10 @@ impl Tracer for Ledger {
             Event::Move { player, .. }
             | Event::Pass { player, .. }
             | Event::Concede { player, .. }
-            | Event::Decided { player, .. } => self.mover = *player,
+            | Event::Decided { player, .. }
+            | Event::Race { player, .. }
+            // In a race, each sowing's captures are its racer's.
+            | Event::Racer { player } => self.mover = *player,
             Event::Swap { player, .. } => {
                 // The board turns round: every seed moves with its hole.
                 self.mover = *player;
@@ -662,6 +681,8 @@ impl Tracer for Ledger {
             | Event::PlyLimit { .. }
             | Event::RepeatedStart
             | Event::Cycle { .. }
+            | Event::RaceOver { .. }
+            | Event::EndlessRace { .. }
             | Event::GameEnd { .. } => {}
         }
         if !self.refilled && self.pos.total() + self.hand + self.loose != self.total {

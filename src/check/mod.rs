@@ -164,6 +164,20 @@ fn load_read(
     }
 }
 
+/// What the rest of the rules, as the options in force make them, has that a race
+/// (`[race]`) cannot go with.
+struct RaceClashes {
+    /// A clause that may ask the mover: an optional or chosen capture, an optional relay (or
+    /// one lifting part of a hole).
+    asks: bool,
+    /// A capture that claims holes.
+    claims: bool,
+    /// The pie rule.
+    swap: bool,
+    /// The mover chooses the direction.
+    choose_direction: bool,
+}
+
 struct Checker<'a> {
     source: &'a str,
     diags: Vec<Diagnostic>,
@@ -899,17 +913,6 @@ impl Checker<'_> {
                 .push(d.near(at.and_then(|at| key_near(self.source, at, "at"))));
         }
 
-        // Options declared but read nowhere are likely a mistake.
-        for name in f.options.keys() {
-            if !self.used.borrow().contains(name.get_ref()) {
-                self.diags.push(
-                    Diagnostic::new(Code::OptionNeverUsed, format!("option `{}` is never used", name.get_ref()))
-                        .at(name.span())
-                        .hint("read it in an expression as `option.NAME` or in a setting as `{ option = \"NAME\" }`"),
-                );
-            }
-        }
-
         let relay = match relay {
             Some((id, from, hole, Some(((reverse, optional), lift)), Some(when))) => {
                 Some(RelayRule {
@@ -933,6 +936,37 @@ impl Checker<'_> {
 
         let geometry = geometry?;
         let swap = self.swap(f, &geometry, rounds.as_ref(), swap?)?;
+        let race = match &f.race {
+            Some(r) => {
+                let captures = drop_captures
+                    .iter()
+                    .chain(&lap_captures)
+                    .chain(&move_captures);
+                let asks = captures.clone().any(|c| c.optional || c.choose.is_some());
+                let relay_asks = relay
+                    .as_ref()
+                    .is_some_and(|r| r.optional != BoolX::Const(false) || r.lift.is_some());
+                let claims = captures.clone().any(|c| c.claim);
+                let clashes = RaceClashes {
+                    asks: asks || relay_asks,
+                    claims,
+                    swap: swap.is_some(),
+                    choose_direction: direction? == ruleset::Direction::Choose,
+                };
+                self.race(f, r, clashes)?
+            }
+            None => None,
+        };
+        // Options declared but read nowhere are likely a mistake.
+        for name in f.options.keys() {
+            if !self.used.borrow().contains(name.get_ref()) {
+                self.diags.push(
+                    Diagnostic::new(Code::OptionNeverUsed, format!("option `{}` is never used", name.get_ref()))
+                        .at(name.span())
+                        .hint("read it in an expression as `option.NAME` or in a setting as `{ option = \"NAME\" }`"),
+                );
+            }
+        }
         let layouts = crate::rules::Layouts::new(geometry.holes_mask);
         let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
@@ -985,6 +1019,7 @@ impl Checker<'_> {
             no_capture_reachable,
             concede,
             swap,
+            race,
             max_laps,
             lift,
             gather,
@@ -3058,6 +3093,101 @@ impl Checker<'_> {
             return None;
         };
         Some(Some(turned))
+    }
+
+    /// `[race]`: its starting hole, read before the race with each player as `mover`, and its
+    /// settings; refused beside what a sowing made one seed at a time beside another cannot
+    /// carry (E0147).
+    fn race(
+        &mut self,
+        f: &RulesetFile,
+        r: &ruleset::Race,
+        clashes: RaceClashes,
+    ) -> Option<Option<RaceRule>> {
+        if !self.setting(&r.enabled, "race.enabled")? {
+            return Some(None);
+        }
+        let name = r.name.as_deref().unwrap_or("race");
+        let id = self.clause(name, &r.cites);
+        let from = self.hole(&r.from, AFTER_PLY, "in the race's `from`", name);
+        let ends = self.setting(&r.ends, "race.ends");
+        let unfinished = self.setting(&r.unfinished, "race.unfinished");
+        let next = self.setting(&r.next, "race.next");
+        let lasting = self
+            .vars
+            .values()
+            .find(|v| matches!(v.scope, ruleset::VarScope::Move | ruleset::VarScope::Lap));
+        // What cannot go with a race, as the options in force make the rules: the first found.
+        let clash = if f.arrange.is_some() {
+            Some((
+                "an arrangement before play (`[arrange]`): the race is the round's first ply",
+                "remove `[arrange]`, or the race",
+            ))
+        } else if clashes.swap {
+            Some((
+                "the pie rule (`swap`), which waits for the round's first ply of one player",
+                "remove `swap`, or the race",
+            ))
+        } else if f.entry.is_some() {
+            Some((
+                "an entry (`[entry]`): a race sows holes, never seeds held",
+                "remove `[entry]`, or the race",
+            ))
+        } else if !f.pieces.is_empty() {
+            Some((
+                "pieces (`[pieces]`), whose drops a sowing made one seed a tick does not follow",
+                "remove the pieces, or the race",
+            ))
+        } else if clashes.choose_direction {
+            Some((
+                "a direction the mover chooses (`direction = \"choose\"`): nobody chooses in a race",
+                "give the sowing one direction, or remove the race",
+            ))
+        } else if !f.sowing.skip.is_empty() || !f.sowing.redirect.is_empty() {
+            Some((
+                "skip or redirect clauses (`[[sowing.skip]]`, `[[sowing.redirect]]`), which a sowing made one seed a tick does not read",
+                "remove them, or the race",
+            ))
+        } else if f.sowing.lift.is_some() || f.sowing.gather.is_some() {
+            Some((
+                "a first lift that takes part of a hole or gathers others (`lift`, `gather`)",
+                "remove `lift` and `gather`, or the race",
+            ))
+        } else if clashes.asks {
+            Some((
+                "a clause that asks the mover (an optional or chosen capture, an optional relay, a relay that lifts part of a hole): nobody can be asked in the middle of a race",
+                "make the clause's choice fixed, or remove the race",
+            ))
+        } else if clashes.claims {
+            Some((
+                "holes claimed during a move (`claim`)",
+                "remove the claim, or the race",
+            ))
+        } else if lasting.is_some() {
+            Some((
+                "variables that last a move or a lap (`scope = \"move\"` or `\"lap\"`), which the sowings of a race would share",
+                "give the variable one value a player with a longer scope, or remove the race",
+            ))
+        } else {
+            None
+        };
+        if let Some((what, hint)) = clash {
+            let header = self.source.find("\n[race]").map(|at| at + 1..at + 7);
+            let d = Diagnostic::new(
+                Code::RaceUnsupported,
+                format!("a race cannot go with {what}"),
+            )
+            .hint(hint);
+            self.error(d.near(header));
+            return None;
+        }
+        Some(Some(RaceRule {
+            id,
+            from: from?,
+            ends: ends?,
+            unfinished: unfinished?,
+            next: next?,
+        }))
     }
 
     fn optional_ending(&mut self, name: &str, e: Option<&Ending>) -> Option<Option<EndingRule>> {

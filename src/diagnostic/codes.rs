@@ -332,6 +332,17 @@ each other (an owners table that gives the players holes of different shapes doe
 (`[pieces]`) and owners that change between rounds (`win_holes`, `rotate_owners`) keep
 state the turn cannot carry, so they are refused beside it too."
 
+    RaceUnsupported "E0147" Error "A racing opening beside rules it cannot go with"
+"`[race]` makes each round's first ply every player sowing at once, one seed each a tick.
+Each sowing is made one seed at a time beside the others, relaying and capturing by the
+ruleset's clauses, and nobody can be asked anything in the middle of it. So the race cannot go
+with an arrangement before play (`[arrange]`: the race is the round's first ply), the pie
+rule (`swap`), an entry (`[entry]`), pieces, a direction the mover chooses, skip or redirect
+clauses, a partial first lift or gathered holes (`lift`, `gather`), clauses that ask the
+mover (optional or chosen captures, optional relays, relays lifting part of a hole), claims,
+or variables of scope `move` or `lap`, which the sowings would share. The check reads the
+rules as the options in force make them."
+
     OptionDuplicateValue "E0201" Error "An option lists a value twice"
 "Each value of an option's `values` must be different."
 

@@ -339,6 +339,8 @@ pub struct Program {
     pub entry: Option<EntryProgram>,
     /// The arrangement before play, when the rules have one.
     pub arrange: Option<ArrangeProgram>,
+    /// Each player's starting hole in the race (`[race] from`), read with that player moving.
+    pub race_from: Option<Hole>,
     /// Captures and effects after each seed put, or picked up, in the arrangement.
     pub put_captures: Vec<CaptureProgram>,
     /// The captures tried once play has ended (`at = "play_end"`), for each player.
@@ -524,6 +526,7 @@ impl Program {
             pick_effects: rules.pick_effects.iter().map(|e| c.effect(e)).collect(),
             pick_captures: captures(&rules.pick_captures),
             end_captures: captures(&rules.end_captures),
+            race_from: (rules.race.as_ref()).map(|r| c.hole(&r.from)),
             arrange: (rules.arrange.as_ref()).map(|a| ArrangeProgram {
                 id: a.id,
                 put: c.cond(&a.put),

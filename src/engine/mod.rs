@@ -7,6 +7,7 @@ mod compile;
 mod eval;
 mod history;
 mod pieces;
+mod race;
 mod sow;
 
 use std::sync::Arc;
@@ -97,6 +98,9 @@ pub enum Offer {
     Swap,
     /// Answer `take` or `leave` to the optional capture their move stopped at.
     Decide(Pending),
+    /// The round's first ply is the race (`[race]`): `race`, the only move, every player
+    /// sowing at once.
+    Race,
     /// Arrange seeds before play (`[arrange]`): put one they hold into a hole, pick one up,
     /// or end their arrangement with `pass`. `left` is the seats whose arrangement has not
     /// ended, the player to move's included; with `refill`, the refill between rounds comes
@@ -109,7 +113,7 @@ impl Offer {
     pub fn stopped(&self) -> Option<Pending> {
         match self {
             Offer::Decide(p) => Some(*p),
-            Offer::Sow | Offer::Decline | Offer::Swap | Offer::Arrange { .. } => None,
+            Offer::Sow | Offer::Decline | Offer::Swap | Offer::Race | Offer::Arrange { .. } => None,
         }
     }
 }
@@ -699,6 +703,9 @@ pub enum Decision {
     /// of the player who did not make the first ply: the board turns round and the turn
     /// passes back.
     Swap,
+    /// The race (`[race]`), each round's first ply where the rules have one: every player
+    /// sows at once from the hole the rules name.
+    Race,
 }
 
 impl Decision {
@@ -712,17 +719,19 @@ impl Decision {
             Decision::Choose => "choose",
             Decision::Concede => "concede",
             Decision::Swap => "swap",
+            Decision::Race => "race",
         }
     }
 
     /// Every decision written as a word alone, as the notation reads them.
-    pub const ALL: [Decision; 6] = [
+    pub const ALL: [Decision; 7] = [
         Decision::Take,
         Decision::Leave,
         Decision::Continue,
         Decision::Stop,
         Decision::Concede,
         Decision::Swap,
+        Decision::Race,
     ];
 }
 
@@ -758,6 +767,12 @@ impl Move {
     pub fn is_swap(self) -> bool {
         self.decision == Some(Decision::Swap)
     }
+
+    /// The race (`[race]`), where it is the round's first ply.
+    pub const RACE: Move = Move {
+        decision: Some(Decision::Race),
+        ..Move::PASS
+    };
 
     /// Sowing from `hole` the rules' way.
     pub fn sow(hole: Pos) -> Move {
@@ -914,6 +929,8 @@ const ARRANGE: u64 = 16;
 const ENTRY_AT: u64 = 128;
 /// `meta`: the list holds `swap` (the pie rule), listed last.
 const SWAP: u64 = 256;
+/// `meta`, with [`DECIDE`]: the list is the race (`[race]`), its one move.
+const RACE: u64 = 512;
 /// `meta` with no entry starts (both [`NO_HOLE`]).
 const NO_STARTS: u64 = (NO_HOLE as u64) << 48 | (NO_HOLE as u64) << 56;
 
@@ -1003,6 +1020,13 @@ impl MoveList {
         list
     }
 
+    /// The race, the only move (`[race]`, a round's first ply).
+    fn racing(fixed: Dir) -> Self {
+        let mut list = MoveList::of(0, fixed);
+        list.meta = (list.meta | DECIDE | RACE) + (1 << 16);
+        list
+    }
+
     /// The mover's choice of one of `holes` at a stopped move, for a capture clause with
     /// `choose`: `leave` first where the capture is `optional`, then a hole at a time.
     fn holes_chosen(holes: Mask, optional: bool, fixed: Dir) -> Self {
@@ -1025,6 +1049,9 @@ impl MoveList {
         if self.chooses() {
             let leave = u32::from(self.others()) > self.entries[0].count_ones();
             return if leave { &[Decision::Leave] } else { &[] };
+        }
+        if self.meta & RACE != 0 {
+            return &[Decision::Race];
         }
         match (self.decide(), self.meta & DECIDE_RELAY != 0) {
             (false, _) => &[],
@@ -1581,6 +1608,12 @@ enum Forced {
 /// Why a move is illegal, before it is put in words.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Illegality {
+    /// `race` where the rules have no race.
+    NoRace,
+    /// `race` where the round's first ply is made already.
+    RaceNotNow,
+    /// Anything but `race` where the round's first ply is the race.
+    MustRace,
     /// `swap` where the rules have no pie rule.
     NoSwap,
     /// `swap` where the pie rule does not offer it now.
@@ -2059,7 +2092,7 @@ impl Game {
             };
             pos.to_move = first_arranger(rules, &pos, arrange.first, rules.first);
         }
-        await_swap(rules, &mut pos);
+        await_first_ply(rules, &mut pos);
         pos.recount();
         pos
     }
@@ -2369,6 +2402,7 @@ impl Game {
             }
             Offer::Decline => self.legal_for(player).with_pass(),
             Offer::Arrange { .. } => self.arrangement_moves(player),
+            Offer::Race => MoveList::racing(self.rules.direction),
             // The moves of an ordinary turn (the pass too, where the player cannot sow), and
             // the swap.
             Offer::Swap => {
@@ -2732,6 +2766,9 @@ impl Game {
                 self.rules.player_title(player),
                 crate::render::piece_name(&self.rules)
             ),
+            Illegality::NoRace => "the rules have no race: a ruleset makes each round's first ply a race with `[race]`".to_string(),
+            Illegality::RaceNotNow => "the race is each round's first ply, made once: it is not the round's first ply now".to_string(),
+            Illegality::MustRace => "the round's first ply is the race: every player sows at once, written `race`".to_string(),
             Illegality::NoSwap => "the rules have no pie rule: a ruleset offers `swap` with `[turns] swap = true`".to_string(),
             Illegality::SwapNotNow => "the pie rule offers `swap` once: at the first turn of the player who did not make the round's first ply, before they move".to_string(),
             Illegality::ConcedeNotNow => "only the player to move may concede, while the game is in play".to_string(),
@@ -2813,6 +2850,19 @@ impl Game {
             } else {
                 None
             };
+        }
+        if mv.decision == Some(Decision::Race) {
+            return if rules.race.is_none() {
+                Some(Illegality::NoRace)
+            } else if player != self.pos.to_move || self.pos.offer != Offer::Race || self.is_over()
+            {
+                Some(Illegality::RaceNotNow)
+            } else {
+                None
+            };
+        }
+        if self.pos.offer == Offer::Race && player == self.pos.to_move && !self.is_over() {
+            return Some(Illegality::MustRace);
         }
         if mv.is_swap() {
             return if rules.swap.is_none() {
@@ -3537,6 +3587,7 @@ impl Game {
             // Legal where the rules let players concede (`Game::unlisted_legal`).
             Some(Decision::Concede) => Ok(self.concede(tracer)),
             Some(Decision::Swap) => self.swap(tracer),
+            Some(Decision::Race) => self.race(tracer),
             Some(decision) => self.decide(mv, decision, tracer),
             None if mv.place.is_some() => Ok(self.place(mv, tracer)),
             None => self.pass(tracer),
@@ -4247,7 +4298,7 @@ impl Game {
         pos.to_move = starter;
         pos.moved = 0;
         // Before the round's start is compared with earlier ones, which have it too.
-        await_swap(&rules, &mut pos);
+        await_first_ply(&rules, &mut pos);
         pos.turn_sowings = 0;
         reset_vars(&rules, &mut pos, |s| s != VarScope::Game);
         self.round += 1;
@@ -4748,17 +4799,21 @@ fn give<T: Tracer>(
 
 /// Sets the variables whose scope `resets` says to their first values.
 /// [`Position::moved`]'s bit for South while the pie rule waits for their first turn of the
-/// round; North's is the next bit. Both are set at every round's start ([`await_swap`]); the
+/// round; North's is the next bit. Both are set at every round's start ([`await_first_ply`]); the
 /// round's first ply clears its maker's ([`Position::first_ply_by`]), and the offer to the
 /// other clears both. A position set up by hand is mid-round, with neither.
 pub const SWAP_DUE: u8 = 1 << 6;
 
 /// At a round's start: where the rules have the pie rule, it waits for whoever does not make
 /// the round's first ply (an arrangement's or a sowing's; a player with nothing to arrange
-/// makes none).
-fn await_swap(rules: &Rules, pos: &mut Position) {
+/// makes none); where they have a race, it is the round's first ply.
+fn await_first_ply(rules: &Rules, pos: &mut Position) {
     if rules.swap.is_some() {
         pos.moved |= SWAP_DUE | SWAP_DUE << 1;
+    }
+    // The round's first ply is the race (the rules have no arrangement beside it).
+    if rules.race.is_some() {
+        pos.offer = Offer::Race;
     }
 }
 

@@ -351,6 +351,10 @@ impl Replay {
     }
 
     fn event(&mut self, e: &Event) {
+        if let Event::Racer { .. } = e {
+            // Whose sowing a race's next events are: their holes say it on the board.
+            return;
+        }
         let kind = render::event_json(&self.rules, e)
             .get("event")
             .and_then(Value::as_str)
@@ -730,7 +734,27 @@ impl Replay {
                 step.text = self.trace_line(e);
                 item = Some(("turn", step.text.clone(), Some(*clause)));
             }
-            Event::EndlessMove { .. }
+            Event::Race { ply, player, .. } => {
+                // A ply that lifts the racers' holes as its sowings go.
+                self.ply = *ply;
+                step.ply = *ply;
+                self.lap = 0;
+                step.lap = 0;
+                self.plies.push(PlyInfo {
+                    mover: *player,
+                    origin: None,
+                    end: self.steps.len() + 1,
+                });
+                step.text = self.trace_line(e);
+                item = Some(("move", step.text.clone(), None));
+            }
+            Event::RaceOver { .. } => {
+                step.text = self.trace_line(e);
+                item = Some(("turn", step.text.clone(), None));
+            }
+            Event::Racer { .. } => {}
+            Event::EndlessRace { .. }
+            | Event::EndlessMove { .. }
             | Event::LapLimit { .. }
             | Event::StepLimit { .. }
             | Event::LapCap { .. }

@@ -344,6 +344,7 @@ fn offer_term(offer: &Offer) -> u64 {
         Offer::Sow => 0,
         Offer::Decline => 1,
         Offer::Swap => 2,
+        Offer::Race => 4,
         Offer::Arrange { left, refill } => 3 | u64::from(left) << 8 | u64::from(refill) << 16,
         Offer::Decide(p) => {
             let stands = u64::from(p.clause)

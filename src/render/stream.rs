@@ -4,7 +4,7 @@
 //! back (an endless move is found on an untraced copy before it is traced), so nothing is held
 //! and a ply's memory does not grow with its laps.
 
-use super::{Detail, Output, TextTrace, event_json, shown};
+use super::{Detail, Output, Racing, TextTrace, event_json};
 use crate::engine::{Game, MoveError, PlyReport};
 use crate::rules::{MAX_SEATS, Player, Rules};
 use crate::trace::{Event, Tracer};
@@ -34,6 +34,7 @@ pub fn play_traced(
         text,
         json,
         trace: TextTrace::new(detail),
+        racing: Racing::default(),
         end: None,
     };
     let report = game.play(h, &mut tap)?;
@@ -53,6 +54,7 @@ struct Tap<'r, 'a, 'w1, 'w2> {
     text: Option<&'a mut Output<'w1>>,
     json: Option<&'a mut Output<'w2>>,
     trace: TextTrace,
+    racing: Racing,
     end: Option<(Option<Player>, [u32; MAX_SEATS])>,
 }
 
@@ -64,10 +66,14 @@ impl Tracer for Tap<'_, '_, '_, '_> {
         if let Some(out) = self.text.as_deref_mut() {
             self.trace.event(self.rules, &e, out);
         }
-        if let Some(out) = self.json.as_deref_mut()
-            && shown(&e, self.detail)
-        {
-            out.value(None, &event_json(self.rules, &e));
+        if let Some(out) = self.json.as_deref_mut() {
+            let (racer, shown) = self.racing.filter(&e, self.detail);
+            if let Some(racer) = racer {
+                out.value(None, &event_json(self.rules, &racer));
+            }
+            if shown {
+                out.value(None, &event_json(self.rules, &e));
+            }
         }
     }
 }

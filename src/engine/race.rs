@@ -1,0 +1,337 @@
+//! The race (`[race]`): a round's first ply, every player in play sowing at once from the
+//! hole the rules name for them. The sowings go in lockstep: in each tick every sowing still
+//! going drops one seed, in turn order from the round's starter ([`Mover::step`]); a lap's
+//! lift, captures and relay take no tick. A race that never ends is found exactly, as an
+//! endless move is: the states between ticks are watched for a repeat.
+
+use super::eval::Cx;
+use super::history::Brent;
+use super::sow::{Mover, Stepping};
+use super::{Blocks, Game, MoveError, PlyReport, Position};
+use crate::rules::{MAX_LAPS_PER_MOVE, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos};
+use crate::ruleset::{RaceEnds, RaceNext, RaceUnfinished};
+use crate::trace::{Event, Limit, Tracer};
+
+/// The players who race, in turn order from the starter, and the hole each sows from.
+#[derive(Clone, Copy)]
+struct Racers {
+    seats: [(Player, Pos); MAX_SEATS],
+    count: usize,
+}
+
+impl Racers {
+    fn iter(&self) -> impl Iterator<Item = (usize, Player, Pos)> + '_ {
+        (self.seats.iter().take(self.count).enumerate()).map(|(i, &(p, h))| (i, p, h))
+    }
+}
+
+/// A race between two ticks: the position, each sowing and its context, the first sowing to
+/// end (its index among the racers), and the ticks gone.
+#[derive(Clone, Copy)]
+struct Field<'a> {
+    pos: Position,
+    sowings: [Stepping; MAX_SEATS],
+    cxs: [Cx<'a>; MAX_SEATS],
+    first: Option<usize>,
+    ticks: u64,
+}
+
+/// How a race played untraced comes out: over after `ticks`, or stopped there at the first
+/// repeat of an endless race, or at a safety limit.
+#[derive(Clone, Copy)]
+enum Course {
+    Over,
+    Endless { first: u64, repeat: u64 },
+    Limit { ticks: u64, limit: Limit },
+}
+
+impl Game {
+    /// The race, the round's first ply (listed only where the position offers it).
+    #[inline(never)]
+    pub(super) fn race<T: Tracer>(&mut self, tracer: &mut T) -> Result<PlyReport, MoveError> {
+        let starter = self.pos.to_move;
+        self.ply += 1;
+        let racers = self.racers(starter);
+        if T::EVENTS {
+            let mut starts = [NO_HOLE; MAX_SEATS];
+            for (_, p, h) in racers.iter() {
+                if let Some(s) = starts.get_mut(usize::from(p)) {
+                    *s = h;
+                }
+            }
+            tracer.event(Event::Race {
+                ply: self.ply,
+                player: starter,
+                starts,
+            });
+        }
+        if self.history.is_pending() {
+            self.move_start.copy_from(&self.pos, self.history.blocks());
+        }
+        // First learn how the race comes out, untraced and on copies (an endless race is only
+        // known as such after its first repeat); then play it up to there.
+        let course = self.race_course(&racers);
+        let stop = match course {
+            Course::Over => None,
+            Course::Endless { repeat, .. } => Some(repeat),
+            Course::Limit { ticks, .. } => Some(ticks),
+        };
+        let mut field = self.field(&racers);
+        while !self.race_over(&field, &racers) && Some(field.ticks) != stop {
+            self.tick(&mut field, &racers, tracer);
+        }
+        let Some(rule) = self.rules.race.clone() else {
+            return Err(MoveError::GameOver);
+        };
+        if stop.is_some() {
+            // Every seed still in hand goes back where its lap began, so every ending counts it.
+            self.cut_short(&mut field, &racers, true, tracer);
+        } else if rule.ends == RaceEnds::First {
+            let back = rule.unfinished == RaceUnfinished::Back;
+            self.cut_short(&mut field, &racers, back, tracer);
+        }
+        let laps = (field.sowings.iter().take(racers.count))
+            .map(|s| s.laps)
+            .sum();
+        let first = field.first.and_then(|i| racers.seats.get(i)).map(|s| s.0);
+        self.pos = field.pos;
+        self.last_mover = starter;
+        if self.track_first_move {
+            for (_, p, _) in racers.iter() {
+                self.pos.moved |= 1 << p;
+            }
+        }
+        let mut report = PlyReport {
+            laps,
+            ..PlyReport::default()
+        };
+        match course {
+            Course::Endless { first, repeat } if stop.is_some() => {
+                if T::EVENTS {
+                    let (first, repeat) = (tick_count(first), tick_count(repeat));
+                    tracer.event(Event::EndlessRace { first, repeat });
+                }
+                report.round_over = true;
+                report.endless = true;
+                let next_up = self.next_seat(starter);
+                self.end_round(
+                    self.rules.endless_move,
+                    super::EndCause::EndlessMove,
+                    starter,
+                    next_up,
+                    tracer,
+                );
+                return Ok(report);
+            }
+            Course::Limit { limit, .. } => {
+                report.round_over = true;
+                report.lap_limit = true;
+                report.limit = Some(limit);
+                self.stop(limit, tracer);
+                return Ok(report);
+            }
+            _ => {}
+        }
+        let next = match (rule.next, first) {
+            (RaceNext::First, Some(p)) => p,
+            (RaceNext::After, Some(p)) => self.next_seat(p),
+            (RaceNext::Starter, _) | (_, None) => starter,
+        };
+        if T::EVENTS {
+            tracer.event(Event::RaceOver {
+                first: first.unwrap_or(NOBODY),
+                next,
+            });
+        }
+        if T::FIRINGS {
+            tracer.fired(rule.id);
+        }
+        // As after a pass from the player before `next`: the turn is `next`'s, and what
+        // lasts a turn starts afresh.
+        self.pos.offer = super::Offer::Sow;
+        self.pos.turn_sowings = 0;
+        if self.vars_by_turn {
+            super::reset_vars(&self.rules, &mut self.pos, |s| {
+                s == crate::ruleset::VarScope::Turn
+            });
+        }
+        self.pos.to_move = next;
+        self.between_plies(next, self.rules.direction, report, tracer)
+    }
+
+    /// The players in play, in turn order from `starter`, with the hole each races from: the
+    /// hole `[race] from` names for them, where it is an open hole of the board holding
+    /// seeds on their circuit (else they do not race).
+    fn racers(&self, starter: Player) -> Racers {
+        let mut racers = Racers {
+            seats: [(NOBODY, NO_HOLE); MAX_SEATS],
+            count: 0,
+        };
+        let Some(from) = &self.program.race_from else {
+            return racers;
+        };
+        let dir = self.rules.direction;
+        let board = self.rules.geometry.board_holes() & !self.pos.closed;
+        let mut p = starter;
+        loop {
+            let h = from(&self.move_context(p, dir), &self.pos);
+            let open = h != NO_HOLE && board & crate::rules::bit(h) != 0;
+            if open && self.pos.seeds(h) > 0 && self.on_track(p, dir, h) {
+                if let Some(seat) = racers.seats.get_mut(racers.count) {
+                    *seat = (p, h);
+                    racers.count += 1;
+                }
+            }
+            p = self.next_seat(p);
+            if p == starter {
+                return racers;
+            }
+        }
+    }
+
+    /// The mover of racer `p` from `h`.
+    fn racer(&self, p: Player, h: Pos) -> Mover<'_> {
+        self.mover(p, h, self.rules.direction, 0)
+    }
+
+    /// The race before its first tick.
+    fn field(&self, racers: &Racers) -> Field<'_> {
+        let blank = self.move_context(self.pos.to_move, self.rules.direction);
+        let mut field = Field {
+            pos: self.pos,
+            sowings: [self.racer(NOBODY, NO_HOLE).stepping(); MAX_SEATS],
+            cxs: [blank; MAX_SEATS],
+            first: None,
+            ticks: 0,
+        };
+        for (i, p, h) in racers.iter() {
+            let mover = self.racer(p, h);
+            if let (Some(s), Some(cx)) = (field.sowings.get_mut(i), field.cxs.get_mut(i)) {
+                *s = mover.stepping();
+                *cx = mover.context();
+            }
+        }
+        field
+    }
+
+    /// One tick: each sowing still going drops a seed, in turn order from the starter; the
+    /// first to end is noted.
+    fn tick<'a, T: Tracer>(&'a self, field: &mut Field<'a>, racers: &Racers, tracer: &mut T) {
+        for (i, p, h) in racers.iter() {
+            let (Some(s), Some(cx)) = (field.sowings.get_mut(i), field.cxs.get_mut(i)) else {
+                continue;
+            };
+            if s.done {
+                continue;
+            }
+            if T::EVENTS {
+                tracer.event(Event::Racer { player: p });
+            }
+            if self.racer(p, h).step(&mut field.pos, cx, s, tracer) && field.first.is_none() {
+                field.first = Some(i);
+            }
+        }
+        field.ticks += 1;
+    }
+
+    /// Whether the race is over: one sowing has ended (`ends = "first"`), or all have.
+    fn race_over(&self, field: &Field<'_>, racers: &Racers) -> bool {
+        let all = (field.sowings.iter().take(racers.count)).all(|s| s.done);
+        let first = (self.rules.race.as_ref()).is_some_and(|r| r.ends == RaceEnds::First);
+        all || (first && field.first.is_some())
+    }
+
+    /// The sowings still going when the race stops: the seeds in their hands sown on (no
+    /// clause read), or put back (`back`).
+    fn cut_short<T: Tracer>(
+        &self,
+        field: &mut Field<'_>,
+        racers: &Racers,
+        back: bool,
+        tracer: &mut T,
+    ) {
+        for (i, p, h) in racers.iter() {
+            if let Some(s) = field.sowings.get_mut(i)
+                && !s.done
+            {
+                if T::EVENTS && s.holding() > 0 {
+                    tracer.event(Event::Racer { player: p });
+                }
+                self.racer(p, h).cut_short(&mut field.pos, s, back, tracer);
+            }
+        }
+    }
+
+    /// How the race comes out, played untraced on copies: over; or endless, the states
+    /// between ticks repeating (found with Brent's cycle detection, then the first repeat
+    /// located exactly by a second pass); or stopped by the engine's safety limits.
+    fn race_course(&self, racers: &Racers) -> Course {
+        let n = Blocks::of(self.rules.geometry.positions);
+        let mut field = self.field(racers);
+        let mut watch = Brent::new(field, 2);
+        loop {
+            if self.race_over(&field, racers) {
+                return Course::Over;
+            }
+            self.tick(&mut field, racers, &mut ());
+            let laps = field.sowings.iter().map(|s| s.laps).max().unwrap_or(0);
+            let steps = field.cxs.iter().map(|cx| cx.steps).max().unwrap_or(0);
+            let limit = if laps >= MAX_LAPS_PER_MOVE {
+                Some(Limit::Laps)
+            } else if steps > self.program.max_steps {
+                Some(Limit::Steps)
+            } else {
+                None
+            };
+            if let Some(limit) = limit {
+                let ticks = field.ticks;
+                return Course::Limit { ticks, limit };
+            }
+            let same = |saved: &Field<'_>| self.same_field(saved, &field, racers, n);
+            if let Some(period) = watch.repeats(same, || field) {
+                let first = self.first_repeat(racers, u64::from(period), n);
+                return Course::Endless {
+                    first,
+                    repeat: first + u64::from(period),
+                };
+            }
+        }
+    }
+
+    /// The tick after which the race's states repeat with `period`.
+    fn first_repeat(&self, racers: &Racers, period: u64, n: Blocks) -> u64 {
+        let (mut slow, mut fast) = (self.field(racers), self.field(racers));
+        for _ in 0..period {
+            self.tick(&mut fast, racers, &mut ());
+        }
+        while !self.same_field(&slow, &fast, racers, n) {
+            self.tick(&mut slow, racers, &mut ());
+            self.tick(&mut fast, racers, &mut ());
+        }
+        slow.ticks
+    }
+
+    /// Whether two states of a race have the same future: the same position, and each
+    /// sowing at the same point, with the same context where clauses read it.
+    fn same_field(&self, a: &Field<'_>, b: &Field<'_>, racers: &Racers, n: Blocks) -> bool {
+        let captures = self.program.track_captures;
+        a.pos.same_as(&b.pos, n)
+            && a.first == b.first
+            && (0..racers.count).all(|i| {
+                let (Some(x), Some(y)) = (a.sowings.get(i), b.sowings.get(i)) else {
+                    return true;
+                };
+                let (Some(cx), Some(cy)) = (a.cxs.get(i), b.cxs.get(i)) else {
+                    return true;
+                };
+                x.same_as(y)
+                    && cx.reached_opponent == cy.reached_opponent
+                    && (!captures || cx.move_captures == cy.move_captures)
+            })
+    }
+}
+
+/// A tick count as the trace's lap numbers take it.
+fn tick_count(ticks: u64) -> u32 {
+    u32::try_from(ticks).unwrap_or(u32::MAX)
+}
