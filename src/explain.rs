@@ -1031,6 +1031,33 @@ impl Explainer<'_> {
             }
             out.push(s);
         }
+        if let (Some(r), Some(race)) = (&f.race, &self.rules.race) {
+            use crate::ruleset::{RaceEnds, RaceNext, RaceUnfinished};
+            let mut s = Section::new("race", "The race", &r.cites, self.header_line("[race]", 0));
+            let over = match race.ends {
+                RaceEnds::First => match race.unfinished {
+                    RaceUnfinished::Sow => {
+                        "as soon as one sowing has ended (at the end of that tick): the others sow the seeds in their hands on, one a hole, reading no clause"
+                    }
+                    RaceUnfinished::Back => {
+                        "as soon as one sowing has ended (at the end of that tick): the others put the seeds in their hands back into the hole their lap was lifted from"
+                    }
+                },
+                RaceEnds::All => "once every sowing has ended",
+            };
+            let next = match race.next {
+                RaceNext::First => {
+                    "the player whose sowing ended first moves (the earlier in turn order on the same tick)"
+                }
+                RaceNext::After => "the player after the one whose sowing ended first moves",
+                RaceNext::Starter => "the round's starter moves",
+            };
+            s.say(format!(
+                "Each round's first ply is a race, written `race`: every player sows at once from `{}` (a player whose hole is closed or empty does not race), one seed each a tick in turn order from the round's starter, each sowing relaying, capturing and ending by the rules as that player's move would. The race is over {over}; then {next}.",
+                r.from.get_ref()
+            ));
+            out.push(s);
+        }
 
         out.extend(self.endings(f));
         if let Some(r) = &f.rounds {

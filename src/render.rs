@@ -1106,22 +1106,46 @@ impl TextTrace {
                             .then(|| format!("{} from {}", name(rules, p), l(h)))
                     })
                     .collect();
-                let who = if racing.is_empty() {
-                    "nobody can race".to_string()
-                } else {
-                    format!("{}, sowing at once", racing.join(", "))
+                let out_of_it: Vec<String> = (rules.geometry.players())
+                    .filter(|&p| starts.get(usize::from(p)) == Some(&crate::rules::NO_HOLE))
+                    .map(|p| name(rules, p))
+                    .collect();
+                let who = match (racing.len(), out_of_it.is_empty()) {
+                    (0, _) => "nobody can race".to_string(),
+                    (_, true) => format!("{}, sowing at once", racing.join(", ")),
+                    (_, false) => format!(
+                        "{} ({} cannot: no open hole holding seeds to race from)",
+                        racing.join(", "),
+                        out_of_it.join(", ")
+                    ),
                 };
                 out.say(format_args!("ply {ply}: the race: {who}\n"));
             }
-            Event::RaceOver { first, next } => {
+            Event::RaceOver { first, next, cut } => {
                 self.finish(out);
                 let first = if *first == crate::rules::NOBODY {
                     "nobody raced".to_string()
                 } else {
                     format!("{}'s sowing ended first", name(rules, *first))
                 };
+                let back = (rules.race.as_ref())
+                    .is_some_and(|r| r.unfinished == crate::ruleset::RaceUnfinished::Back);
+                let cut: String = (rules.geometry.players())
+                    .filter(|p| cut & (1 << p) != 0)
+                    .map(|p| {
+                        let what = if back {
+                            "put back"
+                        } else {
+                            "sown on, reading no clause"
+                        };
+                        format!(
+                            "; {}'s is cut short, the seeds in hand {what}",
+                            name(rules, p)
+                        )
+                    })
+                    .collect();
                 out.say(format_args!(
-                    "  the race is over: {first}, {} to move\n",
+                    "  the race is over: {first}{cut}; {} to move\n",
                     name(rules, *next)
                 ));
             }
@@ -1826,13 +1850,17 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
             json!({"event": "race", "ply": ply, "player": p(*player), "starts": starts})
         }
         Event::Racer { player } => json!({"event": "racer", "player": p(*player)}),
-        Event::RaceOver { first, next } => {
+        Event::RaceOver { first, next, cut } => {
             let first = if *first == crate::rules::NOBODY {
                 Value::Null
             } else {
                 p(*first)
             };
-            json!({"event": "race_over", "first": first, "next": p(*next)})
+            let cut: Vec<Value> = (rules.geometry.players())
+                .filter(|q| cut & (1 << q) != 0)
+                .map(p)
+                .collect();
+            json!({"event": "race_over", "first": first, "next": p(*next), "cut_short": cut})
         }
         Event::EndlessRace { first, repeat } => {
             json!({"event": "endless_race", "first": first, "repeat": repeat})

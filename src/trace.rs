@@ -176,8 +176,14 @@ pub enum Event {
     /// In a race: the events that follow, up to the next such event, are `player`'s sowing.
     Racer { player: Player },
     /// The race is over: `first`'s sowing ended first (nobody's, [`crate::rules::NOBODY`],
-    /// when nobody raced), and `next` moves.
-    RaceOver { first: Player, next: Player },
+    /// when nobody raced), and `next` moves. The sowings of the seats in `cut` (a bit a
+    /// seat) are cut short with seeds in hand, which the events that follow sow on or put
+    /// back (`[race] unfinished`).
+    RaceOver {
+        first: Player,
+        next: Player,
+        cut: u8,
+    },
     /// The state of a race after tick `repeat` equals its state after tick `first`: the race
     /// never ends.
     EndlessRace { first: u32, repeat: u32 },

@@ -383,6 +383,49 @@ fn replay_swap_json() {
 }
 
 #[test]
+fn replay_race_json() {
+    // The race at the laps' detail: each sowing's events follow a `racer` event naming it,
+    // written only where that sowing's next shown event is another's than the last named
+    // (not before every hidden drop); the race's end names who finished first and whose
+    // sowing was cut short.
+    let f = "tests/scenarios/rulesets/race.toml";
+    let args = [
+        "--format",
+        "json",
+        "replay",
+        f,
+        "--from",
+        "S[2 2 2 1] N[2 2 2 3] race south",
+        "--moves",
+        "race",
+        "--detail",
+        "laps",
+    ];
+    let run = snapshot("replay_race_json", &args, &[], None);
+    assert_eq!(run.code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let events = doc["plies"][0]["events"].as_array().expect("events");
+    assert_eq!(events[0]["event"], "race");
+    assert_eq!(events[0]["starts"]["north"], "n4");
+    assert_eq!(
+        events[1],
+        serde_json::json!({"event": "racer", "player": "south"})
+    );
+    assert_eq!(events[2]["event"], "lift");
+    // No two racer events in a row: each is followed by an event of its sowing.
+    let racers: Vec<usize> = (0..events.len())
+        .filter(|&i| events[i]["event"] == "racer")
+        .collect();
+    assert!(racers.windows(2).all(|w| w[1] > w[0] + 1), "{events:?}");
+    let over = events
+        .iter()
+        .find(|e| e["event"] == "race_over")
+        .expect("race_over");
+    assert_eq!(over["first"], "south");
+    assert_eq!(over["cut_short"], serde_json::json!(["north"]));
+}
+
+#[test]
 fn replay_swap_refused_where_not_offered() {
     // South's swap at their second turn: the offer was North's, once.
     let f = "tests/scenarios/rulesets/pie.toml";

@@ -215,6 +215,10 @@ impl<'a> Ledger<'a> {
             | Event::Pass { .. } => {}
             Event::Concede { .. } => panic!("the seed games let nobody concede: {event:?}"),
             Event::Swap { .. } => panic!("the seed games have no pie rule: {event:?}"),
+            Event::Race { .. }
+            | Event::Racer { .. }
+            | Event::RaceOver { .. }
+            | Event::EndlessRace { .. } => panic!("the seed games have no race: {event:?}"),
             Event::HandBack { .. } => panic!("the seed games never sow captured seeds: {event:?}"),
             Event::Refused { .. } => panic!("the seed games have no skip clauses: {event:?}"),
             Event::Out { .. } | Event::OwnersMoved | Event::Gift { .. } => {

@@ -80,20 +80,39 @@ impl Game {
         while !self.race_over(&field, &racers) && Some(field.ticks) != stop {
             self.tick(&mut field, &racers, tracer);
         }
-        let Some(rule) = self.rules.race.clone() else {
+        // (The settings alone: the rule's expression is not copied, which would allocate.)
+        let Some((id, unfinished, rule_next)) =
+            (self.rules.race.as_ref()).map(|r| (r.id, r.unfinished, r.next))
+        else {
             return Err(MoveError::GameOver);
+        };
+        let first = field.first.and_then(|i| racers.seats.get(i)).map(|s| s.0);
+        let next = match (rule_next, first) {
+            (RaceNext::First, Some(p)) => p,
+            (RaceNext::After, Some(p)) => self.next_seat(p),
+            (RaceNext::Starter, _) | (_, None) => starter,
         };
         if stop.is_some() {
             // Every seed still in hand goes back where its lap began, so every ending counts it.
             self.cut_short(&mut field, &racers, true, tracer);
-        } else if rule.ends == RaceEnds::First {
-            let back = rule.unfinished == RaceUnfinished::Back;
+        } else {
+            // Over: with `ends = "first"`, the sowings still going are cut short.
+            if T::EVENTS {
+                let cut = (racers.iter())
+                    .filter(|&(i, _, _)| field.sowings.get(i).is_some_and(|s| !s.done))
+                    .fold(0u8, |m, (_, p, _)| m | 1 << p);
+                tracer.event(Event::RaceOver {
+                    first: first.unwrap_or(NOBODY),
+                    next,
+                    cut,
+                });
+            }
+            let back = unfinished == RaceUnfinished::Back;
             self.cut_short(&mut field, &racers, back, tracer);
         }
         let laps = (field.sowings.iter().take(racers.count))
             .map(|s| s.laps)
             .sum();
-        let first = field.first.and_then(|i| racers.seats.get(i)).map(|s| s.0);
         self.pos = field.pos;
         self.last_mover = starter;
         if self.track_first_move {
@@ -132,19 +151,8 @@ impl Game {
             }
             _ => {}
         }
-        let next = match (rule.next, first) {
-            (RaceNext::First, Some(p)) => p,
-            (RaceNext::After, Some(p)) => self.next_seat(p),
-            (RaceNext::Starter, _) | (_, None) => starter,
-        };
-        if T::EVENTS {
-            tracer.event(Event::RaceOver {
-                first: first.unwrap_or(NOBODY),
-                next,
-            });
-        }
         if T::FIRINGS {
-            tracer.fired(rule.id);
+            tracer.fired(id);
         }
         // As after a pass from the player before `next`: the turn is `next`'s, and what
         // lasts a turn starts afresh.
@@ -176,11 +184,13 @@ impl Game {
         loop {
             let h = from(&self.move_context(p, dir), &self.pos);
             let open = h != NO_HOLE && board & crate::rules::bit(h) != 0;
-            if open && self.pos.seeds(h) > 0 && self.on_track(p, dir, h) {
-                if let Some(seat) = racers.seats.get_mut(racers.count) {
-                    *seat = (p, h);
-                    racers.count += 1;
-                }
+            if open
+                && self.pos.seeds(h) > 0
+                && self.on_track(p, dir, h)
+                && let Some(seat) = racers.seats.get_mut(racers.count)
+            {
+                *seat = (p, h);
+                racers.count += 1;
             }
             p = self.next_seat(p);
             if p == starter {
