@@ -1618,8 +1618,21 @@ impl TextTrace {
                     } else {
                         "lay out their seeds".to_string()
                     };
+                    // Where the round opens with a race, the starter's drops go first in it.
+                    let then = if rules.race.is_some() {
+                        format!(
+                            "the race, {}'s drops first in each tick",
+                            name(rules, *starter)
+                        )
+                    } else {
+                        format!("{} moves first", name(rules, *starter))
+                    };
                     out.say(format_args!(
-                        "round {round} starts: the players {what}, then {} moves first\n",
+                        "round {round} starts: the players {what}, then {then}\n"
+                    ));
+                } else if rules.race.is_some() {
+                    out.say(format_args!(
+                        "round {round} starts with the race, {}'s drops first in each tick\n",
                         name(rules, *starter)
                     ));
                 } else {

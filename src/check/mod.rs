@@ -164,6 +164,14 @@ fn load_read(
     }
 }
 
+/// `[race]`'s settings as the options in force make them (each `None` where it is in error).
+struct RaceSettings {
+    enabled: Option<bool>,
+    ends: Option<ruleset::RaceEnds>,
+    unfinished: Option<ruleset::RaceUnfinished>,
+    next: Option<ruleset::RaceNext>,
+}
+
 /// What the rest of the rules, as the options in force make them, has that a race
 /// (`[race]`) cannot go with.
 struct RaceClashes {
@@ -913,6 +921,25 @@ impl Checker<'_> {
                 .push(d.near(at.and_then(|at| key_near(self.source, at, "at"))));
         }
 
+        // The race's settings, read here so that the options they name count as used.
+        let race_settings = f.race.as_ref().map(|r| RaceSettings {
+            enabled: self.setting(&r.enabled, "race.enabled"),
+            ends: self.setting(&r.ends, "race.ends"),
+            unfinished: self.setting(&r.unfinished, "race.unfinished"),
+            next: self.setting(&r.next, "race.next"),
+        });
+
+        // Options declared but read nowhere are likely a mistake.
+        for name in f.options.keys() {
+            if !self.used.borrow().contains(name.get_ref()) {
+                self.diags.push(
+                    Diagnostic::new(Code::OptionNeverUsed, format!("option `{}` is never used", name.get_ref()))
+                        .at(name.span())
+                        .hint("read it in an expression as `option.NAME` or in a setting as `{ option = \"NAME\" }`"),
+                );
+            }
+        }
+
         let relay = match relay {
             Some((id, from, hole, Some(((reverse, optional), lift)), Some(when))) => {
                 Some(RelayRule {
@@ -953,20 +980,10 @@ impl Checker<'_> {
                     swap: swap.is_some(),
                     choose_direction: direction? == ruleset::Direction::Choose,
                 };
-                self.race(f, r, clashes)?
+                self.race(f, r, race_settings, clashes)?
             }
             None => None,
         };
-        // Options declared but read nowhere are likely a mistake.
-        for name in f.options.keys() {
-            if !self.used.borrow().contains(name.get_ref()) {
-                self.diags.push(
-                    Diagnostic::new(Code::OptionNeverUsed, format!("option `{}` is never used", name.get_ref()))
-                        .at(name.span())
-                        .hint("read it in an expression as `option.NAME` or in a setting as `{ option = \"NAME\" }`"),
-                );
-            }
-        }
         let layouts = crate::rules::Layouts::new(geometry.holes_mask);
         let neutral_seeds = neutral_seeds?;
         let claim_clause = drop_captures
@@ -3102,28 +3119,27 @@ impl Checker<'_> {
         &mut self,
         f: &RulesetFile,
         r: &ruleset::Race,
+        settings: Option<RaceSettings>,
         clashes: RaceClashes,
     ) -> Option<Option<RaceRule>> {
-        if !self.setting(&r.enabled, "race.enabled")? {
+        let RaceSettings {
+            enabled,
+            ends,
+            unfinished,
+            next,
+        } = settings?;
+        if !enabled? {
             return Some(None);
         }
         let name = r.name.as_deref().unwrap_or("race");
         let id = self.clause(name, &r.cites);
         let from = self.hole(&r.from, AFTER_PLY, "in the race's `from`", name);
-        let ends = self.setting(&r.ends, "race.ends");
-        let unfinished = self.setting(&r.unfinished, "race.unfinished");
-        let next = self.setting(&r.next, "race.next");
         let lasting = self
             .vars
             .values()
             .find(|v| matches!(v.scope, ruleset::VarScope::Move | ruleset::VarScope::Lap));
         // What cannot go with a race, as the options in force make the rules: the first found.
-        let clash = if f.arrange.is_some() {
-            Some((
-                "an arrangement before play (`[arrange]`): the race is the round's first ply",
-                "remove `[arrange]`, or the race",
-            ))
-        } else if clashes.swap {
+        let clash = if clashes.swap {
             Some((
                 "the pie rule (`swap`), which waits for the round's first ply of one player",
                 "remove `swap`, or the race",

@@ -392,8 +392,9 @@ pub(super) fn countable(rules: &Rules) -> Vec<bool> {
     // An arrangement counts each seed put or picked up.
     rules.arrange.iter().for_each(|a| mark(a.id));
     rules.extra_turns.iter().for_each(|x| mark(x.id));
-    // An entry counts each entry move made.
+    // An entry counts each entry move made; a race, each race run to its end.
     rules.entry.iter().for_each(|e| mark(e.id));
+    rules.race.iter().for_each(|r| mark(r.id));
     // Skips, redirects and effects count each firing too (a skip or redirect once a seed).
     rules.skips.iter().for_each(|k| mark(k.id));
     rules.redirects.iter().for_each(|r| mark(r.id));

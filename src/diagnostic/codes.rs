@@ -336,8 +336,7 @@ state the turn cannot carry, so they are refused beside it too."
 "`[race]` makes each round's first ply every player sowing at once, one seed each a tick.
 Each sowing is made one seed at a time beside the others, relaying and capturing by the
 ruleset's clauses, and nobody can be asked anything in the middle of it. So the race cannot go
-with an arrangement before play (`[arrange]`: the race is the round's first ply), the pie
-rule (`swap`), an entry (`[entry]`), pieces, a direction the mover chooses, skip or redirect
+with the pie rule (`swap`), an entry (`[entry]`), pieces, a direction the mover chooses, skip or redirect
 clauses, a partial first lift or gathered holes (`lift`, `gather`), clauses that ask the
 mover (optional or chosen captures, optional relays, relays lifting part of a hole), claims,
 or variables of scope `move` or `lap`, which the sowings would share. The check reads the

@@ -3732,7 +3732,12 @@ impl Game {
         }
         let left = left & !(1 << (seat & 7)) & !self.pos.out;
         if left == 0 {
-            self.pos.offer = Offer::Sow;
+            // Play begins, with the race where the rules have one.
+            self.pos.offer = if self.rules.race.is_some() {
+                Offer::Race
+            } else {
+                Offer::Sow
+            };
             self.pos.to_move = self.starter;
             if refill {
                 self.refill_after_arrangement(tracer);
@@ -4811,8 +4816,9 @@ fn await_first_ply(rules: &Rules, pos: &mut Position) {
     if rules.swap.is_some() {
         pos.moved |= SWAP_DUE | SWAP_DUE << 1;
     }
-    // The round's first ply is the race (the rules have no arrangement beside it).
-    if rules.race.is_some() {
+    // The round's first ply is the race, or the race follows the round's arrangement (which
+    // hands over to it as it ends).
+    if rules.race.is_some() && pos.offer == Offer::Sow {
         pos.offer = Offer::Race;
     }
 }

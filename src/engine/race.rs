@@ -1,8 +1,10 @@
 //! The race (`[race]`): a round's first ply, every player in play sowing at once from the
 //! hole the rules name for them. The sowings go in lockstep: in each tick every sowing still
-//! going drops one seed, in turn order from the round's starter ([`Mover::step`]); a lap's
-//! lift, captures and relay take no tick. A race that never ends is found exactly, as an
-//! endless move is: the states between ticks are watched for a repeat.
+//! going drops one seed, in turn order from the round's starter ([`Mover::step`]). Every
+//! sowing's first lift is made before the first tick, all at once; a lap's end (captures,
+//! relay) and the next lap's lift come at the moment its last seed falls and take no tick.
+//! A race that never ends is found exactly, as an endless move is: the states between ticks
+//! are watched for a repeat.
 
 use super::eval::Cx;
 use super::history::Brent;
@@ -76,7 +78,7 @@ impl Game {
             Course::Endless { repeat, .. } => Some(repeat),
             Course::Limit { ticks, .. } => Some(ticks),
         };
-        let mut field = self.field(&racers);
+        let mut field = self.field(&racers, tracer);
         while !self.race_over(&field, &racers) && Some(field.ticks) != stop {
             self.tick(&mut field, &racers, tracer);
         }
@@ -204,8 +206,8 @@ impl Game {
         self.mover(p, h, self.rules.direction, 0)
     }
 
-    /// The race before its first tick.
-    fn field(&self, racers: &Racers) -> Field<'_> {
+    /// The race before its first tick: every sowing's first lift made, all at once.
+    fn field<T: Tracer>(&self, racers: &Racers, tracer: &mut T) -> Field<'_> {
         let blank = self.move_context(self.pos.to_move, self.rules.direction);
         let mut field = Field {
             pos: self.pos,
@@ -219,6 +221,10 @@ impl Game {
             if let (Some(s), Some(cx)) = (field.sowings.get_mut(i), field.cxs.get_mut(i)) {
                 *s = mover.stepping();
                 *cx = mover.context();
+                if T::EVENTS {
+                    tracer.event(Event::Racer { player: p });
+                }
+                mover.begin(&mut field.pos, cx, s, tracer);
             }
         }
         field
@@ -277,7 +283,7 @@ impl Game {
     /// located exactly by a second pass); or stopped by the engine's safety limits.
     fn race_course(&self, racers: &Racers) -> Course {
         let n = Blocks::of(self.rules.geometry.positions);
-        let mut field = self.field(racers);
+        let mut field = self.field(racers, &mut ());
         let mut watch = Brent::new(field, 2);
         loop {
             if self.race_over(&field, racers) {
@@ -310,7 +316,7 @@ impl Game {
 
     /// The tick after which the race's states repeat with `period`.
     fn first_repeat(&self, racers: &Racers, period: u64, n: Blocks) -> u64 {
-        let (mut slow, mut fast) = (self.field(racers), self.field(racers));
+        let (mut slow, mut fast) = (self.field(racers, &mut ()), self.field(racers, &mut ()));
         for _ in 0..period {
             self.tick(&mut fast, racers, &mut ());
         }

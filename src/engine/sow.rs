@@ -2974,7 +2974,9 @@ impl<'a> Mover<'a> {
             return true;
         }
         let route = self.route(pos, None);
-        if !s.in_lap() {
+        if !s.in_lap() && s.laps == 0 {
+            // Not begun ([`Mover::begin`] begins every sowing of a race at once, before its
+            // first tick).
             self.begin_stepped_lap(pos, cx, s, tracer);
         }
         if s.in_lap() {
@@ -3002,21 +3004,43 @@ impl<'a> Mover<'a> {
                 return false;
             }
         }
-        let lap = (s.at, s.laps, s.lap_origin, s.reversed);
-        match self.lap_end(pos, cx, lap.0, lap.1, (lap.2, lap.3), tracer) {
-            LapOutcome::Relay(next, _) => s.next = next,
-            // A stop cannot come: a race is refused beside clauses that ask (E0147).
-            LapOutcome::End(last) | LapOutcome::Stop(last) => {
-                let run = MoveRun {
-                    last,
-                    laps: s.laps,
-                    ..MoveRun::new()
-                };
-                self.move_end(pos, cx, run, s.lap_origin, tracer);
-                s.done = true;
+        // The lap's end, and the next lap's lift at once, at the moment its relay is decided.
+        // (A lap that takes nothing ends where it begins; its relay cannot lift an empty
+        // hole, so the move ends there.)
+        while !s.in_lap() {
+            let lap = (s.at, s.laps, s.lap_origin, s.reversed);
+            match self.lap_end(pos, cx, lap.0, lap.1, (lap.2, lap.3), tracer) {
+                LapOutcome::Relay(next, _) => {
+                    s.next = next;
+                    self.begin_stepped_lap(pos, cx, s, tracer);
+                }
+                // A stop cannot come: a race is refused beside clauses that ask (E0147).
+                LapOutcome::End(last) | LapOutcome::Stop(last) => {
+                    let run = MoveRun {
+                        last,
+                        laps: s.laps,
+                        ..MoveRun::new()
+                    };
+                    self.move_end(pos, cx, run, s.lap_origin, tracer);
+                    s.done = true;
+                    return true;
+                }
             }
         }
-        s.done
+        false
+    }
+
+    /// Begins a sowing of a race: its first lift, before the race's first tick.
+    pub(super) fn begin<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        s: &mut Stepping,
+        tracer: &mut T,
+    ) {
+        if !s.done && s.laps == 0 {
+            self.begin_stepped_lap(pos, cx, s, tracer);
+        }
     }
 
     /// Begins a sowing's next lap: lifts its hole, or takes the captured seeds it sows.
