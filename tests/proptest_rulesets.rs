@@ -111,6 +111,10 @@ struct Spec {
     /// The pie rule (`[turns] swap`): the second player may exchange sides at their first
     /// turn of each round.
     swap: bool,
+    /// A racing opening (`[race]`) from each player's first hole: over when the first sowing
+    /// ends, the others' hands sown on (`first`) or put back (`back`), or once all have
+    /// ended (`all`). Without what a race cannot go with (E0147).
+    race: Option<&'static str>,
 }
 
 /// Who takes the seeds left at an ending.
@@ -383,6 +387,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                             "lay", "free", "rounds", "pieces",
                         ])),
                         any::<bool>(),
+                        prop::option::of(prop::sample::select(vec!["first", "all", "back"])),
                     ),
                 ),
             ),
@@ -422,13 +427,36 @@ fn spec() -> impl Strategy<Value = Spec> {
                             rounds,
                             entry,
                             forced,
-                            (optional_turn, optional_capture, arrange, swap),
+                            (optional_turn, optional_capture, arrange, swap, race),
                         ),
                     ),
                 ),
             )| {
                 captures.sort_unstable();
                 captures.dedup();
+                // A race goes with none of what a sowing made one seed a tick beside another
+                // cannot follow: claims and chosen captures here, the rest below.
+                if race.is_some() {
+                    captures.retain(|&i| {
+                        let (_, _, _, _, claim, then) = CAPTURES[i];
+                        !claim && then != "a hole chosen"
+                    });
+                }
+                let arrange = arrange.filter(|&a| race.is_none() || a != "pieces");
+                let (skip, marks) = if race.is_some() {
+                    (None, None)
+                } else {
+                    (skip, marks)
+                };
+                let (sown_set, leave_one) =
+                    (sown_set && race.is_none(), leave_one && race.is_none());
+                let (choose, optional_capture) =
+                    (choose && race.is_none(), optional_capture && race.is_none());
+                let (entry, swap) = if race.is_some() {
+                    (None, false)
+                } else {
+                    (entry, swap)
+                };
                 // A capture that goes on by the relay needs one.
                 if relay.is_none() {
                     captures.retain(|&i| CAPTURES[i].5 != "relay");
@@ -516,6 +544,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     // The pie rule, on boards the same from both sides: no pieces, no neutral
                     // holes, no holes won.
                     swap: swap && !pieces && neutral.is_none() && rounds != Some("won"),
+                    race,
                     entry: {
                         // The board's seeds: rings and three rows have 2 * holes a row.
                         let holes_all = match (ring, three_rows, four_rows) {
@@ -583,6 +612,18 @@ fn ruleset_text(s: &Spec) -> String {
     if s.swap {
         t += "\n[turns]\nswap = true\n";
     }
+    if let Some(race) = s.race {
+        let (ends, unfinished) = match race {
+            "all" => ("all", "sow"),
+            "back" => ("first", "back"),
+            _ => ("first", "sow"),
+        };
+        // Who moves after: by the seeds a hole, each reading.
+        let next = ["first", "after", "starter"][usize::try_from(s.seeds % 3).unwrap_or(0)];
+        t += &format!(
+            "\n[race]\nfrom = 'hole(mover, 1)'\nends = \"{ends}\"\nunfinished = \"{unfinished}\"\nnext = \"{next}\"\n"
+        );
+    }
     t += "\n[sowing]\n";
     t += &format!(
         "direction = \"{}\"\n",
@@ -597,7 +638,7 @@ fn ruleset_text(s: &Spec) -> String {
     }
     // Half the rulesets without pieces gather the opponent's lone seeds into the hand of a
     // move from a hole holding an even number (`gather`).
-    if s.seeds.is_multiple_of(2) && s.arrange != Some("pieces") {
+    if s.seeds.is_multiple_of(2) && s.arrange != Some("pieces") && s.race.is_none() {
         t += "gather = 'filter(all_holes, not own(hole) and seeds(hole) == 1 and seeds(origin) % 2 == 0)'\n";
     }
     t += &format!(
