@@ -1114,7 +1114,7 @@ impl TextTrace {
                     (0, _) => "nobody can race".to_string(),
                     (_, true) => format!("{}, sowing at once", racing.join(", ")),
                     (_, false) => format!(
-                        "{} ({} cannot: no open hole holding seeds to race from)",
+                        "{} ({} cannot race: no open hole holding seeds, and no other racer's, to race from)",
                         racing.join(", "),
                         out_of_it.join(", ")
                     ),

@@ -166,6 +166,7 @@ fn load_read(
 
 /// `[race]`'s settings as the options in force make them (each `None` where it is in error).
 struct RaceSettings {
+    from: Option<HoleX>,
     enabled: Option<bool>,
     ends: Option<ruleset::RaceEnds>,
     unfinished: Option<ruleset::RaceUnfinished>,
@@ -921,8 +922,15 @@ impl Checker<'_> {
                 .push(d.near(at.and_then(|at| key_near(self.source, at, "at"))));
         }
 
-        // The race's settings, read here so that the options they name count as used.
+        // The race's settings and its hole, read here so that the options they name count as
+        // used.
         let race_settings = f.race.as_ref().map(|r| RaceSettings {
+            from: self.hole(
+                &r.from,
+                AFTER_PLY,
+                "in the race's `from`",
+                r.name.as_deref().unwrap_or("race"),
+            ),
             enabled: self.setting(&r.enabled, "race.enabled"),
             ends: self.setting(&r.ends, "race.ends"),
             unfinished: self.setting(&r.unfinished, "race.unfinished"),
@@ -3123,6 +3131,7 @@ impl Checker<'_> {
         clashes: RaceClashes,
     ) -> Option<Option<RaceRule>> {
         let RaceSettings {
+            from,
             enabled,
             ends,
             unfinished,
@@ -3133,7 +3142,6 @@ impl Checker<'_> {
         }
         let name = r.name.as_deref().unwrap_or("race");
         let id = self.clause(name, &r.cites);
-        let from = self.hole(&r.from, AFTER_PLY, "in the race's `from`", name);
         let lasting = self
             .vars
             .values()
@@ -3188,7 +3196,12 @@ impl Checker<'_> {
             None
         };
         if let Some((what, hint)) = clash {
-            let header = self.source.find("\n[race]").map(|at| at + 1..at + 7);
+            // The table's header, at a line's start (the file's first line included).
+            let header = if self.source.starts_with("[race]") {
+                Some(0..6)
+            } else {
+                (self.source.find("\n[race]")).map(|at| at + 1..at + 7)
+            };
             let d = Diagnostic::new(
                 Code::RaceUnsupported,
                 format!("a race cannot go with {what}"),

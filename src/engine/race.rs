@@ -38,6 +38,14 @@ struct Field<'a> {
     ticks: u64,
 }
 
+/// What two states of a race are compared by: the board's blocks, and whether the laps sown
+/// count (where clauses read the lap, or the rules cap laps).
+#[derive(Clone, Copy)]
+struct Watch {
+    blocks: Blocks,
+    laps: bool,
+}
+
 /// How a race played untraced comes out: over after `ticks`, or stopped there at the first
 /// repeat of an endless race, or at a safety limit.
 #[derive(Clone, Copy)]
@@ -72,16 +80,23 @@ impl Game {
         }
         // First learn how the race comes out, untraced and on copies (an endless race is only
         // known as such after its first repeat); then play it up to there.
-        let course = self.race_course(&racers);
+        let (course, ahead) = self.race_course(&racers);
         let stop = match course {
             Course::Over => None,
             Course::Endless { repeat, .. } => Some(repeat),
             Course::Limit { ticks, .. } => Some(ticks),
         };
-        let mut field = self.field(&racers, tracer);
-        while !self.race_over(&field, &racers) && Some(field.ticks) != stop {
-            self.tick(&mut field, &racers, tracer);
-        }
+        let mut field = if T::EVENTS || T::FIRINGS || stop.is_some() {
+            // Played again: traced, its firings counted, or up to the first repeat.
+            let mut field = self.field(&racers, tracer);
+            while !self.race_over(&field, &racers) && Some(field.ticks) != stop {
+                self.tick(&mut field, &racers, tracer);
+            }
+            field
+        } else {
+            // Untraced, uncounted and over: the race as the course played it.
+            ahead
+        };
         // (The settings alone: the rule's expression is not copied, which would allocate.)
         let Some((id, unfinished, rule_next)) =
             (self.rules.race.as_ref()).map(|r| (r.id, r.unfinished, r.next))
@@ -94,7 +109,16 @@ impl Game {
             (RaceNext::After, Some(p)) => self.next_seat(p),
             (RaceNext::Starter, _) | (_, None) => starter,
         };
+        // A race that never ends is the first unfinished sowing's, in turn order, whose move
+        // never ends.
+        let endless_mover = (racers.iter())
+            .find(|&(i, _, _)| field.sowings.get(i).is_some_and(|s| !s.done))
+            .map_or(starter, |(_, p, _)| p);
         if stop.is_some() {
+            if let (true, Course::Endless { first, repeat }) = (T::EVENTS, course) {
+                let (first, repeat) = (tick_count(first), tick_count(repeat));
+                tracer.event(Event::EndlessRace { first, repeat });
+            }
             // Every seed still in hand goes back where its lap began, so every ending counts it.
             self.cut_short(&mut field, &racers, true, tracer);
         } else {
@@ -127,18 +151,14 @@ impl Game {
             ..PlyReport::default()
         };
         match course {
-            Course::Endless { first, repeat } if stop.is_some() => {
-                if T::EVENTS {
-                    let (first, repeat) = (tick_count(first), tick_count(repeat));
-                    tracer.event(Event::EndlessRace { first, repeat });
-                }
+            Course::Endless { .. } => {
                 report.round_over = true;
                 report.endless = true;
-                let next_up = self.next_seat(starter);
+                let next_up = self.next_seat(endless_mover);
                 self.end_round(
                     self.rules.endless_move,
                     super::EndCause::EndlessMove,
-                    starter,
+                    endless_mover,
                     next_up,
                     tracer,
                 );
@@ -181,7 +201,8 @@ impl Game {
             return racers;
         };
         let dir = self.rules.direction;
-        let board = self.rules.geometry.board_holes() & !self.pos.closed;
+        // A hole another racer (earlier in turn order) sows from is not open to a later one.
+        let mut board = self.rules.geometry.board_holes() & !self.pos.closed;
         let mut p = starter;
         loop {
             let h = from(&self.move_context(p, dir), &self.pos);
@@ -193,6 +214,7 @@ impl Game {
             {
                 *seat = (p, h);
                 racers.count += 1;
+                board &= !crate::rules::bit(h);
             }
             p = self.next_seat(p);
             if p == starter {
@@ -281,13 +303,18 @@ impl Game {
     /// How the race comes out, played untraced on copies: over; or endless, the states
     /// between ticks repeating (found with Brent's cycle detection, then the first repeat
     /// located exactly by a second pass); or stopped by the engine's safety limits.
-    fn race_course(&self, racers: &Racers) -> Course {
-        let n = Blocks::of(self.rules.geometry.positions);
+    fn race_course(&self, racers: &Racers) -> (Course, Field<'_>) {
+        // Where a clause reads the lap, or the rules cap the laps, the laps sown decide the
+        // future too (with a cap, every sowing is finite and never repeats).
+        let n = Watch {
+            blocks: Blocks::of(self.rules.geometry.positions),
+            laps: self.rules.reads(crate::rules::Fact::Lap) || self.rules.max_laps.is_some(),
+        };
         let mut field = self.field(racers, &mut ());
         let mut watch = Brent::new(field, 2);
         loop {
             if self.race_over(&field, racers) {
-                return Course::Over;
+                return (Course::Over, field);
             }
             self.tick(&mut field, racers, &mut ());
             let laps = field.sowings.iter().map(|s| s.laps).max().unwrap_or(0);
@@ -301,21 +328,19 @@ impl Game {
             };
             if let Some(limit) = limit {
                 let ticks = field.ticks;
-                return Course::Limit { ticks, limit };
+                return (Course::Limit { ticks, limit }, field);
             }
             let same = |saved: &Field<'_>| self.same_field(saved, &field, racers, n);
             if let Some(period) = watch.repeats(same, || field) {
                 let first = self.first_repeat(racers, u64::from(period), n);
-                return Course::Endless {
-                    first,
-                    repeat: first + u64::from(period),
-                };
+                let repeat = first + u64::from(period);
+                return (Course::Endless { first, repeat }, field);
             }
         }
     }
 
     /// The tick after which the race's states repeat with `period`.
-    fn first_repeat(&self, racers: &Racers, period: u64, n: Blocks) -> u64 {
+    fn first_repeat(&self, racers: &Racers, period: u64, n: Watch) -> u64 {
         let (mut slow, mut fast) = (self.field(racers, &mut ()), self.field(racers, &mut ()));
         for _ in 0..period {
             self.tick(&mut fast, racers, &mut ());
@@ -329,8 +354,9 @@ impl Game {
 
     /// Whether two states of a race have the same future: the same position, and each
     /// sowing at the same point, with the same context where clauses read it.
-    fn same_field(&self, a: &Field<'_>, b: &Field<'_>, racers: &Racers, n: Blocks) -> bool {
+    fn same_field(&self, a: &Field<'_>, b: &Field<'_>, racers: &Racers, watch: Watch) -> bool {
         let captures = self.program.track_captures;
+        let Watch { blocks: n, laps } = watch;
         a.pos.same_as(&b.pos, n)
             && a.first == b.first
             && (0..racers.count).all(|i| {
@@ -341,6 +367,8 @@ impl Game {
                     return true;
                 };
                 x.same_as(y)
+                    && (!laps || x.laps == y.laps)
+                    && cx.resowing == cy.resowing
                     && cx.reached_opponent == cy.reached_opponent
                     && (!captures || cx.move_captures == cy.move_captures)
             })

@@ -3069,6 +3069,9 @@ impl<'a> Mover<'a> {
         }
         let at = cursor.from;
         (s.lap_origin, s.reversed, s.at) = (at, cursor.reversed, at);
+        // Taken up: what it carried is in the lap now (and in the context), so that two states
+        // of a race differ only by what decides their future.
+        s.next = Cursor::start(NO_HOLE);
         if cursor.hand == 0 {
             s.hand = pos.lift(at);
             if T::EVENTS {
