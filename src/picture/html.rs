@@ -109,6 +109,8 @@ pub struct Replay {
     steps: Vec<Step>,
     items: Vec<Item>,
     plies: Vec<PlyInfo>,
+    /// In a race: whose sowing the events are (its captures are that racer's).
+    racer: Option<Player>,
     result: Option<String>,
     mismatches: Vec<u32>,
 }
@@ -135,6 +137,7 @@ impl Replay {
             steps: Vec::new(),
             items: Vec::new(),
             plies: Vec::new(),
+            racer: None,
             result: None,
             mismatches: Vec::new(),
         }
@@ -347,13 +350,25 @@ impl Replay {
     }
 
     fn mover(&self) -> Player {
-        self.plies.last().map_or(0, |p| p.mover)
+        (self.racer).unwrap_or_else(|| self.plies.last().map_or(0, |p| p.mover))
     }
 
     fn event(&mut self, e: &Event) {
-        if let Event::Racer { .. } = e {
-            // Whose sowing a race's next events are: their holes say it on the board.
-            return;
+        match e {
+            Event::Racer { player } => {
+                // Whose sowing a race's next events are: their holes say it on the board, and
+                // what they take out of play is theirs.
+                self.racer = Some(*player);
+                return;
+            }
+            Event::Race { .. }
+            | Event::Move { .. }
+            | Event::Pass { .. }
+            | Event::Swap { .. }
+            | Event::Concede { .. }
+            | Event::Decided { .. }
+            | Event::Placed { .. } => self.racer = None,
+            _ => {}
         }
         let kind = render::event_json(&self.rules, e)
             .get("event")
