@@ -1050,8 +1050,7 @@ impl TextTrace {
                 if laps {
                     self.finish(out);
                     out.say(format_args!(
-                        "  {who}: {} from {}
-",
+                        "  {who}: {} from {}\n",
                         relay_words(rules, *c),
                         l(*hole)
                     ));
@@ -1130,14 +1129,14 @@ impl TextTrace {
                 };
                 let back = (rules.race.as_ref())
                     .is_some_and(|r| r.unfinished == crate::ruleset::RaceUnfinished::Back);
+                let what = if back {
+                    "put back"
+                } else {
+                    "sown on, reading no clause"
+                };
                 let cut: String = (rules.geometry.players())
                     .filter(|p| cut & (1 << p) != 0)
                     .map(|p| {
-                        let what = if back {
-                            "put back"
-                        } else {
-                            "sown on, reading no clause"
-                        };
                         format!(
                             "; {}'s is cut short, the seeds in hand {what}",
                             name(rules, p)

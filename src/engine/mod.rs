@@ -3326,15 +3326,21 @@ impl Game {
     /// What follows a pass of `mover`: the turn passes on, and what lasts a turn is reset.
     /// Returns the player to move.
     fn close_pass(&mut self, mover: Player) -> Player {
+        let next = self.next_seat(mover);
+        self.turn_to(next);
+        self.offer_swap(Some(mover));
+        next
+    }
+
+    /// The turn goes to `next`, to sow, after a ply that sowed nothing of the turn's (a pass,
+    /// a swap, the race): what lasts a turn starts afresh.
+    fn turn_to(&mut self, next: Player) {
         self.pos.turn_sowings = 0;
         self.pos.offer = Offer::Sow;
         if self.vars_by_turn {
             reset_vars(&self.rules, &mut self.pos, |s| s == VarScope::Turn);
         }
-        let next = self.next_seat(mover);
         self.pos.to_move = next;
-        self.offer_swap(Some(mover));
-        next
     }
 
     /// The player whose turn follows `p`'s: the next in turn order still in the match.

@@ -176,16 +176,7 @@ impl Game {
         if T::FIRINGS {
             tracer.fired(id);
         }
-        // As after a pass from the player before `next`: the turn is `next`'s, and what
-        // lasts a turn starts afresh.
-        self.pos.offer = super::Offer::Sow;
-        self.pos.turn_sowings = 0;
-        if self.vars_by_turn {
-            super::reset_vars(&self.rules, &mut self.pos, |s| {
-                s == crate::ruleset::VarScope::Turn
-            });
-        }
-        self.pos.to_move = next;
+        self.turn_to(next);
         self.between_plies(next, self.rules.direction, report, tracer)
     }
 
@@ -233,7 +224,7 @@ impl Game {
         let blank = self.move_context(self.pos.to_move, self.rules.direction);
         let mut field = Field {
             pos: self.pos,
-            sowings: [self.racer(NOBODY, NO_HOLE).stepping(); MAX_SEATS],
+            sowings: [Stepping::NONE; MAX_SEATS],
             cxs: [blank; MAX_SEATS],
             first: None,
             ticks: 0,
@@ -241,12 +232,11 @@ impl Game {
         for (i, p, h) in racers.iter() {
             let mover = self.racer(p, h);
             if let (Some(s), Some(cx)) = (field.sowings.get_mut(i), field.cxs.get_mut(i)) {
-                *s = mover.stepping();
                 *cx = mover.context();
                 if T::EVENTS {
                     tracer.event(Event::Racer { player: p });
                 }
-                mover.begin(&mut field.pos, cx, s, tracer);
+                *s = mover.begin(&mut field.pos, cx, tracer);
             }
         }
         field

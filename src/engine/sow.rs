@@ -2472,6 +2472,294 @@ impl Mover<'_> {
     }
 }
 
+/// A sowing made one seed at a time beside others (`[race]`): where it stands between two
+/// of its drops. With the position and the move's context, everything its future depends
+/// on ([`Stepping::same_as`]). Between two ticks a sowing is always inside a lap (a lap's
+/// end lifts the next at once), or has ended.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stepping {
+    /// The seeds in hand; the index along the track of the position the next seed goes to
+    /// ([`OFF_TRACK`]: the lap's origin, off the mover's track, takes them back); the lap's
+    /// origin; whether the lap is sown against the move's direction.
+    hand: u16,
+    k: u8,
+    lap_origin: Pos,
+    reversed: bool,
+    /// The lap's first seed is due back into the hole lifted (`[sowing] first_seed`).
+    back_first: bool,
+    /// The hole the last seed fell into.
+    at: Pos,
+    /// Laps begun (compared only where they decide the future: it grows for ever).
+    pub(super) laps: u32,
+    /// The sowing has ended.
+    pub(super) done: bool,
+}
+
+impl Stepping {
+    /// No sowing: the place of a player who does not race.
+    pub(super) const NONE: Stepping = Stepping {
+        hand: 0,
+        k: OFF_TRACK,
+        lap_origin: NO_HOLE,
+        reversed: false,
+        back_first: false,
+        at: NO_HOLE,
+        laps: 0,
+        done: true,
+    };
+
+    /// Whether two sowings stand at the same point of the same future (their laps apart).
+    pub(super) fn same_as(&self, other: &Stepping) -> bool {
+        (
+            self.hand,
+            self.k,
+            self.lap_origin,
+            self.reversed,
+            self.back_first,
+            self.done,
+        ) == (
+            other.hand,
+            other.k,
+            other.lap_origin,
+            other.reversed,
+            other.back_first,
+            other.done,
+        )
+    }
+
+    /// Whether a lap is under way: seeds in hand, or one due back into its origin.
+    fn in_lap(&self) -> bool {
+        self.hand > 0 || self.back_first
+    }
+
+    /// The seeds in the hand of this sowing's lap.
+    pub(super) fn holding(&self) -> u16 {
+        self.hand + u16::from(self.back_first)
+    }
+}
+
+impl<'a> Mover<'a> {
+    /// A sowing of the move's hole made one seed at a time ([`Mover::step`]), begun: its
+    /// first lift made (a race makes every first lift before its first tick).
+    pub(super) fn begin<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        tracer: &mut T,
+    ) -> Stepping {
+        let mut s = Stepping {
+            hand: 0,
+            k: OFF_TRACK,
+            lap_origin: self.origin,
+            reversed: false,
+            back_first: false,
+            at: self.origin,
+            laps: 0,
+            done: false,
+        };
+        self.begin_stepped_lap(pos, cx, &mut s, Cursor::start(self.origin), tracer);
+        s
+    }
+
+    /// One tick of a sowing made beside others: one seed drops, with the drop clauses; after
+    /// the lap's last seed, the lap's end (captures, relay) and the next lap's lift at once,
+    /// or where no lap follows, the move's end. A lap that lifted nothing ends at once.
+    /// Returns whether the sowing has ended.
+    pub(super) fn step<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        s: &mut Stepping,
+        tracer: &mut T,
+    ) -> bool {
+        if s.done {
+            return true;
+        }
+        if s.in_lap() {
+            let route = self.route(pos, None);
+            let (to, seeds) = self.drop_next(pos, &route, s, tracer);
+            cx.steps += 1;
+            cx.reached_opponent |= route.watched & 1 << (to & POS_BITS) != 0;
+            if self.program.drops.counts.may_fire(seeds) {
+                self.drop_clauses(pos, cx, to, !s.in_lap(), s.lap_origin, tracer);
+            }
+            if s.in_lap() {
+                return false;
+            }
+        }
+        // The lap's end, and the next lap's lift at once, at the moment its relay is decided.
+        // (A lap that takes nothing ends where it begins; its relay cannot lift an empty
+        // hole, so the move ends there.)
+        while !s.in_lap() {
+            let lap = (s.at, s.laps, s.lap_origin, s.reversed);
+            match self.lap_end(pos, cx, lap.0, lap.1, (lap.2, lap.3), tracer) {
+                LapOutcome::Relay(next, _) => self.begin_stepped_lap(pos, cx, s, next, tracer),
+                // A stop cannot come: a race is refused beside clauses that ask (E0147).
+                LapOutcome::End(last) | LapOutcome::Stop(last) => {
+                    let run = MoveRun {
+                        last,
+                        laps: s.laps,
+                        ..MoveRun::new()
+                    };
+                    self.move_end(pos, cx, run, s.lap_origin, tracer);
+                    s.done = true;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Begins a sowing's lap from `cursor`: lifts its hole, or takes the captured seeds it
+    /// sows.
+    fn begin_stepped_lap<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        cx: &mut Cx<'a>,
+        s: &mut Stepping,
+        cursor: Cursor,
+        tracer: &mut T,
+    ) {
+        s.laps += 1;
+        let lap = s.laps;
+        cx.lap = lap;
+        cx.resowing = cursor.hand != 0;
+        cx.reached_opponent |= cursor.reached_opponent;
+        if self.program.reverses() {
+            // A lap sown the other way reads its holes the other way too.
+            let (tables, dir) = if cursor.reversed {
+                (self.back, self.dir.reversed())
+            } else {
+                (self.tables, self.dir)
+            };
+            cx.tables = tables;
+            cx.dir = dir;
+        }
+        let at = cursor.from;
+        (s.lap_origin, s.reversed, s.at) = (at, cursor.reversed, at);
+        if cursor.hand == 0 {
+            s.hand = pos.lift(at);
+            if T::EVENTS {
+                tracer.event(Event::Lift {
+                    lap,
+                    hole: at,
+                    seeds: s.hand,
+                    pieces: 0,
+                });
+            }
+            if s.hand >= self.program.first_back {
+                // The first seed goes back into the hole lifted, at the lap's first drop.
+                s.hand -= 1;
+                s.back_first = true;
+            }
+        } else {
+            s.hand = cursor.hand;
+            if T::EVENTS {
+                tracer.event(Event::Resow {
+                    lap,
+                    after: at,
+                    seeds: s.hand,
+                });
+            }
+        }
+        cx.steps += 1;
+        let lanes = if cursor.reversed {
+            &self.back.lanes
+        } else {
+            &self.tables.lanes
+        };
+        s.k = (lanes.get(usize::from(self.player)))
+            .and_then(|lane| lane.entry.get(usize::from(at)).copied())
+            .unwrap_or(OFF_TRACK);
+    }
+
+    /// Drops a sowing's next seed, where it falls: back into the lap's origin where the
+    /// rules say so, or where the lap has no track; else the next position of the track,
+    /// passing over the origin the rules skip (`skip_origin`). Returns the hole and the
+    /// seeds it now holds.
+    fn drop_next<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        route: &Route<'_>,
+        s: &mut Stepping,
+        tracer: &mut T,
+    ) -> (Pos, u16) {
+        let to = if s.back_first || s.k == OFF_TRACK {
+            s.lap_origin
+        } else {
+            let lane = if s.reversed {
+                route.back_lane
+            } else {
+                route.lane
+            };
+            let skip = match route.skip {
+                SkipOrigin::Lap if lane.len > 1 => s.lap_origin,
+                SkipOrigin::Move if lane.len > 1 => self.origin,
+                _ => NO_HOLE,
+            };
+            let mut k = usize::from(s.k);
+            let mut to = along(&lane.track, &mut k, lane.len);
+            if to == skip {
+                if T::EVENTS {
+                    tracer.event(Event::Skip {
+                        hole: to,
+                        clause: None,
+                    });
+                }
+                to = along(&lane.track, &mut k, lane.len);
+            }
+            s.k = u8::try_from(k).unwrap_or(OFF_TRACK);
+            to
+        };
+        let seeds = pos.sow_one(to);
+        if s.back_first {
+            s.back_first = false;
+        } else {
+            s.hand -= 1;
+        }
+        s.at = to;
+        if T::EVENTS {
+            tracer.event(Event::Drop {
+                hole: to,
+                seeds,
+                pieces: 0,
+            });
+        }
+        (to, seeds)
+    }
+
+    /// A sowing cut short by the race's end, with seeds in hand: sows them on, one a hole
+    /// along the lap's way, with no clause read (`back` false), or puts them back into the
+    /// hole its lap was lifted from. The sowing has ended.
+    pub(super) fn cut_short<T: Tracer>(
+        &self,
+        pos: &mut Position,
+        s: &mut Stepping,
+        back: bool,
+        tracer: &mut T,
+    ) {
+        let seeds = s.holding();
+        if s.done || seeds == 0 {
+            s.done = true;
+            return;
+        }
+        s.done = true;
+        if back {
+            let hole = s.lap_origin;
+            pos.set(hole, pos.seeds(hole).saturating_add(seeds));
+            (s.hand, s.back_first) = (0, false);
+            if T::EVENTS {
+                tracer.event(Event::HandBack { hole, seeds });
+            }
+            return;
+        }
+        let route = self.route(pos, None);
+        while s.in_lap() {
+            self.drop_next(pos, &route, s, tracer);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -2889,309 +3177,5 @@ mod tests {
         // Each lap sows several hundred seeds and tries the clause (8 terms) at most of them:
         // several thousand steps a lap, a few hundred laps in all.
         assert!((100..2000).contains(&laps), "{laps} laps");
-    }
-}
-
-/// A sowing made one seed at a time beside others (`[race]`): where it stands between two
-/// of its drops. With the position and the move's context, everything its future depends
-/// on ([`Stepping::same_as`]).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Stepping {
-    /// The lap to begin at the next drop, when none is under way (`hand` 0 and no seed due
-    /// back into the lap's origin): a lift of `from`, or captured seeds sown after it.
-    next: Cursor,
-    /// In a lap: the seeds in hand; the index along the track of the position the next seed
-    /// goes to ([`OFF_TRACK`]: the lap's origin, off the mover's track, takes them back); the
-    /// lap's origin; whether the lap is sown against the move's direction.
-    hand: u16,
-    k: u8,
-    lap_origin: Pos,
-    reversed: bool,
-    /// The lap's first seed is due back into the hole lifted (`[sowing] first_seed`).
-    back_first: bool,
-    /// The hole the last seed fell into.
-    pub(super) at: Pos,
-    /// Laps begun (not compared: it grows for ever).
-    pub(super) laps: u32,
-    /// The sowing has ended.
-    pub(super) done: bool,
-}
-
-impl Stepping {
-    /// Whether two sowings stand at the same point of the same future (their laps apart).
-    pub(super) fn same_as(&self, other: &Stepping) -> bool {
-        (self.next, self.hand, self.k, self.lap_origin, self.reversed)
-            == (
-                other.next,
-                other.hand,
-                other.k,
-                other.lap_origin,
-                other.reversed,
-            )
-            && (self.back_first, self.done) == (other.back_first, other.done)
-    }
-
-    /// Whether a lap is under way: seeds in hand, or one due back into its origin.
-    fn in_lap(&self) -> bool {
-        self.hand > 0 || self.back_first
-    }
-
-    /// The seeds this sowing holds: in the hand of its lap, or captured to be sown at its
-    /// next (`then = "sow"`).
-    pub(super) fn holding(&self) -> u16 {
-        self.hand + u16::from(self.back_first) + if self.in_lap() { 0 } else { self.next.hand }
-    }
-}
-
-impl<'a> Mover<'a> {
-    /// A sowing of the move's hole made one seed at a time ([`Mover::step`]), not begun.
-    pub(super) fn stepping(&self) -> Stepping {
-        Stepping {
-            next: Cursor::start(self.origin),
-            hand: 0,
-            k: OFF_TRACK,
-            lap_origin: self.origin,
-            reversed: false,
-            back_first: false,
-            at: self.origin,
-            laps: 0,
-            done: false,
-        }
-    }
-
-    /// One tick of a sowing made beside others: a lap begins if none is under way (its lift
-    /// takes no tick), then one seed drops, with the drop clauses; after the lap's last seed,
-    /// the lap's end (captures, relay), and where no lap follows, the move's end. A lap that
-    /// lifts nothing ends at once. Returns whether the sowing has ended.
-    pub(super) fn step<T: Tracer>(
-        &self,
-        pos: &mut Position,
-        cx: &mut Cx<'a>,
-        s: &mut Stepping,
-        tracer: &mut T,
-    ) -> bool {
-        if s.done {
-            return true;
-        }
-        let route = self.route(pos, None);
-        if !s.in_lap() && s.laps == 0 {
-            // Not begun ([`Mover::begin`] begins every sowing of a race at once, before its
-            // first tick).
-            self.begin_stepped_lap(pos, cx, s, tracer);
-        }
-        if s.in_lap() {
-            let to = self.next_drop(&route, s, tracer);
-            let seeds = pos.sow_one(to);
-            if s.back_first {
-                s.back_first = false;
-            } else {
-                s.hand -= 1;
-            }
-            s.at = to;
-            cx.steps += 1;
-            cx.reached_opponent |= route.watched & 1 << (to & POS_BITS) != 0;
-            if T::EVENTS {
-                tracer.event(Event::Drop {
-                    hole: to,
-                    seeds,
-                    pieces: 0,
-                });
-            }
-            if self.program.drops.counts.may_fire(seeds) {
-                self.drop_clauses(pos, cx, to, !s.in_lap(), s.lap_origin, tracer);
-            }
-            if s.in_lap() {
-                return false;
-            }
-        }
-        // The lap's end, and the next lap's lift at once, at the moment its relay is decided.
-        // (A lap that takes nothing ends where it begins; its relay cannot lift an empty
-        // hole, so the move ends there.)
-        while !s.in_lap() {
-            let lap = (s.at, s.laps, s.lap_origin, s.reversed);
-            match self.lap_end(pos, cx, lap.0, lap.1, (lap.2, lap.3), tracer) {
-                LapOutcome::Relay(next, _) => {
-                    s.next = next;
-                    self.begin_stepped_lap(pos, cx, s, tracer);
-                }
-                // A stop cannot come: a race is refused beside clauses that ask (E0147).
-                LapOutcome::End(last) | LapOutcome::Stop(last) => {
-                    let run = MoveRun {
-                        last,
-                        laps: s.laps,
-                        ..MoveRun::new()
-                    };
-                    self.move_end(pos, cx, run, s.lap_origin, tracer);
-                    s.done = true;
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Begins a sowing of a race: its first lift, before the race's first tick.
-    pub(super) fn begin<T: Tracer>(
-        &self,
-        pos: &mut Position,
-        cx: &mut Cx<'a>,
-        s: &mut Stepping,
-        tracer: &mut T,
-    ) {
-        if !s.done && s.laps == 0 {
-            self.begin_stepped_lap(pos, cx, s, tracer);
-        }
-    }
-
-    /// Begins a sowing's next lap: lifts its hole, or takes the captured seeds it sows.
-    fn begin_stepped_lap<T: Tracer>(
-        &self,
-        pos: &mut Position,
-        cx: &mut Cx<'a>,
-        s: &mut Stepping,
-        tracer: &mut T,
-    ) {
-        let cursor = s.next;
-        s.laps += 1;
-        let lap = s.laps;
-        cx.lap = lap;
-        cx.resowing = cursor.hand != 0;
-        cx.reached_opponent |= cursor.reached_opponent;
-        if self.program.reverses() {
-            // A lap sown the other way reads its holes the other way too.
-            let (tables, dir) = if cursor.reversed {
-                (self.back, self.dir.reversed())
-            } else {
-                (self.tables, self.dir)
-            };
-            cx.tables = tables;
-            cx.dir = dir;
-        }
-        let at = cursor.from;
-        (s.lap_origin, s.reversed, s.at) = (at, cursor.reversed, at);
-        // Taken up: what it carried is in the lap now (and in the context), so that two states
-        // of a race differ only by what decides their future.
-        s.next = Cursor::start(NO_HOLE);
-        if cursor.hand == 0 {
-            s.hand = pos.lift(at);
-            if T::EVENTS {
-                tracer.event(Event::Lift {
-                    lap,
-                    hole: at,
-                    seeds: s.hand,
-                    pieces: 0,
-                });
-            }
-            if s.hand >= self.program.first_back {
-                // The first seed goes back into the hole lifted, at the lap's first drop.
-                s.hand -= 1;
-                s.back_first = true;
-            }
-        } else {
-            s.hand = cursor.hand;
-            if T::EVENTS {
-                tracer.event(Event::Resow {
-                    lap,
-                    after: at,
-                    seeds: s.hand,
-                });
-            }
-        }
-        cx.steps += 1;
-        let lanes = if cursor.reversed {
-            &self.back.lanes
-        } else {
-            &self.tables.lanes
-        };
-        s.k = (lanes.get(usize::from(self.player)))
-            .and_then(|lane| lane.entry.get(usize::from(at)).copied())
-            .unwrap_or(OFF_TRACK);
-    }
-
-    /// Where a sowing's next seed falls: back into the lap's origin where the rules say so,
-    /// or where the lap has no track; else the next position of the track, passing over the
-    /// origin the rules skip (`skip_origin`).
-    fn next_drop<T: Tracer>(&self, route: &Route<'_>, s: &mut Stepping, tracer: &mut T) -> Pos {
-        if s.back_first || s.k == OFF_TRACK {
-            return s.lap_origin;
-        }
-        let lane = if s.reversed {
-            route.back_lane
-        } else {
-            route.lane
-        };
-        let skip = match route.skip {
-            SkipOrigin::Lap if lane.len > 1 => s.lap_origin,
-            SkipOrigin::Move if lane.len > 1 => self.origin,
-            _ => NO_HOLE,
-        };
-        let mut k = usize::from(s.k);
-        let mut to = along(&lane.track, &mut k, lane.len);
-        if to == skip {
-            if T::EVENTS {
-                tracer.event(Event::Skip {
-                    hole: to,
-                    clause: None,
-                });
-            }
-            to = along(&lane.track, &mut k, lane.len);
-        }
-        s.k = u8::try_from(k).unwrap_or(OFF_TRACK);
-        to
-    }
-
-    /// A sowing cut short by the race's end, with seeds in hand: sows them on, one a hole
-    /// along the lap's way, with no clause read (`back` false), or puts them back into the
-    /// hole its lap was lifted from (or, captured seeds not yet sown, the hole they were to
-    /// be sown after). The sowing has ended.
-    pub(super) fn cut_short<T: Tracer>(
-        &self,
-        pos: &mut Position,
-        s: &mut Stepping,
-        back: bool,
-        tracer: &mut T,
-    ) {
-        if s.done {
-            return;
-        }
-        s.done = true;
-        if !s.in_lap() && s.next.hand == 0 {
-            return;
-        }
-        if back {
-            let (hole, seeds) = if s.in_lap() {
-                (s.lap_origin, s.hand + u16::from(s.back_first))
-            } else {
-                (s.next.from, s.next.hand)
-            };
-            pos.set(hole, pos.seeds(hole).saturating_add(seeds));
-            if T::EVENTS {
-                tracer.event(Event::HandBack { hole, seeds });
-            }
-            return;
-        }
-        if !s.in_lap() {
-            // Captured seeds not yet sown: their lap begins, with no clause to read.
-            let mut cx = self.context();
-            self.begin_stepped_lap(pos, &mut cx, s, tracer);
-        }
-        let route = self.route(pos, None);
-        while s.in_lap() {
-            let to = self.next_drop(&route, s, tracer);
-            let seeds = pos.sow_one(to);
-            if s.back_first {
-                s.back_first = false;
-            } else {
-                s.hand -= 1;
-            }
-            s.at = to;
-            if T::EVENTS {
-                tracer.event(Event::Drop {
-                    hole: to,
-                    seeds,
-                    pieces: 0,
-                });
-            }
-        }
     }
 }
