@@ -1052,9 +1052,19 @@ impl Explainer<'_> {
                 RaceNext::After => "the player after the one whose sowing ended first moves",
                 RaceNext::Starter => "the round's starter moves",
             };
+            let from = if race.from.is_chosen() {
+                format!(
+                    "Before it, each player in turn order from the round's starter chooses the hole they race from, one of `{}` holding seeds that no earlier player chose, written `race:s3` (a player with no such hole does not race). Then the race, written `race`: every player sows at once from the hole they chose",
+                    r.from.get_ref()
+                )
+            } else {
+                format!(
+                    "Each round's first ply is a race, written `race`: every player sows at once from `{}` (a player whose hole is closed or empty does not race)",
+                    r.from.get_ref()
+                )
+            };
             s.say(format!(
-                "Each round's first ply is a race, written `race`: every player sows at once from `{}` (a player whose hole is closed or empty does not race), one seed each a tick in turn order from the round's starter, each sowing relaying, capturing and ending by the rules as that player's move would. The race is over {over}; then {next}.",
-                r.from.get_ref()
+                "{from}, one seed each a tick in turn order from the round's starter, each sowing relaying, capturing and ending by the rules as that player's move would. The race is over {over}; then {next}."
             ));
             out.push(s);
         }

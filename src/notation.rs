@@ -10,13 +10,18 @@
 //! decline, `continue` or `stop`. In the arrangement
 //! before play, `s3+` puts one seed the mover holds into `s3`, `s3-` picks one up from it,
 //! `s3+stone` puts a piece they hold (`[pieces.stone]`), and `pass` ends the mover's
-//! arrangement. Where the pie rule offers it (`[turns] swap`), `swap` exchanges sides.
+//! arrangement. Where the pie rule offers it (`[turns] swap`), `swap` exchanges sides. Where
+//! a round opens with a race (`[race]`), `race` is the race, and where the players choose the
+//! holes they race from, `race:s3` is the mover's choice (`s3` alone reads the same there).
 //!
 //! A position is `S[3 1 0 0 0 14 0] N[14 2 14 14 1 14 2]`, each row from its owner's left,
 //! optionally followed by `S*=15 N*=4` (seeds held in store or reserve), `removed S=3 N=0`
 //! (seeds each player's captures removed from the game), `claimed S=n4 N=s2` (each player's
 //! claimed hole), `optional_turn` (the player to move is in an extra turn they may decline),
-//! `swap` (the player to move may exchange sides, the pie rule's offer),
+//! `swap` (the player to move may exchange sides, the pie rule's offer), `race` (the race is
+//! the next ply; `race=s3,n5` with the holes the players chose, in seat order, `-` for a seat
+//! that does not race), `race_start=s3,-` (the players are choosing where they race from, the
+//! player to move next; `-` for a seat that has not chosen),
 //! `stopped=...` (the player to move's move stopped at an optional capture, see
 //! [`crate::render::stopped_word`]), `arranging=south,north` (the players whose arrangement
 //! before play has not ended, the player to move among them), the pieces (`[pieces]`) not
@@ -31,7 +36,7 @@
 
 use std::ops::Range;
 
-use crate::engine::{Decision, Move, Place, Position};
+use crate::engine::{Decision, Move, Place, Position, Starts};
 use crate::rules::{Dir, MAX_POSITIONS, MAX_SEATS, MAX_SEEDS, NO_HOLE, NOBODY, Player, Pos, Rules};
 
 /// Parses a move such as `s3`, `s3:cw` or `pass` for `player`. Whether the move is legal (a
@@ -47,12 +52,18 @@ pub fn parse_move(rules: &Rules, player: Player, text: &str) -> Result<Move, Str
             return Ok(Move::decide(d));
         }
     }
-    // A hole chosen for a capture whose hole the mover chooses: `choose:n3`.
-    if let Some((word, label)) = text.split_once(':')
-        && word.trim().eq_ignore_ascii_case("choose")
-    {
-        let h = board_hole(rules, label, "choose and a hole's label, e.g. choose:n3")?;
-        return Ok(Move::choose(h));
+    // A hole chosen for a capture whose hole the mover chooses, `choose:n3`; the hole the
+    // mover races from, where they choose it, `race:s3`.
+    if let Some((word, label)) = text.split_once(':') {
+        let word = word.trim();
+        if word.eq_ignore_ascii_case("choose") {
+            let h = board_hole(rules, label, "choose and a hole's label, e.g. choose:n3")?;
+            return Ok(Move::choose(h));
+        }
+        if word.eq_ignore_ascii_case("race") {
+            let h = board_hole(rules, label, "race and a hole's label, e.g. race:s3")?;
+            return Ok(Move::race_from(h));
+        }
     }
     let (hole, dir) = match text.split_once(':') {
         None => (text, None),
@@ -558,15 +569,31 @@ impl Reader<'_> {
             }
             // The player to move may exchange sides.
             self.pos.offer = crate::engine::Offer::Swap;
-        } else if word == "race" {
-            if self.rules.race.is_none() {
+        } else if word == "race" || word.starts_with("race=") || word.starts_with("race_start=") {
+            let Some(race) = &self.rules.race else {
                 return fail(
                     format!("{} has no race (`[race]`): no `race`", self.rules.name),
                     span,
                 );
+            };
+            let (key, starts) = word.split_once('=').unwrap_or((word, ""));
+            if !starts.is_empty() && !race.from.is_chosen() {
+                return fail(
+                    format!(
+                        "in {} the rules name the holes the race starts from: write `race` alone",
+                        self.rules.name
+                    ),
+                    span,
+                );
             }
-            // The round's first ply, the race, is still to come.
-            self.pos.offer = crate::engine::Offer::Race;
+            let starts = self.starts(starts, span)?;
+            self.pos.offer = if key == "race" {
+                // The round's first ply, the race, is still to come.
+                crate::engine::Offer::Race { starts }
+            } else {
+                // The racers are choosing where they race from.
+                crate::engine::Offer::RaceStart { starts }
+            };
         } else if word == "optional_turn" {
             if !self.rules.extra_turns.iter().any(|x| x.optional) {
                 return fail(
@@ -766,6 +793,34 @@ impl Reader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Each player's start in the race, in seat order, joined by commas: a hole of the board,
+    /// or `-` for none (`race=s3,n5`, `race_start=s3,-`); nothing at all is every seat's none.
+    fn starts(&self, text: &str, span: Range<usize>) -> Result<Starts, PositionError> {
+        let mut starts = [NO_HOLE; MAX_SEATS];
+        if text.is_empty() {
+            return Ok(starts);
+        }
+        let labels: Vec<&str> = text.split(',').collect();
+        let seats = usize::from(self.rules.geometry.seats);
+        if labels.len() != seats {
+            return fail(
+                format!(
+                    "give a start for each of the {seats} players, in seat order, `-` for none: e.g. race_start=s3,-"
+                ),
+                span,
+            );
+        }
+        for (start, label) in starts.iter_mut().zip(labels) {
+            if label.trim() != "-" {
+                *start = match board_hole(self.rules, label, "a hole's label or -") {
+                    Ok(h) => h,
+                    Err(e) => return fail(e, span),
+                };
+            }
+        }
+        Ok(starts)
     }
 
     /// Players named and joined by commas (`out=`, `arranging=`), as a mask of seats.

@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Record, Vec<Diagnostic>> {
                                 format!("`{}` is not a move", m.text),
                             )
                             .at(m.span.clone())
-                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), +1@s3 (an entry from a hole the mover chooses), s3+ and s3- (a seed put into s3 or picked up from it, before play), s3+stone (a piece put into s3), swap (the pie rule's offer), race (a round's race) or concede"),
+                            .hint("a move is a hole such as s3 or n5 (r7 on a ring), s3:cw where the mover chooses the direction, +3 to enter three seeds held, pass, take or leave (a capture on offer), continue or stop (a relay on offer), choose:n3 (a hole chosen for a capture), +1@s3 (an entry from a hole the mover chooses), s3+ and s3- (a seed put into s3 or picked up from it, before play), s3+stone (a piece put into s3), swap (the pie rule's offer), race (a round's race), race:s3 (the hole a player races from, where they choose it) or concede"),
                         );
                     }
                     moves.push(m);
@@ -329,9 +329,9 @@ fn is_move_form(text: &str) -> bool {
     {
         return true;
     }
-    // A hole the mover chooses for a capture, `choose:n3`.
+    // A hole the mover chooses for a capture, `choose:n3`, or to race from, `race:s3`.
     if let Some((word, hole)) = text.split_once(':')
-        && word.eq_ignore_ascii_case("choose")
+        && (word.eq_ignore_ascii_case("choose") || word.eq_ignore_ascii_case("race"))
     {
         return is_move_form(hole) && !hole.contains([':', '+', '-']);
     }

@@ -90,7 +90,16 @@ pub fn notation(rules: &Rules, pos: &Position) -> String {
         // The player to move may exchange sides (the pie rule).
         crate::engine::Offer::Swap => s.push_str(" swap"),
         // The round's first ply is the race.
-        crate::engine::Offer::Race => s.push_str(" race"),
+        crate::engine::Offer::Race { starts } => {
+            s.push_str(" race");
+            if starts.iter().any(|&h| h != crate::rules::NO_HOLE) {
+                s.push_str(&format!("={}", start_labels(rules, starts)));
+            }
+        }
+        // The race's starts chosen so far, the player to move choosing theirs.
+        crate::engine::Offer::RaceStart { starts } => {
+            s.push_str(&format!(" race_start={}", start_labels(rules, starts)));
+        }
         crate::engine::Offer::Decide(p) => {
             s.push(' ');
             s.push_str(&stopped_word(rules, p));
@@ -474,6 +483,18 @@ fn seat_names(rules: &Rules, seats: u8) -> String {
         .join(",")
 }
 
+/// Each player's start in the race, in seat order, joined by commas: a hole's label, or `-`
+/// for none (`race=`, `race_start=`).
+fn start_labels(rules: &Rules, starts: &crate::engine::Starts) -> String {
+    (rules.geometry.players())
+        .map(|p| match starts.get(usize::from(p)) {
+            Some(&h) if h != crate::rules::NO_HOLE => rules.geometry.label(h),
+            _ => "-".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// What a player does to a hole in the arrangement before play (`put`, or a pick), as text
 /// and the HTML replay write it.
 pub fn placed_words(rules: &Rules, put: bool, piece: bool) -> String {
@@ -631,6 +652,7 @@ pub fn shown(e: &Event, detail: Detail) -> bool {
         | Event::Concede { .. }
         | Event::Swap { .. }
         | Event::Race { .. }
+        | Event::RaceStart { .. }
         | Event::RaceOver { .. }
         | Event::EndlessRace { .. }
         | Event::Decided { .. }
@@ -1348,6 +1370,14 @@ impl TextTrace {
                 self.finish(out);
                 out.say(format_args!("ply {ply}: {} passes\n", name(rules, *player)));
             }
+            Event::RaceStart { ply, player, hole } => {
+                self.finish(out);
+                out.say(format_args!(
+                    "ply {ply}: {} will race from {}\n",
+                    name(rules, *player),
+                    l(*hole)
+                ));
+            }
             Event::Concede { ply, player } => {
                 self.finish(out);
                 out.say(format_args!(
@@ -1860,6 +1890,9 @@ pub fn event_json(rules: &Rules, e: &Event) -> Value {
                 })
                 .collect();
             json!({"event": "race", "ply": ply, "player": p(*player), "starts": starts})
+        }
+        Event::RaceStart { ply, player, hole } => {
+            json!({"event": "race_start", "ply": ply, "player": p(*player), "hole": l(*hole)})
         }
         Event::Racer { player } => json!({"event": "racer", "player": p(*player)}),
         Event::RaceOver { first, next, cut } => {

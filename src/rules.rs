@@ -917,7 +917,9 @@ pub enum RedirectDest {
 #[derive(Debug, Clone)]
 pub struct RaceRule {
     pub id: ClauseId,
-    pub from: HoleX,
+    /// Each player's start: a hole the rules name, or one the player chooses (`race:s3`)
+    /// from a set, each expression read with that player as `mover`.
+    pub from: StartAt,
     pub ends: crate::ruleset::RaceEnds,
     pub unfinished: crate::ruleset::RaceUnfinished,
     pub next: crate::ruleset::RaceNext,
@@ -931,22 +933,23 @@ pub struct EntryRule {
     pub when: BoolX,
     pub seeds: IntX,
     pub choose: bool,
-    pub start: EntryStart,
+    pub start: StartAt,
 }
 
-/// Where an entry's first seed falls.
+/// Where something starts: an entry's first seed (`[entry] start`), or a racer's sowing
+/// (`[race] from`).
 #[derive(Debug, Clone)]
-pub enum EntryStart {
+pub enum StartAt {
     /// The hole an expression names.
     Hole(HoleX),
-    /// A hole of a set, the mover's choice (`+1@s3`).
+    /// A hole of a set, the mover's choice (`+1@s3`, `race:s3`).
     Chosen(SetX),
 }
 
-impl EntryStart {
-    /// Whether the mover chooses where the entry starts (its moves then name the hole).
+impl StartAt {
+    /// Whether the mover chooses where it starts (their moves then name the hole).
     pub fn is_chosen(&self) -> bool {
-        matches!(self, EntryStart::Chosen(_))
+        matches!(self, StartAt::Chosen(_))
     }
 }
 

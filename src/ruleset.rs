@@ -1172,7 +1172,10 @@ pub struct Race {
     #[schemars(with = "Setting<bool>")]
     pub enabled: Setting<bool>,
     /// Each player's starting hole, read before the race with that player as `mover`
-    /// (`hole(mover, 6)`). A player whose hole is closed or empty does not race.
+    /// (`hole(mover, 6)`); or a set of holes (`holes_of(mover)`), from which each player in
+    /// turn order from the round's starter chooses the hole they race from (`race:s3`) before
+    /// the race. A player whose hole is closed or empty (or who has no open hole of the set
+    /// holding seeds that no earlier player chose) does not race.
     #[schemars(with = "String")]
     pub from: Expr,
     /// When the race is over: `first`, as soon as one sowing has ended (the others stop at

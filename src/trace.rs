@@ -173,6 +173,9 @@ pub enum Event {
         player: Player,
         starts: [Pos; crate::rules::MAX_SEATS],
     },
+    /// A ply: `player` chooses `hole` to race from (`race:s3`, where `[race] from` is a set
+    /// of holes). Nothing moves: the race comes once every racer has chosen.
+    RaceStart { ply: u32, player: Player, hole: Pos },
     /// In a race: the events that follow, up to the next such event, are `player`'s sowing.
     Racer { player: Player },
     /// The race is over: `first`'s sowing ended first (nobody's, [`crate::rules::NOBODY`],
@@ -685,6 +688,7 @@ impl Tracer for Ledger {
             | Event::StepLimit { .. }
             | Event::LapCap { .. }
             | Event::PlyLimit { .. }
+            | Event::RaceStart { .. }
             | Event::RepeatedStart
             | Event::Cycle { .. }
             | Event::RaceOver { .. }

@@ -111,7 +111,8 @@ struct Spec {
     /// The pie rule (`[turns] swap`): the second player may exchange sides at their first
     /// turn of each round.
     swap: bool,
-    /// A racing opening (`[race]`) from each player's first hole: over when the first sowing
+    /// A racing opening (`[race]`) from each player's first hole, or from a hole of their own
+    /// each chooses (by the seeds a hole, odd or even): over when the first sowing
     /// ends, the others' hands sown on (`first`) or put back (`back`), or once all have
     /// ended (`all`). Without what a race cannot go with (E0147).
     race: Option<&'static str>,
@@ -620,8 +621,9 @@ fn ruleset_text(s: &Spec) -> String {
         };
         // Who moves after: by the seeds a hole, each reading.
         let next = ["first", "after", "starter"][usize::try_from(s.seeds % 3).unwrap_or(0)];
+        let from = ["hole(mover, 1)", "holes_of(mover)"][usize::try_from(s.seeds % 2).unwrap_or(0)];
         t += &format!(
-            "\n[race]\nfrom = 'hole(mover, 1)'\nends = \"{ends}\"\nunfinished = \"{unfinished}\"\nnext = \"{next}\"\n"
+            "\n[race]\nfrom = '{from}'\nends = \"{ends}\"\nunfinished = \"{unfinished}\"\nnext = \"{next}\"\n"
         );
     }
     t += "\n[sowing]\n";

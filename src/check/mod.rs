@@ -166,7 +166,7 @@ fn load_read(
 
 /// `[race]`'s settings as the options in force make them (each `None` where it is in error).
 struct RaceSettings {
-    from: Option<HoleX>,
+    from: Option<StartAt>,
     enabled: Option<bool>,
     ends: Option<ruleset::RaceEnds>,
     unfinished: Option<ruleset::RaceUnfinished>,
@@ -925,11 +925,12 @@ impl Checker<'_> {
         // The race's settings and its hole, read here so that the options they name count as
         // used.
         let race_settings = f.race.as_ref().map(|r| RaceSettings {
-            from: self.hole(
+            from: self.expression(
                 &r.from,
                 AFTER_PLY,
                 "in the race's `from`",
                 r.name.as_deref().unwrap_or("race"),
+                typing::compile_start,
             ),
             enabled: self.setting(&r.enabled, "race.enabled"),
             ends: self.setting(&r.ends, "race.ends"),
@@ -2176,7 +2177,7 @@ impl Checker<'_> {
         // `start`, where `choose` is not written near it).
         let at_choose =
             key_near(self.source, e.start.span().start, "choose").unwrap_or_else(|| e.start.span());
-        if choose == Some(true) && start.as_ref().is_some_and(EntryStart::is_chosen) {
+        if choose == Some(true) && start.as_ref().is_some_and(StartAt::is_chosen) {
             let d = Diagnostic::new(
                 Code::EntryStartAndSizeChosen,
                 "the mover chooses both where the entry starts and how many seeds it enters: an entry chooses one of the two",

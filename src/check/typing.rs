@@ -623,15 +623,18 @@ pub fn compile_player(node: &Node, scope: &Scope<'_>) -> Checked<PlayerX> {
     }
 }
 
-/// Compiles an expression that is a hole or a set of holes (an entry's `start`).
-pub fn compile_start(node: &Node, scope: &Scope<'_>) -> Checked<crate::rules::EntryStart> {
-    use crate::rules::EntryStart;
+/// Compiles an expression that is a hole or a set of holes the mover chooses from (an entry's
+/// `start`, a race's `from`).
+pub fn compile_start(node: &Node, scope: &Scope<'_>) -> Checked<crate::rules::StartAt> {
+    use crate::rules::StartAt;
     match compile(node, scope)? {
-        Typed::Hole(h) => Ok(EntryStart::Hole(h)),
-        Typed::Set(s) => Ok(EntryStart::Chosen(s)),
-        other => Err(vec![mismatch(Type::Hole, other.ty(), &node.span).hint(
-            "an entry's `start` is a hole, or a set of holes the mover chooses from",
-        )]),
+        Typed::Hole(h) => Ok(StartAt::Hole(h)),
+        Typed::Set(s) => Ok(StartAt::Chosen(s)),
+        other => {
+            Err(vec![mismatch(Type::Hole, other.ty(), &node.span).hint(
+                "a start is a hole, or a set of holes the mover chooses from",
+            )])
+        }
     }
 }
 

@@ -293,11 +293,11 @@ pub struct EntryProgram {
     pub seeds: Num,
     pub choose: bool,
     /// Where the first seed falls.
-    pub start: EntryFrom,
+    pub start: StartFrom,
 }
 
-/// Where an entry's first seed falls, compiled.
-pub enum EntryFrom {
+/// Where an entry's first seed falls, or where a racer's sowing starts, compiled.
+pub enum StartFrom {
     /// The hole the closure names.
     Hole(Hole),
     /// A hole of the set the closure gives, the mover's choice.
@@ -339,8 +339,9 @@ pub struct Program {
     pub entry: Option<EntryProgram>,
     /// The arrangement before play, when the rules have one.
     pub arrange: Option<ArrangeProgram>,
-    /// Each player's starting hole in the race (`[race] from`), read with that player moving.
-    pub race_from: Option<Hole>,
+    /// Each player's start in the race (`[race] from`), read with that player moving: the
+    /// hole, or the set they choose it from.
+    pub race_from: Option<StartFrom>,
     /// Captures and effects after each seed put, or picked up, in the arrangement.
     pub put_captures: Vec<CaptureProgram>,
     /// The captures tried once play has ended (`at = "play_end"`), for each player.
@@ -526,7 +527,10 @@ impl Program {
             pick_effects: rules.pick_effects.iter().map(|e| c.effect(e)).collect(),
             pick_captures: captures(&rules.pick_captures),
             end_captures: captures(&rules.end_captures),
-            race_from: (rules.race.as_ref()).map(|r| c.hole(&r.from)),
+            race_from: (rules.race.as_ref()).map(|r| match &r.from {
+                crate::rules::StartAt::Hole(h) => StartFrom::Hole(c.hole(h)),
+                crate::rules::StartAt::Chosen(s) => StartFrom::Chosen(c.set(s)),
+            }),
             arrange: (rules.arrange.as_ref()).map(|a| ArrangeProgram {
                 id: a.id,
                 put: c.cond(&a.put),
@@ -582,8 +586,8 @@ impl Program {
                     seeds: c.num(&e.seeds),
                     choose: e.choose,
                     start: match &e.start {
-                        crate::rules::EntryStart::Hole(h) => EntryFrom::Hole(c.hole(h)),
-                        crate::rules::EntryStart::Chosen(s) => EntryFrom::Chosen(c.set(s)),
+                        crate::rules::StartAt::Hole(h) => StartFrom::Hole(c.hole(h)),
+                        crate::rules::StartAt::Chosen(s) => StartFrom::Chosen(c.set(s)),
                     },
                 }),
             drop_captures,

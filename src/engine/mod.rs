@@ -99,8 +99,15 @@ pub enum Offer {
     /// Answer `take` or `leave` to the optional capture their move stopped at.
     Decide(Pending),
     /// The round's first ply is the race (`[race]`): `race`, the only move, every player
-    /// sowing at once.
-    Race,
+    /// sowing at once. Where the players chose their starts (`[race] from` a set of holes),
+    /// `starts` holds each seat's ([`NO_HOLE`] for a seat that does not race); where the rules
+    /// name them, it is all [`NO_HOLE`] and the holes are read as the race begins.
+    Race { starts: Starts },
+    /// Before the race, where each racer chooses the hole they race from (`[race] from` a set
+    /// of holes): the player to move chooses theirs, `race:s3`. `starts` holds the choices
+    /// made so far, a seat at a time in turn order from the starter ([`NO_HOLE`] for a seat
+    /// that has not chosen, or could not).
+    RaceStart { starts: Starts },
     /// Arrange seeds before play (`[arrange]`): put one they hold into a hole, pick one up,
     /// or end their arrangement with `pass`. `left` is the seats whose arrangement has not
     /// ended, the player to move's included; with `refill`, the refill between rounds comes
@@ -113,10 +120,41 @@ impl Offer {
     pub fn stopped(&self) -> Option<Pending> {
         match self {
             Offer::Decide(p) => Some(*p),
-            Offer::Sow | Offer::Decline | Offer::Swap | Offer::Race | Offer::Arrange { .. } => None,
+            Offer::Sow
+            | Offer::Decline
+            | Offer::Swap
+            | Offer::Race { .. }
+            | Offer::RaceStart { .. }
+            | Offer::Arrange { .. } => None,
+        }
+    }
+
+    /// The race, with no start chosen yet (the rules name the holes, or the players have yet
+    /// to choose).
+    pub const RACE: Offer = Offer::Race {
+        starts: [NO_HOLE; MAX_SEATS],
+    };
+
+    /// Whether the race is the next ply.
+    pub fn is_race(&self) -> bool {
+        matches!(self, Offer::Race { .. })
+    }
+
+    /// Whether this offer is part of the race: its choice of starts, or the race itself.
+    pub fn racing(&self) -> bool {
+        match self {
+            Offer::Race { .. } | Offer::RaceStart { .. } => true,
+            Offer::Sow
+            | Offer::Decline
+            | Offer::Swap
+            | Offer::Decide(_)
+            | Offer::Arrange { .. } => false,
         }
     }
 }
+
+/// Each seat's hole to race from ([`NO_HOLE`]: none), where the players choose them.
+pub type Starts = [Pos; MAX_SEATS];
 
 /// Where a move stands when it stops at a decision of the mover's (an optional capture whose
 /// condition holds): everything the rest of the move reads, so that the move goes on exactly
@@ -704,7 +742,9 @@ pub enum Decision {
     /// passes back.
     Swap,
     /// The race (`[race]`), each round's first ply where the rules have one: every player
-    /// sows at once from the hole the rules name.
+    /// sows at once from the hole the rules name. With a hole, where the players choose their
+    /// starts (`[race] from` a set of holes): the mover's choice of the hole they race from,
+    /// written `race:s3`.
     Race,
 }
 
@@ -773,6 +813,17 @@ impl Move {
         decision: Some(Decision::Race),
         ..Move::PASS
     };
+
+    /// The mover's choice of `hole` to race from, where the players choose their starts
+    /// (`race:s3`).
+    pub fn race_from(hole: Pos) -> Move {
+        Move { hole, ..Move::RACE }
+    }
+
+    /// Whether this chooses the hole the mover races from.
+    pub fn is_race_start(self) -> bool {
+        self.decision == Some(Decision::Race) && self.hole != NO_HOLE
+    }
 
     /// Sowing from `hole` the rules' way.
     pub fn sow(hole: Pos) -> Move {
@@ -849,6 +900,9 @@ impl Move {
         if let Some(d) = self.decision {
             return match d {
                 Decision::Choose => format!("choose:{}", rules.geometry.label(self.hole)),
+                Decision::Race if self.hole != NO_HOLE => {
+                    format!("race:{}", rules.geometry.label(self.hole))
+                }
                 d => d.word().into(),
             };
         }
@@ -929,7 +983,8 @@ const ARRANGE: u64 = 16;
 const ENTRY_AT: u64 = 128;
 /// `meta`: the list holds `swap` (the pie rule), listed last.
 const SWAP: u64 = 256;
-/// `meta`, with [`DECIDE`]: the list is the race (`[race]`), its one move.
+/// `meta`, with [`DECIDE`]: the list is the race (`[race]`), its one move; with
+/// [`DECIDE_CHOICE`] too, the choice of the hole to race from (`race:s3`).
 const RACE: u64 = 512;
 /// `meta` with no entry starts (both [`NO_HOLE`]).
 const NO_STARTS: u64 = (NO_HOLE as u64) << 48 | (NO_HOLE as u64) << 56;
@@ -1024,6 +1079,14 @@ impl MoveList {
     fn racing(fixed: Dir) -> Self {
         let mut list = MoveList::of(0, fixed);
         list.meta = (list.meta | DECIDE | RACE) + (1 << 16);
+        list
+    }
+
+    /// The choice of the hole to race from, one of `holes` (`race:s3`): a choice of holes
+    /// ([`MoveList::holes_chosen`]) marked as the race's.
+    fn race_starts(holes: Mask, fixed: Dir) -> Self {
+        let mut list = MoveList::holes_chosen(holes, false, fixed);
+        list.meta |= RACE;
         list
     }
 
@@ -1230,10 +1293,13 @@ impl MoveList {
     fn contains_other(&self, mv: Move) -> bool {
         if let Some(d) = mv.decision {
             return match d {
-                Decision::Choose => {
-                    let h = mv.hole;
-                    self.chooses() && self.entries[0] & bit(h) != 0
+                Decision::Choose | Decision::Race if self.chooses() => {
+                    // A capture's hole, or the hole to race from: the list says which.
+                    let race = self.meta & RACE != 0;
+                    race == (d == Decision::Race) && self.entries[0] & bit(mv.hole) != 0
                 }
+                Decision::Choose => false,
+                Decision::Race if mv.hole != NO_HOLE => false,
                 Decision::Swap => self.swaps(),
                 d => self.decisions().contains(&d),
             };
@@ -1398,8 +1464,16 @@ impl MoveList {
         };
         let placed =
             move |mask: Mask, place: Place| holes(mask).map(move |h| Move::placing(h, place));
+        let race = self.meta & RACE != 0;
+        let choice = move |h| {
+            if race {
+                Move::race_from(h)
+            } else {
+                Move::choose(h)
+            }
+        };
         (decisions.iter().map(|&d| Move::decide(d)))
-            .chain(holes(chosen).map(Move::choose))
+            .chain(holes(chosen).map(choice))
             .chain(plain.sowings())
             .chain(plain.entry_moves())
             .chain(placed(puts, Place::Put))
@@ -1614,6 +1688,12 @@ enum Illegality {
     RaceNotNow,
     /// Anything but `race` where the round's first ply is the race.
     MustRace,
+    /// Anything but `race:HOLE` where the player to move chooses the hole to race from.
+    MustChooseStart,
+    /// `race:HOLE` where the race is due with its starts chosen, or named by the rules.
+    StartNotNow,
+    /// `race:HOLE` with a hole the player may not race from.
+    NoStart,
     /// `swap` where the rules have no pie rule.
     NoSwap,
     /// `swap` where the pie rule does not offer it now.
@@ -2402,7 +2482,10 @@ impl Game {
             }
             Offer::Decline => self.legal_for(player).with_pass(),
             Offer::Arrange { .. } => self.arrangement_moves(player),
-            Offer::Race => MoveList::racing(self.rules.direction),
+            Offer::Race { .. } => MoveList::racing(self.rules.direction),
+            Offer::RaceStart { starts } => {
+                MoveList::race_starts(self.race_choices(player, &starts), self.rules.direction)
+            }
             // The moves of an ordinary turn (the pass too, where the player cannot sow), and
             // the swap.
             Offer::Swap => {
@@ -2498,7 +2581,7 @@ impl Game {
         list.set_entry_base(base);
         let fixed = [list.fixed()];
         let ways: &[Dir] = if list.choose() { &Dir::BOTH } else { &fixed };
-        if let compile::EntryFrom::Chosen(starts) = &entry.start {
+        if let compile::StartFrom::Chosen(starts) = &entry.start {
             // One size, from each start of the set on the mover's circuit that the legality
             // clauses allow (each tried with `origin` the start).
             list.set_entries_at();
@@ -2573,9 +2656,9 @@ impl Game {
     ) -> Option<Cx<'_>> {
         let mut cx = self.move_context(player, dir);
         let start = match &entry.start {
-            compile::EntryFrom::Hole(start) => start(&cx, &self.pos),
+            compile::StartFrom::Hole(start) => start(&cx, &self.pos),
             // Each start is the mover's to choose; the listing tries them one by one.
-            compile::EntryFrom::Chosen(_) => NO_HOLE,
+            compile::StartFrom::Chosen(_) => NO_HOLE,
         };
         self.on_track(player, dir, start).then(|| {
             cx.origin = start;
@@ -2769,6 +2852,20 @@ impl Game {
             Illegality::NoRace => "the rules have no race: a ruleset makes each round's first ply a race with `[race]`".to_string(),
             Illegality::RaceNotNow => "the race is each round's first ply, made once: it is not the round's first ply now".to_string(),
             Illegality::MustRace => "the round's first ply is the race: every player sows at once, written `race`".to_string(),
+            Illegality::MustChooseStart => format!(
+                "{} chooses the hole they race from: answer {}",
+                self.rules.player_title(player),
+                self.moves.iter().map(|m| m.label(&self.rules)).collect::<Vec<_>>().join(", ")
+            ),
+            Illegality::StartNotNow => {
+                "the race's starts are set: the race is due, written `race`".to_string()
+            }
+            Illegality::NoStart => format!(
+                "{} is not a hole {} may race from: answer {}",
+                g.label(h),
+                self.rules.player_title(player),
+                self.moves.iter().map(|m| m.label(&self.rules)).collect::<Vec<_>>().join(", ")
+            ),
             Illegality::NoSwap => "the rules have no pie rule: a ruleset offers `swap` with `[turns] swap = true`".to_string(),
             Illegality::SwapNotNow => "the pie rule offers `swap` once: at the first turn of the player who did not make the round's first ply, before they move".to_string(),
             Illegality::ConcedeNotNow => "only the player to move may concede, while the game is in play".to_string(),
@@ -2854,15 +2951,28 @@ impl Game {
         if mv.decision == Some(Decision::Race) {
             return if rules.race.is_none() {
                 Some(Illegality::NoRace)
-            } else if player != self.pos.to_move || self.pos.offer != Offer::Race || self.is_over()
-            {
+            } else if player != self.pos.to_move || !self.pos.offer.racing() || self.is_over() {
                 Some(Illegality::RaceNotNow)
+            } else if mv.hole == NO_HOLE && !self.pos.offer.is_race() {
+                Some(Illegality::MustChooseStart)
+            } else if mv.hole != NO_HOLE && self.pos.offer.is_race() {
+                Some(Illegality::StartNotNow)
+            } else if mv.hole != NO_HOLE && !self.moves.contains(mv) {
+                Some(Illegality::NoStart)
             } else {
                 None
             };
         }
-        if self.pos.offer == Offer::Race && player == self.pos.to_move && !self.is_over() {
-            return Some(Illegality::MustRace);
+        if self.pos.offer.racing()
+            && player == self.pos.to_move
+            && !self.is_over()
+            && self.unlisted_legal(mv).is_none()
+        {
+            return Some(if self.pos.offer.is_race() {
+                Illegality::MustRace
+            } else {
+                Illegality::MustChooseStart
+            });
         }
         if mv.is_swap() {
             return if rules.swap.is_none() {
@@ -3008,7 +3118,7 @@ impl Game {
                 choose: entry.choose,
             });
         }
-        if let compile::EntryFrom::Chosen(starts) = &entry.start {
+        if let compile::StartFrom::Chosen(starts) = &entry.start {
             // A start the mover chooses: one of the set, on their circuit.
             let mut cx = self.move_context(player, dir);
             let h = mv.hole;
@@ -3486,6 +3596,13 @@ impl Game {
         if mv.is_concede() {
             return self.rules.concede.is_some().then_some(mv);
         }
+        if let Offer::RaceStart { .. } = self.pos.offer
+            && mv == Move::sow(mv.hole)
+        {
+            // A hole alone where the mover chooses where to race from: that choice.
+            let start = Move::race_from(mv.hole);
+            return self.moves.contains(start).then_some(start);
+        }
         if !self.rules.choose_direction
             || mv.dir.is_some()
             || mv.is_pass()
@@ -3593,6 +3710,7 @@ impl Game {
             // Legal where the rules let players concede (`Game::unlisted_legal`).
             Some(Decision::Concede) => Ok(self.concede(tracer)),
             Some(Decision::Swap) => self.swap(tracer),
+            Some(Decision::Race) if mv.hole != NO_HOLE => Ok(self.choose_start(mv.hole, tracer)),
             Some(Decision::Race) => self.race(tracer),
             Some(decision) => self.decide(mv, decision, tracer),
             None if mv.place.is_some() => Ok(self.place(mv, tracer)),
@@ -3739,11 +3857,7 @@ impl Game {
         let left = left & !(1 << (seat & 7)) & !self.pos.out;
         if left == 0 {
             // Play begins, with the race where the rules have one.
-            self.pos.offer = if self.rules.race.is_some() {
-                Offer::Race
-            } else {
-                Offer::Sow
-            };
+            self.pos.offer = race_offer(&self.rules).unwrap_or(Offer::Sow);
             self.pos.to_move = self.starter;
             if refill {
                 self.refill_after_arrangement(tracer);
@@ -3965,6 +4079,11 @@ impl Game {
                 if let Offer::Arrange { .. } = self.pos.offer {
                     // A player who can do nothing more in the arrangement ends it.
                     self.arranged(next, tracer);
+                    continue;
+                }
+                if let Offer::RaceStart { .. } = self.pos.offer {
+                    // A player with no hole to race from does not race.
+                    self.pass_race_choice(next);
                     continue;
                 }
                 if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
@@ -4824,9 +4943,24 @@ fn await_first_ply(rules: &Rules, pos: &mut Position) {
     }
     // The round's first ply is the race, or the race follows the round's arrangement (which
     // hands over to it as it ends).
-    if rules.race.is_some() && pos.offer == Offer::Sow {
-        pos.offer = Offer::Race;
+    if pos.offer == Offer::Sow
+        && let Some(race) = race_offer(rules)
+    {
+        pos.offer = race;
     }
+}
+
+/// Where the rules have a race, the offer of a round's first ply: the choice of starts where
+/// the players choose them (`[race] from` a set), else the race.
+fn race_offer(rules: &Rules) -> Option<Offer> {
+    let race = rules.race.as_ref()?;
+    Some(if race.from.is_chosen() {
+        Offer::RaceStart {
+            starts: [NO_HOLE; MAX_SEATS],
+        }
+    } else {
+        Offer::RACE
+    })
 }
 
 fn reset_vars(

@@ -6,11 +6,12 @@
 //! A race that never ends is found exactly, as an endless move is: the states between ticks
 //! are watched for a repeat.
 
+use super::compile::StartFrom;
 use super::eval::Cx;
 use super::history::Brent;
 use super::sow::{Mover, Stepping};
-use super::{Blocks, Game, MoveError, PlyReport, Position};
-use crate::rules::{MAX_LAPS_PER_MOVE, MAX_SEATS, NO_HOLE, NOBODY, Player, Pos};
+use super::{Blocks, Game, MoveError, Offer, PlyReport, Position, Starts};
+use crate::rules::{MAX_LAPS_PER_MOVE, MAX_SEATS, Mask, NO_HOLE, NOBODY, Player, Pos};
 use crate::ruleset::{RaceEnds, RaceNext, RaceUnfinished};
 use crate::trace::{Event, Limit, Tracer};
 
@@ -61,7 +62,10 @@ impl Game {
     pub(super) fn race<T: Tracer>(&mut self, tracer: &mut T) -> Result<PlyReport, MoveError> {
         let starter = self.pos.to_move;
         self.ply += 1;
-        let racers = self.racers(starter);
+        let Offer::Race { starts } = self.pos.offer else {
+            return Err(MoveError::GameOver);
+        };
+        let racers = self.racers(starter, &starts);
         if T::EVENTS {
             let mut starts = [NO_HOLE; MAX_SEATS];
             for (_, p, h) in racers.iter() {
@@ -181,9 +185,9 @@ impl Game {
     }
 
     /// The players in play, in turn order from `starter`, with the hole each races from: the
-    /// hole `[race] from` names for them, where it is an open hole of the board holding
-    /// seeds on their circuit (else they do not race).
-    fn racers(&self, starter: Player) -> Racers {
+    /// hole `[race] from` names for them, or the one they chose (`starts`), where it is an
+    /// open hole of the board holding seeds on their circuit (else they do not race).
+    fn racers(&self, starter: Player, starts: &Starts) -> Racers {
         let mut racers = Racers {
             seats: [(NOBODY, NO_HOLE); MAX_SEATS],
             count: 0,
@@ -196,11 +200,11 @@ impl Game {
         let mut board = self.rules.geometry.board_holes() & !self.pos.closed;
         let mut p = starter;
         loop {
-            let h = from(&self.move_context(p, dir), &self.pos);
-            let open = h != NO_HOLE && board & crate::rules::bit(h) != 0;
-            if open
-                && self.pos.seeds(h) > 0
-                && self.on_track(p, dir, h)
+            let h = match from {
+                StartFrom::Hole(hole) => hole(&self.move_context(p, dir), &self.pos),
+                StartFrom::Chosen(_) => starts.get(usize::from(p)).copied().unwrap_or(NO_HOLE),
+            };
+            if self.may_race_from(p, h, board)
                 && let Some(seat) = racers.seats.get_mut(racers.count)
             {
                 *seat = (p, h);
@@ -212,6 +216,77 @@ impl Game {
                 return racers;
             }
         }
+    }
+
+    /// Whether `p` may race from `h`, with `board` the holes not closed and not taken by an
+    /// earlier racer: an open hole holding seeds, on their circuit.
+    fn may_race_from(&self, p: Player, h: Pos, board: Mask) -> bool {
+        h != NO_HOLE
+            && board & crate::rules::bit(h) != 0
+            && self.pos.seeds(h) > 0
+            && self.on_track(p, self.rules.direction, h)
+    }
+
+    /// The holes `player` may choose to race from (`[race] from` a set), with `starts` the
+    /// holes chosen so far: the holes of the set, read with them as `mover`, that they may
+    /// race from and no other racer has chosen.
+    pub(super) fn race_choices(&self, player: Player, starts: &Starts) -> Mask {
+        let Some(StartFrom::Chosen(set)) = &self.program.race_from else {
+            return 0;
+        };
+        let taken = (starts.iter())
+            .filter(|&&h| h != NO_HOLE)
+            .fold(0, |m, &h| m | crate::rules::bit(h));
+        let board = self.rules.geometry.board_holes() & !self.pos.closed & !taken;
+        let dir = self.rules.direction;
+        let mut holes = set(&self.move_context(player, dir), &self.pos) & board;
+        let mut choices = 0;
+        while holes != 0 {
+            let h = holes.trailing_zeros() as Pos;
+            holes &= holes - 1;
+            if self.may_race_from(player, h, board) {
+                choices |= crate::rules::bit(h);
+            }
+        }
+        choices
+    }
+
+    /// `race:h`: the player to move chooses `h` (a listed move) to race from. The choice
+    /// passes to the next seat in turn order, up to the starter, where the race is due.
+    #[inline(never)]
+    pub(super) fn choose_start<T: Tracer>(&mut self, h: Pos, tracer: &mut T) -> PlyReport {
+        let player = self.pos.to_move;
+        self.ply += 1;
+        if T::EVENTS {
+            tracer.event(Event::RaceStart {
+                ply: self.ply,
+                player,
+                hole: h,
+            });
+        }
+        if let Offer::RaceStart { starts } = &mut self.pos.offer
+            && let Some(s) = starts.get_mut(usize::from(player))
+        {
+            *s = h;
+        }
+        self.last_mover = player;
+        self.pass_race_choice(player);
+        // Nothing moved on the board: no ending is read, and no position is recorded (a
+        // round's start with choices made comes back only in another round).
+        self.settle_arranging(tracer)
+    }
+
+    /// The choice of a start passes from `seat` (who chose, or could not) to the next seat in
+    /// turn order; after the last, back at the starter, the race is due.
+    pub(super) fn pass_race_choice(&mut self, seat: Player) {
+        let Offer::RaceStart { starts } = self.pos.offer else {
+            return;
+        };
+        let next = self.next_seat(seat);
+        if next == self.starter {
+            self.pos.offer = Offer::Race { starts };
+        }
+        self.pos.to_move = next;
     }
 
     /// The mover of racer `p` from `h`.

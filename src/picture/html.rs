@@ -362,6 +362,7 @@ impl Replay {
                 return;
             }
             Event::Race { .. }
+            | Event::RaceStart { .. }
             | Event::Move { .. }
             | Event::Pass { .. }
             | Event::Swap { .. }
@@ -671,9 +672,11 @@ impl Replay {
             Event::Pass { ply, player }
             | Event::Concede { ply, player }
             | Event::Swap { ply, player }
+            | Event::RaceStart { ply, player, .. }
             | Event::Decided { ply, player, .. } => {
-                // A ply that lifts no hole: a pass, a concession, a swap, or a decision at a
-                // stopped move (whose laps go on, so its lap count is kept).
+                // A ply that lifts no hole: a pass, a concession, a swap, a start chosen for
+                // the race, or a decision at a stopped move (whose laps go on, so its lap
+                // count is kept).
                 self.ply = *ply;
                 step.ply = *ply;
                 let text = match e {
@@ -682,6 +685,13 @@ impl Replay {
                         format!("{} decides: {answer}", self.name(*player))
                     }
                     Event::Concede { .. } => format!("{} concedes", self.name(*player)),
+                    Event::RaceStart { hole, .. } => {
+                        format!(
+                            "{} will race from {}",
+                            self.name(*player),
+                            self.label(*hole)
+                        )
+                    }
                     Event::Swap { .. } => {
                         self.turn_round(&mut step);
                         format!("{} swaps sides: the board turns round", self.name(*player))

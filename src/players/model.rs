@@ -337,6 +337,11 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
         ^ key(7 << 40 | u64::from(starter))
 }
 
+/// The race's starts, a byte a seat, as one word.
+fn starts_term(starts: &crate::engine::Starts) -> u64 {
+    starts.iter().fold(0, |t, &h| t << 8 | u64::from(h))
+}
+
 /// The offer of a position as one term of its hash: its kind, and for a stopped move where it
 /// stands.
 fn offer_term(offer: &Offer) -> u64 {
@@ -344,7 +349,9 @@ fn offer_term(offer: &Offer) -> u64 {
         Offer::Sow => 0,
         Offer::Decline => 1,
         Offer::Swap => 2,
-        Offer::Race => 4,
+        // The starts chosen so far, a byte a seat.
+        Offer::Race { starts } => 4 | starts_term(&starts) << 8,
+        Offer::RaceStart { starts } => 5 | starts_term(&starts) << 8,
         Offer::Arrange { left, refill } => 3 | u64::from(left) << 8 | u64::from(refill) << 16,
         Offer::Decide(p) => {
             let stands = u64::from(p.clause)
