@@ -1507,10 +1507,11 @@ pub struct Rounds {
     pub last_hole: Setting<LastHole>,
     /// With `last_hole = "partial"`: the fewest seeds a partial last hole takes (default 1,
     /// at most `refill`). A player left with fewer keeps them off the board, and a player
-    /// holding fewer in all cannot fill a hole.
+    /// holding fewer in all cannot fill a hole. An option may choose it:
+    /// `least_in_last = { option = "leftover", map = { two = 2, three = 3 } }`.
     #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub least_in_last: Option<toml::Spanned<u32>>,
+    #[schemars(with = "Option<Setting<u32>>")]
+    pub least_in_last: Option<toml::Spanned<Setting<u32>>>,
     /// Whether holes are won at the refill (default `false`). With `true`, every player first
     /// fills their own holes (the holes the board gives them at the start, whoever held them
     /// in the round just played) from `refill_from`; then the players with seeds left, one
@@ -1802,8 +1803,9 @@ pub struct OptionRef<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Setting<T> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        // A table names an option; a string is the value itself. The table is read by the
-        // same deserializer, so the option's name keeps its span in the file.
+        // A table names an option; a string, a boolean or a number is the value itself. The
+        // table is read by the same deserializer, so the option's name keeps its span in the
+        // file.
         struct SettingVisitor<T>(std::marker::PhantomData<T>);
         impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for SettingVisitor<T> {
             type Value = Setting<T>;
@@ -1815,6 +1817,14 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Setting<T> {
                 T::deserialize(v.into_deserializer()).map(Setting::Fixed)
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                use serde::de::IntoDeserializer;
+                T::deserialize(v.into_deserializer()).map(Setting::Fixed)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                use serde::de::IntoDeserializer;
+                T::deserialize(v.into_deserializer()).map(Setting::Fixed)
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
                 use serde::de::IntoDeserializer;
                 T::deserialize(v.into_deserializer()).map(Setting::Fixed)
             }

@@ -426,6 +426,41 @@ fn replay_race_json() {
 }
 
 #[test]
+fn replay_race_chosen_json() {
+    // Each racer's choice is a ply of its own, `race:s3` (a bare hole reads the same), and the
+    // race then sows from the holes chosen.
+    let f = "tests/scenarios/rulesets/race_chosen.toml";
+    let args = [
+        "--format",
+        "json",
+        "replay",
+        f,
+        "--moves",
+        "race:s1 n4 race",
+        "--detail",
+        "plies",
+    ];
+    let run = snapshot("replay_race_chosen_json", &args, &[], None);
+    assert_eq!(run.code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let plies = doc["plies"].as_array().expect("plies");
+    let first = |i: usize| plies[i]["events"][0].clone();
+    assert_eq!(
+        first(0),
+        serde_json::json!({"event": "race_start", "ply": 1, "player": "south", "hole": "s1"})
+    );
+    assert_eq!(
+        first(1),
+        serde_json::json!({"event": "race_start", "ply": 2, "player": "north", "hole": "n4"})
+    );
+    assert_eq!(first(2)["event"], "race");
+    assert_eq!(
+        first(2)["starts"],
+        serde_json::json!({"south": "s1", "north": "n4"})
+    );
+}
+
+#[test]
 fn replay_swap_refused_where_not_offered() {
     // South's swap at their second turn: the offer was North's, once.
     let f = "tests/scenarios/rulesets/pie.toml";

@@ -216,6 +216,7 @@ impl<'a> Ledger<'a> {
             Event::Concede { .. } => panic!("the seed games let nobody concede: {event:?}"),
             Event::Swap { .. } => panic!("the seed games have no pie rule: {event:?}"),
             Event::Race { .. }
+            | Event::RaceStart { .. }
             | Event::Racer { .. }
             | Event::RaceOver { .. }
             | Event::EndlessRace { .. } => panic!("the seed games have no race: {event:?}"),

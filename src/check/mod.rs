@@ -736,7 +736,7 @@ impl Checker<'_> {
             let least_in_last = match &r.least_in_last {
                 None => 1,
                 Some(least) => {
-                    let n = *least.get_ref();
+                    let n = self.setting(least.get_ref(), "rounds.least_in_last")?;
                     if !partial && !restart {
                         self.diags.push(
                             Diagnostic::new(

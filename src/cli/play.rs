@@ -30,7 +30,8 @@ s3:ccw), and where they let you sow seeds you hold back onto the board, +3 enter
 them. `pass` is the move of a player who cannot sow, where the rules let them wait, and
 declines an extra turn that the rules make optional. Where the rules have them, `swap`
 exchanges sides at your first turn when the other player moved first (the pie rule),
-`race` makes a round's first ply where it opens with a race (every player sowing at once), and
+`race` makes a round's first ply where it opens with a race (every player sowing at once;
+where each chooses the hole they race from, race:s3 or s3 chooses it first), and
 `concede` gives up the game. `hint` shows the move the --hint player
 would make, with its score; `undo` takes back your last move and the replies to it; `history` lists the moves;
 `score` says what each side holds (in a match, the running score); `help` shows the
@@ -818,8 +819,12 @@ fn help(rules: &Rules, mover: Player, offered: &str, hint: Bot) -> String {
     if rules.swap.is_some() {
         more.push_str("  swap, where it is offered (the pie rule: your first turn, when the other player moved\n  first), exchanges sides: the board turns round and the other player moves again.\n");
     }
-    if rules.race.is_some() {
-        more.push_str("  race, the only move at a round's start, makes the race: every player sows at once from\n  the hole the rules name, a seed each in turn, and the rules say who moves after.\n");
+    if let Some(race) = &rules.race {
+        if race.from.is_chosen() {
+            more.push_str("  At a round's start each player in turn chooses the hole they race from: race:s3, or s3.\n  Then race, the only move, makes the race: every player sows at once from the hole they\n  chose, a seed each in turn, and the rules say who moves after.\n");
+        } else {
+            more.push_str("  race, the only move at a round's start, makes the race: every player sows at once from\n  the hole the rules name, a seed each in turn, and the rules say who moves after.\n");
+        }
     }
     if rules.concede.is_some() {
         more.push_str("  concede gives up the game (the match, in a match), as the rules say.\n");
