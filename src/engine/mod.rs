@@ -2434,7 +2434,7 @@ impl Game {
     /// the reachability search, so the three agree on when a player passes.
     #[inline(always)]
     fn moves_of(&self, player: Player) -> MoveList {
-        if self.pos.offer != Offer::Sow {
+        if !matches!(self.pos.offer, Offer::Sow) {
             return self.offered_moves(player);
         }
         let list = self.legal_for(player);
@@ -2452,7 +2452,7 @@ impl Game {
     /// (a stall every ply; BENCHMARKS.md 5.17).
     #[inline(always)]
     fn list_moves(&mut self, player: Player) {
-        if self.plain_list && self.pos.offer == Offer::Sow {
+        if self.plain_list && matches!(self.pos.offer, Offer::Sow) {
             let mask = self.open_sown(player);
             if mask != 0 {
                 self.moves = MoveList::with_meta(mask, self.list_meta);
@@ -3427,7 +3427,7 @@ impl Game {
         }
         let (due, both) = (SWAP_DUE << (self.pos.to_move & 1), SWAP_DUE | SWAP_DUE << 1);
         let waits = self.pos.moved & both;
-        if waits == due && self.pos.offer == Offer::Sow {
+        if waits == due && matches!(self.pos.offer, Offer::Sow) {
             self.pos.offer = Offer::Swap;
             self.pos.moved &= !both;
         }
@@ -3592,6 +3592,7 @@ impl Game {
     /// (there is nothing to choose, so `s3` stays valid); or a concession, where the rules let
     /// players concede (legal, though never listed).
     #[cold]
+    #[inline(never)]
     fn unlisted_legal(&self, mv: Move) -> Option<Move> {
         if mv.is_concede() {
             return self.rules.concede.is_some().then_some(mv);
@@ -4076,14 +4077,7 @@ impl Game {
             let next = self.pos.to_move;
             self.list_moves(next);
             if self.moves.is_empty() {
-                if let Offer::Arrange { .. } = self.pos.offer {
-                    // A player who can do nothing more in the arrangement ends it.
-                    self.arranged(next, tracer);
-                    continue;
-                }
-                if let Offer::RaceStart { .. } = self.pos.offer {
-                    // A player with no hole to race from does not race.
-                    self.pass_race_choice(next);
+                if self.offer_passes_on(next, tracer) {
                     continue;
                 }
                 if self.idle.rounds >= crate::rules::MAX_IDLE_ROUNDS {
@@ -4108,6 +4102,29 @@ impl Game {
                 continue;
             }
             return cycled;
+        }
+    }
+
+    /// Where the player to move has nothing to list in an arrangement or a choice of race
+    /// starts, their part in it ends and the turn passes on: whether it did. (Out of line:
+    /// a round's end is where an ordinary turn lists nothing.)
+    #[cold]
+    #[inline(never)]
+    fn offer_passes_on<T: Tracer>(&mut self, next: Player, tracer: &mut T) -> bool {
+        match self.pos.offer {
+            Offer::Arrange { .. } => {
+                // A player who can do nothing more in the arrangement ends it.
+                self.arranged(next, tracer);
+                true
+            }
+            Offer::RaceStart { .. } => {
+                // A player with no hole to race from does not race.
+                self.pass_race_choice(next);
+                true
+            }
+            Offer::Sow | Offer::Decline | Offer::Swap | Offer::Decide(_) | Offer::Race { .. } => {
+                false
+            }
         }
     }
 
@@ -4943,7 +4960,7 @@ fn await_first_ply(rules: &Rules, pos: &mut Position) {
     }
     // The round's first ply is the race, or the race follows the round's arrangement (which
     // hands over to it as it ends).
-    if pos.offer == Offer::Sow
+    if matches!(pos.offer, Offer::Sow)
         && let Some(race) = race_offer(rules)
     {
         pos.offer = race;
