@@ -483,6 +483,18 @@ fn seat_names(rules: &Rules, seats: u8) -> String {
         .join(",")
 }
 
+/// Who goes first in a round's race, as the round's start says it: the starter's drops (and,
+/// where the players choose where they race from, their choice).
+fn race_order(rules: &Rules, starter: Player) -> String {
+    let who = name(rules, starter);
+    match &rules.race {
+        Some(r) if r.from.is_chosen() => format!(
+            ", {who} first to choose the hole they race from, and their drops first in each tick"
+        ),
+        _ => format!(", {who}'s drops first in each tick"),
+    }
+}
+
 /// Each player's start in the race, in seat order, joined by commas: a hole's label, or `-`
 /// for none (`race=`, `race_start=`).
 fn start_labels(rules: &Rules, starts: &crate::engine::Starts) -> String {
@@ -1624,8 +1636,9 @@ impl TextTrace {
                     )
                 } else {
                     format!(
-                        "  refill {}: {holes} holes with {seeds} seeds{with}, {kept} kept",
-                        name(rules, *player)
+                        "  refill {}: {holes} hole{} with {seeds} seeds{with}, {kept} kept",
+                        name(rules, *player),
+                        if *holes == 1 { "" } else { "s" }
                     )
                 };
                 if *closed != 0 {
@@ -1649,10 +1662,7 @@ impl TextTrace {
                     };
                     // Where the round opens with a race, the starter's drops go first in it.
                     let then = if rules.race.is_some() {
-                        format!(
-                            "the race, {}'s drops first in each tick",
-                            name(rules, *starter)
-                        )
+                        format!("the race{}", race_order(rules, *starter))
                     } else {
                         format!("{} moves first", name(rules, *starter))
                     };
@@ -1661,8 +1671,8 @@ impl TextTrace {
                     ));
                 } else if rules.race.is_some() {
                     out.say(format_args!(
-                        "round {round} starts with the race, {}'s drops first in each tick\n",
-                        name(rules, *starter)
+                        "round {round} starts with the race{}\n",
+                        race_order(rules, *starter)
                     ));
                 } else {
                     out.say(format_args!(
