@@ -587,7 +587,10 @@ impl Reader<'_> {
                 );
             }
             let starts = self.starts(starts, span)?;
-            self.pos.offer = if key == "race" {
+            let none = starts.iter().all(|&h| h == NO_HOLE);
+            // Where the players choose, a race with no start chosen is the choices still to
+            // make (which pass over, again, every seat that had nothing to choose).
+            self.pos.offer = if key == "race" && !(none && race.from.is_chosen()) {
                 // The round's first ply, the race, is still to come.
                 crate::engine::Offer::Race { starts }
             } else {

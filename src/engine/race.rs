@@ -200,9 +200,16 @@ impl Game {
         let mut board = self.rules.geometry.board_holes() & !self.pos.closed;
         let mut p = starter;
         loop {
+            let cx = self.move_context(p, dir);
             let h = match from {
-                StartFrom::Hole(hole) => hole(&self.move_context(p, dir), &self.pos),
-                StartFrom::Chosen(_) => starts.get(usize::from(p)).copied().unwrap_or(NO_HOLE),
+                StartFrom::Hole(hole) => hole(&cx, &self.pos),
+                // The hole chosen, if the set holds it (a position set up by hand may name
+                // any hole).
+                StartFrom::Chosen(set) => starts
+                    .get(usize::from(p))
+                    .copied()
+                    .filter(|&h| h != NO_HOLE && set(&cx, &self.pos) & crate::rules::bit(h) != 0)
+                    .unwrap_or(NO_HOLE),
             };
             if self.may_race_from(p, h, board)
                 && let Some(seat) = racers.seats.get_mut(racers.count)
@@ -283,7 +290,11 @@ impl Game {
             return;
         };
         let next = self.next_seat(seat);
-        if next == self.starter {
+        // The choice goes round once: it ends back at the round's starter, or at a seat that
+        // has chosen already (a position set up in the middle of the choices does not say who
+        // started the round: the seat that chose first did).
+        let chosen = starts.get(usize::from(next)).is_some_and(|&h| h != NO_HOLE);
+        if next == self.starter || chosen {
             self.pos.offer = Offer::Race { starts };
         }
         self.pos.to_move = next;

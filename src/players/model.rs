@@ -316,7 +316,8 @@ pub fn hash(pos: &Position, starter: Player) -> u64 {
     // What the player to move may do beside sowing: the same board with another offer (an
     // extra turn they may decline, the pie rule's swap, a move stopped for a decision) is
     // another position.
-    h ^= key(13 << 40 | offer_term(&pos.offer));
+    // (Joined by `^`, not `|`: a term wider than 40 bits keeps every bit.)
+    h ^= key(13 << 40 ^ offer_term(&pos.offer));
     for (slot, &v) in (0u64..).zip(&pos.vars) {
         // An unused slot (or a variable at 0) adds nothing, like an empty position.
         if v != 0 {
@@ -349,9 +350,9 @@ fn offer_term(offer: &Offer) -> u64 {
         Offer::Sow => 0,
         Offer::Decline => 1,
         Offer::Swap => 2,
-        // The starts chosen so far, a byte a seat.
-        Offer::Race { starts } => 4 | starts_term(&starts) << 8,
-        Offer::RaceStart { starts } => 5 | starts_term(&starts) << 8,
+        // The starts chosen so far, a byte a seat, mixed.
+        Offer::Race { starts } => 5 | key(starts_term(&starts)) << 3,
+        Offer::RaceStart { starts } => 6 | key(starts_term(&starts)) << 3,
         Offer::Arrange { left, refill } => 3 | u64::from(left) << 8 | u64::from(refill) << 16,
         Offer::Decide(p) => {
             let stands = u64::from(p.clause)
