@@ -736,7 +736,8 @@ fn ask(
         match parse_move(game.rules(), mover, &text) {
             Err(why) => screen.text(&format!("  {}. Try again.\n", escape(&why))),
             Ok(h) => match game.why_illegal(mover, h) {
-                None => return Entry::Move(h),
+                // In the form the list holds (`s3` may stand for `s3:cw` or `race:s3`).
+                None => return Entry::Move(game.as_listed(h)),
                 Some(why) => screen.text(&format!(
                     "  {}: the legal moves are {offered}. Try again.\n",
                     escape(&why)

@@ -3587,6 +3587,16 @@ impl Game {
         self.after_run(mover, run, (extra, cx.dir), tracer)
     }
 
+    /// `mv` as the list of legal moves holds it, where the notation lets it be written
+    /// shorter: `s3` for its one legal direction (`s3:cw`), or, while the racers choose where
+    /// they race from, for `race:s3`. Records and histories write that form.
+    pub fn as_listed(&self, mv: Move) -> Move {
+        if self.moves.contains(mv) {
+            return mv;
+        }
+        self.unlisted_legal(mv).unwrap_or(mv)
+    }
+
     /// A legal move that the list does not hold as written: `mv`, written with no direction
     /// where the mover chooses it, in the one direction that is legal for it, if only one is
     /// (there is nothing to choose, so `s3` stays valid); or a concession, where the rules let
