@@ -577,7 +577,7 @@ impl Reader<'_> {
                 );
             };
             let (key, starts) = word.split_once('=').unwrap_or((word, ""));
-            if !starts.is_empty() && !race.from.is_chosen() {
+            if word != "race" && !race.from.is_chosen() {
                 return fail(
                     format!(
                         "in {} the rules name the holes the race starts from: write `race` alone",

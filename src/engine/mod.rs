@@ -820,11 +820,6 @@ impl Move {
         Move { hole, ..Move::RACE }
     }
 
-    /// Whether this chooses the hole the mover races from.
-    pub fn is_race_start(self) -> bool {
-        self.decision == Some(Decision::Race) && self.hole != NO_HOLE
-    }
-
     /// Sowing from `hole` the rules' way.
     pub fn sow(hole: Pos) -> Move {
         Move { hole, ..Move::PASS }
@@ -3599,8 +3594,9 @@ impl Game {
 
     /// A legal move that the list does not hold as written: `mv`, written with no direction
     /// where the mover chooses it, in the one direction that is legal for it, if only one is
-    /// (there is nothing to choose, so `s3` stays valid); or a concession, where the rules let
-    /// players concede (legal, though never listed).
+    /// (there is nothing to choose, so `s3` stays valid); a hole alone, while the racers
+    /// choose where they race from, as that choice (`race:s3`); or a concession, where the
+    /// rules let players concede (legal, though never listed).
     #[cold]
     #[inline(never)]
     fn unlisted_legal(&self, mv: Move) -> Option<Move> {

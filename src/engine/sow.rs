@@ -1154,6 +1154,22 @@ impl<'a> Mover<'a> {
         first
     }
 
+    /// Turns the context to the way a lap is sown: a lap sown against the move's direction
+    /// (`reversed`, after a relay that turns it) reads its holes the other way too. Nothing
+    /// to do in rules whose laps never turn.
+    #[inline(always)]
+    fn face(&self, cx: &mut Cx<'a>, reversed: bool) {
+        if self.program.reverses() {
+            let (tables, dir) = if reversed {
+                (self.back, self.dir.reversed())
+            } else {
+                (self.tables, self.dir)
+            };
+            cx.tables = tables;
+            cx.dir = dir;
+        }
+    }
+
     /// Sows one lap.
     #[inline(always)]
     fn lap<T: Tracer>(
@@ -1175,16 +1191,7 @@ impl<'a> Mover<'a> {
         cx.reached_opponent |= cursor.reached_opponent;
         let mut at = cursor.from;
         let mut hand;
-        if self.program.reverses() {
-            // A lap sown the other way reads its holes the other way too.
-            let (tables, dir) = if cursor.reversed {
-                (self.back, self.dir.reversed())
-            } else {
-                (self.tables, self.dir)
-            };
-            cx.tables = tables;
-            cx.dir = dir;
-        }
+        self.face(cx, cursor.reversed);
         if cursor.hand == 0 {
             let mut pieces = 0;
             // Whether the lift was traced already (with the holes gathered after it).
@@ -2625,16 +2632,7 @@ impl<'a> Mover<'a> {
         cx.lap = lap;
         cx.resowing = cursor.hand != 0;
         cx.reached_opponent |= cursor.reached_opponent;
-        if self.program.reverses() {
-            // A lap sown the other way reads its holes the other way too.
-            let (tables, dir) = if cursor.reversed {
-                (self.back, self.dir.reversed())
-            } else {
-                (self.tables, self.dir)
-            };
-            cx.tables = tables;
-            cx.dir = dir;
-        }
+        self.face(cx, cursor.reversed);
         let at = cursor.from;
         (s.lap_origin, s.reversed, s.at) = (at, cursor.reversed, at);
         if cursor.hand == 0 {
